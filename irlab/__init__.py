@@ -1,0 +1,48 @@
+"""irlab: information-retrieval evaluation, computed exactly and explained step by step.
+
+>>> from irlab import Ranking, average_precision
+>>> result = average_precision(Ranking.parse("RNNRR", relevant=5))
+>>> result.value, float(result)
+(Fraction(21, 50), 0.42)
+
+sympy and matplotlib are imported only when a value needs a logarithm or a plot is drawn.
+"""
+
+from .errors import InputFileError, IrlabError, ParameterError, RankingError
+from .metrics import (
+    METRICS,
+    average_precision,
+    cohen_kappa,
+    cumulative_gain,
+    dcg,
+    eleven_point_average,
+    expected_reciprocal_rank,
+    f_measure,
+    get_metric,
+    hits,
+    idcg,
+    interpolated_precision,
+    kendall_tau_distance,
+    mean_over_queries,
+    ndcg,
+    normalized_err,
+    precision,
+    precision_at_recall,
+    precision_recall_points,
+    r_precision,
+    recall,
+    reciprocal_rank,
+    spearman_rho,
+    success,
+)
+from .ranking import Ranking
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Ranking", "IrlabError", "RankingError", "ParameterError", "InputFileError", "METRICS", "get_metric",
+    "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank",
+    "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau_distance", "mean_over_queries", "ndcg",
+    "normalized_err", "precision", "precision_at_recall", "precision_recall_points", "r_precision", "recall",
+    "reciprocal_rank", "spearman_rho", "success",
+]

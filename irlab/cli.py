@@ -1,0 +1,216 @@
+"""The ``irlab`` command: list metrics, explain one computation, evaluate TREC runs, solve exercise sets.
+
+Every bad input ends with one line ``irlab: error: …`` on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import conventions as conv
+from .errors import IrlabError, ParameterError
+from .render import FORMATS
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line in irlab's own format."""
+
+    def error(self, message):
+        raise ParameterError(message)
+
+
+def _add_format(parser, formats=FORMATS):
+    parser.add_argument("--format", default="text", choices=formats, help="output format (default: text)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="irlab", description="Exact, step-by-step explained IR evaluation metrics.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    listing = commands.add_parser("metrics", help="list every metric with its formula and conventions")
+    _add_format(listing, ("text", "markdown", "json"))
+
+    explain = commands.add_parser("explain", help="compute one metric exactly and explain it step by step")
+    explain.add_argument("metric", help="metric name (irlab metrics lists them)")
+    explain.add_argument("rankings", nargs="*", metavar="RANKING",
+                         help="an R/N string (RNNRR) or grades (3,2,0,1); several rankings give the mean over queries")
+    ranking = explain.add_argument_group("what is known about the ranking")
+    ranking.add_argument("--relevant", metavar="R", help="total number of relevant documents (one per ranking, comma-separated)")
+    ranking.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1'; ';' between rankings)")
+    ranking.add_argument("--collection", metavar="N", help="number of documents in the collection")
+    ranking.add_argument("--threshold", metavar="T", help="a grade >= T counts as relevant (default 1)")
+    params = explain.add_argument_group("metric parameters")
+    params.add_argument("--k", metavar="K", help="cut-off rank")
+    params.add_argument("--recall-level", metavar="X", help="recall level in [0, 1] (0.25 or 25%%)")
+    params.add_argument("--beta", metavar="B", help="F-measure weight (default 1)")
+    params.add_argument("--max-grade", metavar="G", help="top of the grade scale for ERR (default: highest judged grade)")
+    params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
+    params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
+    params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids")
+    params.add_argument("--b", metavar="IDS", help="kendall/spearman: second ranking of document ids")
+    choices = explain.add_argument_group("conventions (where the literature disagrees)")
+    for convention in conv.ALL:
+        keys = [c.key for c in convention.choices]
+        choices.add_argument(convention.option, dest=convention.name, metavar="|".join(keys),
+                             help=f"{convention.question} (default {convention.default})")
+    _add_format(explain)
+    explain.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
+
+    try:
+        from .trec.cli import add_eval_parser
+    except ImportError:  # the batch evaluator is optional while it is being built
+        add_eval_parser = None
+    if add_eval_parser is not None:
+        add_eval_parser(commands)
+    return parser
+
+
+# ------------------------------------------------------------------------------------------------
+
+def _integer(text, what, minimum=None):
+    if text is None:
+        return None
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise ParameterError(f"{what} must be an integer, got {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise ParameterError(f"{what} must be an integer >= {minimum}, got {value}")
+    return value
+
+
+def _per_query(text, count, option, separator, parse):
+    """One value per ranking: ``text`` split at ``separator`` into ``count`` parsed items."""
+    if text is None:
+        return [None] * count
+    parts = text.split(separator)
+    if len(parts) != count:
+        raise ParameterError(f"{option} gives {len(parts)} values for {count} rankings; give one per ranking, "
+                             f"separated by {separator!r}")
+    return [parse(part) for part in parts]
+
+
+_RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b")
+
+
+def _check_options(args, metric):
+    allowed = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    if metric.inputs == "ranking":
+        allowed |= set(_RANKING_OPTIONS)
+    elif metric.inputs == "judges":
+        allowed |= {"judge1", "judge2"}
+    else:
+        allowed |= {"a", "b"}
+    given = [name for name in _ALL_OPTIONS + tuple(c.name for c in conv.ALL) if getattr(args, name) is not None]
+    for name in given:
+        if name not in allowed:
+            raise ParameterError(f"option --{name.replace('_', '-')} does not apply to {metric.name}")
+
+
+def explain_result(args):
+    from .metrics import get_metric, mean_over_queries
+    from .ranking import Ranking, parse_grade_list
+
+    metric = get_metric(args.metric)
+    _check_options(args, metric)
+    options = {c.name: getattr(args, c.name) for c in metric.conventions}
+    for parameter in metric.parameters:
+        raw = getattr(args, parameter.name)
+        if raw is None:
+            continue
+        if parameter.name == "k":
+            options["k"] = _integer(raw, "cut-off k", 1)
+        elif parameter.name == "max_grade":
+            options["max_grade"] = _integer(raw, "max grade", 0)
+        else:
+            options[parameter.name] = raw
+    if metric.inputs == "judges":
+        if args.rankings or args.judge1 is None or args.judge2 is None:
+            raise ParameterError("kappa takes two judge columns: irlab explain kappa --judge1 0,1,1 --judge2 1,1,0")
+        return metric.compute(args.judge1, args.judge2, **options)
+    if metric.inputs == "rankings-of-ids":
+        if args.rankings or args.a is None or args.b is None:
+            raise ParameterError(f"{metric.name} takes two rankings of ids: irlab explain {metric.name} --a d1,d2,d3 --b d3,d1,d2")
+        return metric.compute(args.a, args.b, **options)
+    if not args.rankings:
+        raise ParameterError(f"{metric.name} needs a ranking, e.g. irlab explain {metric.name} RNNRR")
+    count = len(args.rankings)
+    relevant = _per_query(args.relevant, count, "--relevant", ",", lambda t: _integer(t, "R (--relevant)", 0))
+    unretrieved = _per_query(args.unretrieved, count, "--unretrieved", ";", lambda t: parse_grade_list(t, "--unretrieved"))
+    collection = _integer(args.collection, "collection size N (--collection)", 1)
+    threshold = _integer(args.threshold, "relevance threshold (--threshold)", 1)
+    results = []
+    for text, rel, unret in zip(args.rankings, relevant, unretrieved):
+        known = {"relevant": rel, "unretrieved": unret or (), "collection": collection}
+        if threshold is not None:
+            known["threshold"] = threshold
+        results.append(metric.compute(Ranking.parse(text, **known), **options))
+    if count == 1:
+        return results[0]
+    return mean_over_queries(results, metric.averaged_as)
+
+
+def list_metrics(fmt: str) -> str:
+    from .metrics import METRICS
+
+    if fmt == "json":
+        data = [
+            {
+                "name": m.name, "title": m.title, "formula": m.formula_text, "latex": m.formula_latex,
+                "aliases": list(m.aliases), "reference": m.reference,
+                "parameters": [{"name": p.name, "type": p.kind, "description": p.description} for p in m.parameters],
+                "conventions": {c.name: {"default": c.default, "choices": [ch.key for ch in c.choices]} for c in m.conventions},
+            }
+            for m in METRICS
+        ]
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    lines = []
+    for m in METRICS:
+        if fmt == "markdown":
+            lines.append(f"- **{m.name}** — {m.title}: ${m.formula_latex}$ ({m.reference})")
+        else:
+            aliases = f" (also: {', '.join(m.aliases)})" if m.aliases else ""
+            lines.append(f"{m.name:<15} {m.title}{aliases}")
+            lines.append(f"{'':<15} {m.formula_text}")
+            for p in m.parameters:
+                lines.append(f"{'':<15} --{p.name.replace('_', '-')}: {p.description}")
+            for c in m.conventions:
+                keys = " | ".join(f"{ch.key}{' (default)' if ch.key == c.default else ''}" for ch in c.choices)
+                lines.append(f"{'':<15} {c.option}: {keys}")
+            lines.append(f"{'':<15} reference: {m.reference}")
+    if fmt != "markdown":
+        lines += ["", "Conventions:"]
+        for c in conv.ALL:
+            lines.append(f"  {c.option}: {c.question}")
+            for ch in c.choices:
+                lines.append(f"    {ch.key:<18} {ch.formula}  [{ch.reference}]")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "metrics":
+            sys.stdout.write(list_metrics(args.format))
+        elif args.command == "explain":
+            result = explain_result(args)
+            sys.stdout.write(result.render(args.format, standalone=args.standalone))
+        elif args.command == "eval":
+            from .trec.cli import run_eval
+
+            return run_eval(args)
+        return 0
+    except IrlabError as error:
+        message = str(error).replace("\n", " ")
+        print(f"irlab: error: {message}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

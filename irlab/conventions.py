@@ -1,0 +1,124 @@
+"""Where the literature disagrees, irlab names the choice. Every convention is defined here, once, as data.
+
+Each :class:`Convention` has choices with a formula and a reference; the first-listed default follows
+IIR (Manning, Raghavan & Schütze 2008) and trec_eval unless the two disagree, in which case the docstring
+of the convention says which one wins and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ParameterError
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    summary: str
+    formula: str  # plain-text definition of the choice
+    reference: str
+
+
+@dataclass(frozen=True)
+class Convention:
+    name: str  # also the CLI option: --ap-denominator
+    question: str
+    choices: tuple[Choice, ...]
+    default: str
+
+    def choice(self, key: str | None) -> Choice:
+        key = self.default if key is None else key.strip().lower().replace("_", "-")
+        for choice in self.choices:
+            if choice.key == key:
+                return choice
+        keys = ", ".join(c.key for c in self.choices)
+        raise ParameterError(f"unknown {self.name} {key!r}; choose one of {keys}")
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+AP_DENOMINATOR = Convention(
+    "ap_denominator",
+    "What does average precision divide the sum of precisions by?",
+    (
+        Choice("relevant", "all R relevant documents of the query", "D = R", "IIR 8.4; trec_eval map; seeds 000, 002, 003"),
+        Choice("retrieved", "the relevant documents retrieved (within the cut-off)", "D = number of relevant retrieved",
+               "used by some textbooks and libraries; overestimates AP when relevant documents are missed"),
+        Choice("min-relevant-k", "min(R, k), the most relevant documents k ranks can hold", "D = min(R, k)",
+               "AP@K in recommender-system evaluation"),
+    ),
+    "relevant",
+)
+
+PRECISION_DENOMINATOR = Convention(
+    "precision_denominator",
+    "When fewer than k documents are retrieved, what does P@k divide by?",
+    (
+        Choice("k", "the cut-off k, missing ranks counting as non-relevant", "P@k = hits@k / k", "IIR 8.4; trec_eval P_k"),
+        Choice("retrieved", "the number of documents actually retrieved up to k", "P@k = hits@k / min(k, n)",
+               "set-based precision of the truncated list"),
+    ),
+    "k",
+)
+
+RECALL_DENOMINATOR = Convention(
+    "recall_denominator",
+    "What does recall at a cut-off divide by?",
+    (
+        Choice("relevant", "all R relevant documents", "R@k = hits@k / R", "IIR 8.3; trec_eval recall_k; seed 001"),
+        Choice("min-relevant-k", "min(R, k), so that a perfect top-k scores 1", "R@k = hits@k / min(R, k)",
+               "seed 002, Definition 5"),
+    ),
+    "relevant",
+)
+
+GAIN = Convention(
+    "gain",
+    "How does a relevance grade g become a gain?",
+    (
+        Choice("exp", "exponential gain, favouring highly relevant documents", "gain(g) = 2^g - 1",
+               "Burges et al. 2005; IIR 8.4 (NDCG); seeds 000, 001, 002"),
+        Choice("linear", "the grade itself", "gain(g) = g", "Järvelin & Kekäläinen 2002; trec_eval ndcg; seed 003"),
+    ),
+    "exp",
+)
+
+DISCOUNT = Convention(
+    "discount",
+    "How is the gain at rank i discounted?",
+    (
+        Choice("log2-rank-plus-1", "divide by log2(i + 1) at every rank", "discount(i) = 1 / log2(i + 1)",
+               "Burges et al. 2005; IIR 8.4; trec_eval; seeds 000, 001, 002"),
+        Choice("log2-rank", "no discount at rank 1, then divide by log2(i)", "discount(1) = 1, discount(i) = 1 / log2(i) for i >= 2",
+               "Järvelin & Kekäläinen 2002 with b = 2; seed 003 (DCG = rel_1 + Σ_{i>=2} rel_i / log2 i)"),
+    ),
+    "log2-rank-plus-1",
+)
+
+INTERPOLATION = Convention(
+    "interpolation",
+    "Which ranks count when precision is interpolated at recall level r?",
+    (
+        Choice("book", "every rank whose recall reaches r", "p_interp(r) = max{ P@k : recall@k >= r }", "IIR 8.4 (eq. 8.7); seed 003"),
+        Choice("trec-eval", "ranks from the one holding the round(r·R)-th relevant document on (round half up)",
+               "p_interp(r) = max{ P@k : rel_k and hits@k >= round(r·R) }", "trec_eval 10.0 iprec_at_recall (lround)"),
+    ),
+    "book",
+)
+
+KAPPA_MARGINALS = Convention(
+    "kappa_marginals",
+    "How is the chance agreement P(E) estimated?",
+    (
+        Choice("pooled", "from the two judges' answers pooled together", "P(E) = P(R)^2 + P(N)^2, P(R) = (R_1 + R_2) / 2N",
+               "IIR 8.5 (Table 8.2); seed 002 Definition 9; Scott's pi"),
+        Choice("per-judge", "from each judge's own proportions", "P(E) = P_1(R)·P_2(R) + P_1(N)·P_2(N)", "Cohen 1960"),
+    ),
+    "pooled",
+)
+
+ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS)
+BY_NAME = {convention.name: convention for convention in ALL}

@@ -1,0 +1,24 @@
+"""Exception types: every bad input raises one of these, with one clear message."""
+
+
+class IrlabError(ValueError):
+    """Base class for every error irlab reports to a user (bad input, impossible parameters)."""
+
+
+class RankingError(IrlabError):
+    """A ranking (R/N string, grade list, judge column, list of ids) cannot be read or is inconsistent."""
+
+
+class ParameterError(IrlabError):
+    """A metric parameter (k, recall level, beta, a convention name…) is out of range or unknown."""
+
+
+class InputFileError(IrlabError):
+    """A data file (TREC qrels/run, exercise set) is malformed; the message names file and line."""
+
+    def __init__(self, path, line, problem):
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {problem}")

@@ -1,0 +1,221 @@
+"""Exact numbers: fractions by default, sympy only where a logarithm makes a value irrational.
+
+Every value irlab computes is either an ``int``, a :class:`fractions.Fraction` or a sympy expression.
+sympy is imported on first use only, so ``import irlab`` stays light.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from numbers import Rational
+
+DECIMALS = 4  # fixed rounding for every decimal irlab prints (trec_eval prints four as well)
+
+
+def _sympy():
+    import sympy  # lazy: only log-based values need it
+
+    return sympy
+
+
+def is_symbolic(value) -> bool:
+    """True when ``value`` is a sympy expression rather than an int or Fraction."""
+    return not isinstance(value, (int, Fraction))
+
+
+def rational(value) -> Fraction | int:
+    """Normalise an int/Fraction; a Fraction with denominator 1 becomes an int."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else value
+    if isinstance(value, (int, Rational)):
+        return int(value)
+    raise TypeError(f"not an exact rational: {value!r}")
+
+
+def to_sympy(value):
+    sympy = _sympy()
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    return value
+
+
+def simplify(value):
+    """Bring a sympy value back to Fraction when it is rational; keep it symbolic otherwise."""
+    if not is_symbolic(value):
+        return rational(value)
+    if value.is_Rational:
+        return rational(Fraction(int(value.p), int(value.q)))
+    return value
+
+
+def add(a, b):
+    if is_symbolic(a) or is_symbolic(b):
+        return simplify(to_sympy(a) + to_sympy(b))
+    return rational(Fraction(a) + Fraction(b))
+
+
+def sub(a, b):
+    if is_symbolic(a) or is_symbolic(b):
+        return simplify(to_sympy(a) - to_sympy(b))
+    return rational(Fraction(a) - Fraction(b))
+
+
+def mul(a, b):
+    if is_symbolic(a) or is_symbolic(b):
+        return simplify(to_sympy(a) * to_sympy(b))
+    return rational(Fraction(a) * Fraction(b))
+
+
+def div(a, b):
+    if b == 0:
+        raise ZeroDivisionError("division by zero in an exact computation")
+    if is_symbolic(a) or is_symbolic(b):
+        # no cancel(): over a common denominator a DCG sum would grow combinatorially
+        return simplify(to_sympy(a) / to_sympy(b))
+    return rational(Fraction(a) / Fraction(b))
+
+
+def power(a, b):
+    if is_symbolic(a) or is_symbolic(b) or not isinstance(b, int):
+        return simplify(to_sympy(a) ** to_sympy(b))
+    return rational(Fraction(a) ** b)
+
+
+def _prime_factors(n: int) -> dict[int, int]:
+    factors, p = {}, 2
+    while p * p <= n:
+        while n % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            n //= p
+        p += 1
+    if n > 1:
+        factors[n] = factors.get(n, 0) + 1
+    return factors
+
+
+@lru_cache(maxsize=None)
+def _log2_symbol(prime: int):
+    # log2 of an odd prime is kept as a named positive symbol, so exact values print as
+    # '3/log2(3)' rather than '3*log(2)/log(3)'; it is replaced by its value only for decimals.
+    return _sympy().Symbol(f"log2({prime})", positive=True)
+
+
+def log2(n: int):
+    """Exact base-2 logarithm of a positive integer.
+
+    Powers of two give an int; otherwise a sympy expression in the symbols log2(p) of the odd primes p
+    dividing n (log2(12) = 2 + log2(3)), so equal logarithms are always written the same way.
+    """
+    if not isinstance(n, int) or n <= 0:
+        raise ValueError(f"log2 needs a positive integer, got {n!r}")
+    if n & (n - 1) == 0:
+        return n.bit_length() - 1
+    total = 0
+    for prime, exponent in sorted(_prime_factors(n).items()):
+        total = total + (exponent if prime == 2 else exponent * _log2_symbol(prime))
+    return total
+
+
+def _numeric(value):
+    """Replace every log2(p) symbol by sympy's log(p)/log(2) so the value can be evaluated."""
+    sympy = _sympy()
+    replacements = {
+        symbol: sympy.log(int(symbol.name[5:-1])) / sympy.log(2) for symbol in value.free_symbols
+    }
+    return value.xreplace(replacements)
+
+
+def maximum(values):
+    values = list(values)
+    if all(not is_symbolic(v) for v in values):
+        return rational(max(Fraction(v) for v in values))
+    return simplify(max(values, key=to_float))
+
+
+def to_float(value) -> float:
+    if not is_symbolic(value):
+        return float(value)
+    return float(_numeric(value).evalf(30))
+
+
+def is_terminating(value, decimals: int = DECIMALS) -> bool:
+    """True when the value is written exactly with at most ``decimals`` decimal places."""
+    if is_symbolic(value):
+        return False
+    scaled = Fraction(value) * 10**decimals
+    return scaled.denominator == 1
+
+
+def decimal_text(value, decimals: int = DECIMALS) -> str:
+    """Round half away from zero to ``decimals`` places and drop trailing zeros: 21/50 -> '0.42', 1/3 -> '0.3333'."""
+    if is_symbolic(value):
+        text = f"{to_float(value):.{decimals}f}"
+    else:
+        exact = Fraction(value)
+        scaled = abs(exact) * 10**decimals
+        rounded = int(scaled + Fraction(1, 2))
+        sign = "-" if exact < 0 and rounded else ""
+        whole, frac = divmod(rounded, 10**decimals)
+        text = f"{sign}{whole}.{frac:0{decimals}d}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def exact_text(value) -> str:
+    """The exact value as plain text: '21/50', '3', or sympy's expression written with log2."""
+    if not is_symbolic(value):
+        value = rational(value)
+        return str(value)
+    return _symbolic_text(value)
+
+
+def exact_latex(value) -> str:
+    if not is_symbolic(value):
+        value = rational(value)
+        if isinstance(value, Fraction):
+            sign = "-" if value < 0 else ""
+            return f"{sign}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
+        return str(value)
+    names = {symbol: f"\\log_2 {symbol.name[5:-1]}" for symbol in value.free_symbols}
+    return _sympy().latex(value, symbol_names=names)
+
+
+def _symbolic_text(value) -> str:
+    return _sympy().sstr(value)
+
+
+def value_text(value) -> str:
+    """'21/50 = 0.42', '1/3 ≈ 0.3333', '2', or 'log(2)/log(3) ≈ 0.6309' — exact and decimal side by side."""
+    exact = exact_text(value)
+    decimal = decimal_text(value)
+    if exact == decimal:
+        return exact
+    sign = "=" if is_terminating(value) else "≈"
+    return f"{exact} {sign} {decimal}"
+
+
+def value_latex(value) -> str:
+    exact = exact_latex(value)
+    decimal = decimal_text(value)
+    if exact == decimal:
+        return exact
+    sign = "=" if is_terminating(value) else "\\approx"
+    return f"{exact} {sign} {decimal}"
+
+
+@lru_cache(maxsize=None)
+def parse_number(text: str) -> Fraction | int:
+    """Parse '3', '0.25', '1/3' or '25%' into an exact rational (used for CLI options and data files)."""
+    cleaned = text.strip()
+    scale = 1
+    if cleaned.endswith("%"):
+        cleaned, scale = cleaned[:-1].strip(), 100
+    try:
+        value = Fraction(cleaned)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"not a number: {text!r}") from None
+    return rational(value / scale)

@@ -1,0 +1,215 @@
+"""What every metric shares: its declaration (name, formula, typed parameters) and its traced result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable
+
+from . import exact, trace
+from .conventions import Choice, Convention
+from .document import Answer, Document, Formula, Note, Paragraph, Section, Steps, Table
+from .errors import ParameterError
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A typed, described parameter of a metric (also a CLI option: --name)."""
+
+    name: str
+    kind: str  # "int" | "number" | "grade-list" | "ids" | "judgments"
+    description: str
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric declaration: enough to list it, document it and call it from the CLI."""
+
+    name: str
+    title: str
+    formula_text: str
+    formula_latex: str
+    compute: Callable[..., "Result"]
+    reference: str
+    inputs: str = "ranking"  # "ranking" | "judges" | "rankings-of-ids"
+    parameters: tuple[Parameter, ...] = ()
+    conventions: tuple[Convention, ...] = ()
+    aliases: tuple[str, ...] = ()
+    averaged_as: str | None = None  # name of the mean over queries, e.g. "MAP"
+
+    @property
+    def formula(self) -> Formula:
+        return Formula(self.formula_text, self.formula_latex)
+
+
+class Result:
+    """An exact metric value that remembers how it was computed and explains itself in every format.
+
+    ``result.value`` is exact (int, Fraction or sympy expression), ``float(result)`` its decimal,
+    ``result.steps`` the named intermediate values, and ``result.render(fmt)`` the explanation.
+    """
+
+    def __init__(
+        self,
+        metric: str,
+        title: str,
+        traced: trace.Traced,
+        *,
+        formula: Formula | None = None,
+        conventions: dict[str, Choice] | None = None,
+        parameters: dict[str, Any] | None = None,
+        context: str | None = None,
+        notes: list[Note] | tuple = (),
+        tables: list[Table] | tuple = (),
+        sections: list[Section] | tuple = (),
+        support: list[trace.Traced] | tuple = (),
+    ):
+        self.metric = metric
+        self.title = title
+        self.traced = traced
+        self.formula = formula
+        self.conventions = dict(conventions or {})
+        self.parameters = {k: v for k, v in (parameters or {}).items() if v is not None}
+        self.context = context
+        self.notes = list(notes)
+        self.tables = list(tables)
+        self.sections = list(sections)
+        self.support = list(support)  # values explained before the result although it is not built from them
+
+    @property
+    def value(self):
+        return self.traced.value
+
+    @property
+    def decimal(self) -> float:
+        return exact.to_float(self.value)
+
+    @property
+    def symbol(self) -> str:
+        return self.traced.symbol or self.metric
+
+    @property
+    def steps(self):
+        return Steps.of(*self.support, self.traced).steps
+
+    def __float__(self) -> float:
+        return self.decimal
+
+    def __eq__(self, other):
+        if isinstance(other, Result):
+            return self.metric == other.metric and self.value == other.value
+        if isinstance(other, (int, Fraction)):
+            return self.value == other
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self.metric, str(self.value)))
+
+    def __repr__(self) -> str:
+        return f"<Result {self.symbol} = {exact.value_text(self.value)}>"
+
+    def convention_notes(self) -> list[Note]:
+        return [
+            Note("convention", f"{name} = {choice.key}: {choice.summary} ({choice.formula}; {choice.reference})")
+            for name, choice in self.conventions.items()
+        ]
+
+    def blocks(self) -> list:
+        blocks = [Paragraph(self.context)] if self.context else []
+        blocks += self.convention_notes() + self.notes
+        formula = self.formula or _declared_formula(self.metric)
+        if formula:
+            blocks.append(formula)
+        blocks += self.tables + self.sections
+        blocks.append(Steps.of(*self.support, self.traced))
+        blocks.append(Answer("Result", self.symbol, self.value))
+        return blocks
+
+    def meta(self) -> dict:
+        return {
+            "metric": self.metric,
+            "value": exact.exact_text(self.value),
+            "decimal": self.decimal,
+            "convention": {name: choice.key for name, choice in self.conventions.items()},
+            "parameters": {k: _jsonable(v) for k, v in self.parameters.items()},
+        }
+
+    def document(self) -> Document:
+        return Document(self.title, self.blocks(), self.meta())
+
+    def section(self, title: str | None = None) -> Section:
+        """This explanation as a section of a larger document (a solution, a mean over queries)."""
+        return Section(title or self.title, tuple(self.blocks()), self.meta())
+
+    def render(self, fmt: str = "text", **options) -> str:
+        return self.document().render(fmt, **options)
+
+    def __str__(self) -> str:
+        return self.render("text")
+
+    def _repr_markdown_(self) -> str:
+        return self.render("markdown")
+
+    def _repr_latex_(self) -> str:
+        return self.render("latex")
+
+    def _repr_html_(self) -> str:
+        return self.render("html")
+
+
+def _declared_formula(metric: str) -> Formula | None:
+    from .metrics import REGISTRY  # the declarations import this module
+
+    declaration = REGISTRY.get(metric)
+    return declaration.formula if declaration else None
+
+
+def _jsonable(value):
+    if isinstance(value, (int, str, bool, float)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return exact.exact_text(value)
+
+
+# parameter checks shared by the metrics --------------------------------------------------------
+
+def check_cutoff(k) -> int | None:
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, int):
+        if isinstance(k, Fraction) and k.denominator == 1:
+            k = int(k)
+        else:
+            raise ParameterError(f"cut-off k must be a positive integer, got {k!r}")
+    if k <= 0:
+        raise ParameterError(f"cut-off k must be a positive integer, got {k}")
+    return k
+
+
+def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fraction | int:
+    try:
+        value = exact.parse_number(value) if isinstance(value, str) else exact.rational(Fraction(value))
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name} must be a number, got {value!r}") from None
+    too_low = value <= low if low_open else value < low
+    if too_low or (high is not None and value > high):
+        interval = f"{'(' if low_open else '['}{low}, {high if high is not None else '∞'}{']' if high is not None else ')'}"
+        raise ParameterError(f"{name} must lie in {interval}, got {exact.exact_text(value)}")
+    return value
+
+
+@dataclass
+class Cut:
+    """A cut-off applied to a ranking: the ranks considered and how to say it."""
+
+    k: int | None
+    depth: int  # number of ranks actually looked at
+    suffix: str = field(default="")  # '@5' or ''
+
+    @classmethod
+    def of(cls, ranking, k) -> "Cut":
+        k = check_cutoff(k)
+        depth = ranking.retrieved if k is None else min(k, ranking.retrieved)
+        return cls(k, depth, f"@{k}" if k is not None else "")

@@ -1,0 +1,103 @@
+"""Every metric irlab explains, declared once: name, formula, parameters, conventions, reference.
+
+The declarations drive ``irlab metrics`` (the list), ``irlab explain`` (the options) and the docs.
+"""
+
+from __future__ import annotations
+
+from .. import conventions as conv
+from ..errors import ParameterError
+from ..metric import Metric, Parameter
+from .agreement import cohen_kappa
+from .average_precision import average_precision
+from .dcg import cumulative_gain, dcg, idcg, ndcg
+from .err import expected_reciprocal_rank, normalized_err
+from .interpolation import eleven_point_average, interpolated_precision, precision_at_recall, precision_recall_points
+from .mean import mean_over_queries
+from .r_precision import r_precision
+from .rank_correlation import kendall_tau_distance, spearman_rho
+from .reciprocal_rank import reciprocal_rank
+from .set_based import f_measure, hits, precision, recall, success
+
+K = Parameter("k", "int", "cut-off: only the first k ranks count")
+BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
+RECALL_LEVEL = Parameter("recall_level", "number", "recall level r in [0, 1], e.g. 0.25 or 25%")
+MAX_GRADE = Parameter("max_grade", "int", "top of the grade scale gmax (default: highest judged grade)")
+
+METRICS = (
+    Metric("precision", "Precision (P@k with --k)", "P@k = hits@k / k", r"P@k = \frac{\mathrm{hits}@k}{k}",
+           precision, "IIR 8.3-8.4; seeds 000-004; trec_eval P_k", parameters=(K,),
+           conventions=(conv.PRECISION_DENOMINATOR,)),
+    Metric("recall", "Recall (R@k with --k)", "R@k = hits@k / R", r"R@k = \frac{\mathrm{hits}@k}{R}",
+           recall, "IIR 8.3; seeds 001-004; trec_eval recall_k", parameters=(K,),
+           conventions=(conv.RECALL_DENOMINATOR,)),
+    Metric("f", "F-measure (F1 by default)", "F_β = (1 + β²) · P · R / (β² · P + R)",
+           r"F_\beta = \frac{(1+\beta^2)\, P\, R}{\beta^2 P + R}", f_measure, "IIR 8.3 (eq. 8.5); seed 002 Definition 3",
+           parameters=(K, BETA), conventions=(conv.PRECISION_DENOMINATOR, conv.RECALL_DENOMINATOR), aliases=("f1",)),
+    Metric("hits", "Hits: relevant documents retrieved", "hits@k = Σ_{i<=k} rel_i", r"\mathrm{hits}@k = \sum_{i=1}^{k} rel_i",
+           hits, "ranx hits; seed 004", parameters=(K,)),
+    Metric("success", "Success / accuracy / hit@k", "success@k = [hits@k > 0]", r"\mathrm{success}@k = [\mathrm{hits}@k > 0]",
+           success, "seed 001 Accuracy@K; trec_eval success_k", parameters=(K,), aliases=("accuracy", "hit")),
+    Metric("rprec", "R-precision", "R-prec = hits@R / R", r"\mathrm{R\text{-}prec} = \frac{\mathrm{hits}@R}{R}",
+           r_precision, "IIR 8.4; seed 004; trec_eval Rprec", aliases=("r-precision",)),
+    Metric("rr", "Reciprocal rank (mean: MRR)", "RR@k = 1 / rank of the first relevant document",
+           r"\mathrm{RR}@k = \frac{1}{\mathrm{rank}_1}", reciprocal_rank, "seed 002 Definition 6; seed 003; trec_eval recip_rank",
+           parameters=(K,), aliases=("mrr",), averaged_as="MRR"),
+    Metric("ap", "Average precision (mean: MAP)", "AP@k = (1 / D) · Σ_{i<=k} rel_i · P@i",
+           r"\mathrm{AP}@k = \frac{1}{D} \sum_{i=1}^{k} rel_i \cdot P@i", average_precision,
+           "IIR 8.4; seeds 000, 002, 003, 004; trec_eval map", parameters=(K,), conventions=(conv.AP_DENOMINATOR,),
+           aliases=("map",), averaged_as="MAP"),
+    Metric("prec-at-recall", "Precision at a recall level (non-interpolated)",
+           "P(r) = P@k at the first rank k with recall@k >= r", r"P(r) = P@k,\ k = \min\{k : \mathrm{recall}@k \ge r\}",
+           precision_at_recall, "IIR 8.4; seed 002 Exercise 8/1 c", parameters=(RECALL_LEVEL,)),
+    Metric("iprec", "Interpolated precision at a recall level", "p_interp(r) = max_{r' >= r} p(r')",
+           r"p_{\mathrm{interp}}(r) = \max_{r' \ge r} p(r')", interpolated_precision,
+           "IIR 8.4 (eq. 8.7); seed 003; trec_eval iprec_at_recall", parameters=(RECALL_LEVEL,),
+           conventions=(conv.INTERPOLATION,)),
+    Metric("11pt", "11-point interpolated average precision", "11pt = (1/11) · Σ_{r=0,0.1..1} p_interp(r)",
+           r"\mathrm{11pt} = \frac{1}{11} \sum_{r \in \{0, 0.1, \dots, 1\}} p_{\mathrm{interp}}(r)", eleven_point_average,
+           "IIR 8.4; seed 003; trec_eval 11pt_avg", conventions=(conv.INTERPOLATION,)),
+    Metric("cg", "Cumulative gain", "CG@k = Σ_{i<=k} g_i", r"\mathrm{CG}@k = \sum_{i=1}^{k} g_i", cumulative_gain,
+           "Järvelin & Kekäläinen 2002; seeds 001, 002", parameters=(K,)),
+    Metric("dcg", "Discounted cumulative gain", "DCG@k = Σ_{i<=k} gain(g_i) · discount(i)",
+           r"\mathrm{DCG}@k = \sum_{i=1}^{k} \mathrm{gain}(g_i)\,\mathrm{discount}(i)", dcg,
+           "Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4; seeds 000-003", parameters=(K,),
+           conventions=(conv.GAIN, conv.DISCOUNT)),
+    Metric("idcg", "Ideal DCG (all judged grades, best first)", "IDCG@k = DCG@k of the ideal ranking",
+           r"\mathrm{IDCG}@k = \mathrm{DCG}@k(\text{ideal ranking})", idcg, "seed 002 Definition 8; IIR 8.4",
+           parameters=(K,), conventions=(conv.GAIN, conv.DISCOUNT)),
+    Metric("ndcg", "Normalised DCG", "nDCG@k = DCG@k / IDCG@k", r"\mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}",
+           ndcg, "IIR 8.4; seeds 000-002, 004; trec_eval ndcg, ndcg_cut", parameters=(K,),
+           conventions=(conv.GAIN, conv.DISCOUNT)),
+    Metric("err", "Expected reciprocal rank", "ERR@k = Σ_{j<=k} Π_{i<j} (1 - Pr(i)) · Pr(j) / j, Pr(j) = (2^g_j - 1) / 2^gmax",
+           r"\mathrm{ERR}@k = \sum_{j=1}^{k} \frac{\prod_{i<j}(1-\Pr(i)) \Pr(j)}{j}", expected_reciprocal_rank,
+           "Chapelle et al. 2009; seed 000", parameters=(K, MAX_GRADE)),
+    Metric("nerr", "Normalised ERR", "nERR@k = ERR@k / ERR*@k", r"\mathrm{nERR}@k = \frac{\mathrm{ERR}@k}{\mathrm{ERR}^*@k}",
+           normalized_err, "seed 000", parameters=(K, MAX_GRADE)),
+    Metric("kappa", "Cohen's kappa for two judges", "κ = (P(A) - P(E)) / (1 - P(E))",
+           r"\kappa = \frac{P(A) - P(E)}{1 - P(E)}", cohen_kappa, "IIR 8.5; seed 002 Definition 9; Cohen 1960",
+           inputs="judges", conventions=(conv.KAPPA_MARGINALS,)),
+    Metric("kendall", "Normalised Kendall tau distance", "K_n = K_d / (n(n-1)/2)", r"K_n = \frac{K_d}{n(n-1)/2}",
+           kendall_tau_distance, "seed 001; Kendall 1938", inputs="rankings-of-ids", parameters=(K,)),
+    Metric("spearman", "Spearman's rank correlation", "ρ = 1 - 6 Σ d_i² / (n(n² - 1))",
+           r"\rho = 1 - \frac{6 \sum_i d_i^2}{n(n^2-1)}", spearman_rho, "seed 001; Spearman 1904", inputs="rankings-of-ids"),
+)
+
+REGISTRY = {m.name: m for m in METRICS}
+ALIASES = {alias: m.name for m in METRICS for alias in m.aliases}
+
+
+def get_metric(name: str) -> Metric:
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in REGISTRY:
+        raise ParameterError(f"unknown metric {name!r}; `irlab metrics` lists them: {', '.join(REGISTRY)}")
+    return REGISTRY[key]
+
+
+__all__ = [
+    "METRICS", "REGISTRY", "get_metric", "average_precision", "cohen_kappa", "cumulative_gain", "dcg",
+    "eleven_point_average", "expected_reciprocal_rank", "f_measure", "hits", "idcg", "interpolated_precision",
+    "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
+    "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
+]

@@ -1,0 +1,63 @@
+"""Helpers the ranking metrics share: the R leaf, the per-rank table, the standard context lines."""
+
+from __future__ import annotations
+
+from ..document import Note, Table
+from ..trace import Traced
+
+
+def relevant_leaf(ranking) -> Traced:
+    """R, the number of relevant documents, as a step that says where it came from."""
+    if ranking.relevant is not None:
+        note = "given"
+    elif ranking.unretrieved:
+        note = f"{ranking.relevant_retrieved} retrieved + {ranking.relevant_unretrieved} judged relevant but not retrieved"
+    else:
+        note = "assumed: only the relevant documents retrieved"
+    return Traced(ranking.total_relevant, "R", "Relevant documents for the query", note=note)
+
+
+def ranking_notes(ranking) -> list[Note]:
+    assumption = ranking.assumption()
+    return [Note("assumption", assumption)] if assumption else []
+
+
+def rank_table(ranking, depth: int, columns: dict | None = None) -> Table:
+    """Rank, judgment and running count of relevant documents, then the metric's own columns (name -> cells)."""
+    columns = columns or {}
+    names = ["rank", "judgment", "relevant so far", *columns]
+    rows = []
+    so_far = 0
+    for rank in range(1, depth + 1):
+        so_far += ranking.relevance[rank - 1]
+        extra = [cells[rank - 1] for cells in columns.values()]
+        rows.append((rank, ranking.symbol(rank), so_far, *extra))
+    return Table(tuple(names), tuple(rows))
+
+
+def precision_at(ranking, rank: int) -> Traced:
+    """P@rank = hits@rank / rank, as a traced value."""
+    return (Traced(ranking.hits(rank)) / Traced(rank)).named(f"P@{rank}")
+
+
+def ideal_grades(ranking) -> tuple[list[int], list[Note]]:
+    """Every positive judged grade, best first: the ideal ranking used by IDCG and ERR*.
+
+    It includes the judged documents that were not retrieved. When only R is known and the ranking is
+    binary, the relevant documents not retrieved have grade 1; for graded rankings their grades must be given.
+    """
+    from ..errors import ParameterError
+
+    grades = [g for g in ranking.grades + ranking.unretrieved if g > 0]
+    notes = []
+    missing = ranking.total_relevant - ranking.relevant_retrieved - ranking.relevant_unretrieved
+    if missing > 0:
+        if not ranking.binary:
+            raise ParameterError(
+                f"R = {ranking.total_relevant} but only {ranking.relevant_retrieved + ranking.relevant_unretrieved} "
+                f"relevant grades are known: give the grades of the {missing} relevant documents not retrieved "
+                "(--unretrieved) so the ideal ranking can be built"
+            )
+        grades += [1] * missing
+        notes.append(Note("assumption", f"the {missing} relevant documents not retrieved have grade 1 in the ideal ranking"))
+    return sorted(grades, reverse=True), notes

@@ -1,0 +1,162 @@
+"""Precision at recall levels: the precision–recall points, interpolation and the 11-point average."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .. import conventions as conv
+from ..document import Note, Table
+from ..errors import ParameterError
+from ..metric import Result, check_fraction
+from ..trace import Traced, call, maximum, mean
+from .common import precision_at, rank_table, ranking_notes, relevant_leaf
+
+ELEVEN_POINTS = tuple(Fraction(i, 10) for i in range(11))
+
+
+def precision_recall_points(ranking) -> list[tuple[int, Fraction, Fraction]]:
+    """(rank, recall@rank, precision@rank) for every rank of the list, exact.
+
+    >>> from irlab import Ranking
+    >>> precision_recall_points(Ranking.parse("RN", relevant=2))
+    [(1, Fraction(1, 2), Fraction(1, 1)), (2, Fraction(1, 2), Fraction(1, 2))]
+    """
+    R = ranking.total_relevant
+    if R == 0:
+        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+    return [(k, Fraction(ranking.hits(k), R), Fraction(ranking.hits(k), k)) for k in range(1, ranking.retrieved + 1)]
+
+
+def _pr_table(ranking, marks=None) -> Table:
+    R = ranking.total_relevant
+    recalls = [Fraction(ranking.hits(k), R) for k in range(1, ranking.retrieved + 1)]
+    precisions = [Fraction(ranking.hits(k), k) for k in range(1, ranking.retrieved + 1)]
+    columns = {"recall": recalls, "precision": precisions}
+    if marks is not None:
+        columns["counts"] = marks
+    return rank_table(ranking, ranking.retrieved, columns)
+
+
+def _check_level(recall_level):
+    if recall_level is None:
+        raise ParameterError("a recall level is needed (--recall-level, a number in [0, 1] such as 0.25 or 25%)")
+    return check_fraction(recall_level, "recall level", 0, 1)
+
+
+def _needed(level, relevant, rule: str) -> Traced:
+    """How many relevant documents must be retrieved to reach recall ``level``: ⌈r·R⌉, or round(r·R) for trec_eval."""
+    product = Traced(level, "r") * relevant
+    exact_product = Fraction(product.value)
+    if rule == "trec-eval":
+        count = int(exact_product + Fraction(1, 2))  # lround: round half away from zero (r·R >= 0)
+        return call("round", [product], count, "m", "Relevant documents needed (trec_eval rounds r·R half up)")
+    count = -(-exact_product.numerator // exact_product.denominator)
+    return call("ceil", [product], count, "m", "Relevant documents needed to reach recall r")
+
+
+def precision_at_recall(ranking, recall_level=None) -> Result:
+    """Non-interpolated precision at recall r: precision at the first rank whose recall reaches r.
+
+    That rank holds the ⌈r·R⌉-th relevant document; if the list never reaches recall r the value is 0.
+
+    >>> from irlab import Ranking
+    >>> precision_at_recall(Ranking.parse("RRNNNNNNRR", relevant=8), "0.25").value
+    1
+    """
+    level = _check_level(recall_level)
+    relevant = relevant_leaf(ranking)
+    notes = ranking_notes(ranking)
+    if relevant.value == 0:
+        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+    needed = _needed(level, relevant, "book")
+    symbol = f"P(recall={_level_text(level)})"
+    rank = _rank_of_relevant(ranking, max(needed.value, 1))
+    if rank is None:
+        notes.append(Note("warning", f"the list holds only {ranking.relevant_retrieved} relevant documents, fewer than "
+                                     f"{needed.value}: recall {_level_text(level)} is never reached, precision is 0"))
+        value = Traced(0, symbol, "Precision at that recall level")
+    else:
+        at_rank = Traced(rank, "k", f"Rank of relevant document number {max(needed.value, 1)}")
+        value = (Traced(ranking.hits(rank), f"hits@{rank}") / at_rank).named(symbol, f"Precision at rank {rank}")
+    support = [needed]
+    marks = ["<-" if rank == k else "" for k in range(1, ranking.retrieved + 1)]
+    return Result("prec_at_recall", "Precision at a recall level (non-interpolated)", value, context=ranking.describe(),
+                  parameters={"recall_level": level}, notes=notes, tables=[_pr_table(ranking, marks)], support=support)
+
+
+def _rank_of_relevant(ranking, number: int) -> int | None:
+    seen = 0
+    for rank, relevant in enumerate(ranking.relevance, 1):
+        seen += relevant
+        if relevant and seen == number:
+            return rank
+    return None
+
+
+def _level_text(level) -> str:
+    return f"{float(level):g}"
+
+
+def _interpolated(ranking, level, relevant, rule: str) -> tuple[Traced, list[int], Traced]:
+    """p_interp(level) as a traced max over the relevant ranks that qualify, those ranks, and m."""
+    needed = _needed(level, relevant, rule)
+    ranks, seen = [], 0
+    for rank, is_relevant in enumerate(ranking.relevance, 1):
+        seen += is_relevant
+        if is_relevant and seen >= needed.value:
+            ranks.append(rank)
+    symbol = f"P_interp({_level_text(level)})"
+    label = f"Interpolated precision at recall {_level_text(level)}"
+    if not ranks:
+        return Traced(0, symbol, label), ranks, needed
+    node = maximum([precision_at(ranking, rank) for rank in ranks], symbol, label)
+    return node, ranks, needed
+
+
+def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Result:
+    """Interpolated precision: the highest precision at any rank whose recall is at least r.
+
+    p_interp(r) = max_{r' >= r} p(r')   (IIR 8.4, eq. 8.7; seed 003). The maximum is always reached at the
+    rank of a relevant document, so only those ranks are compared.
+
+    >>> from irlab import Ranking
+    >>> interpolated_precision(Ranking.parse("RNNRR", relevant=5), "0.4").value
+    Fraction(3, 5)
+    """
+    level = _check_level(recall_level)
+    choice = conv.INTERPOLATION.choice(interpolation)
+    relevant = relevant_leaf(ranking)
+    notes = ranking_notes(ranking)
+    if relevant.value == 0:
+        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+    value, ranks, needed = _interpolated(ranking, level, relevant, choice.key)
+    if not ranks:
+        notes.append(Note("warning", f"recall {_level_text(level)} is never reached by this list: interpolated precision is 0"))
+    marks = ["yes" if rank in ranks else "" for rank in range(1, ranking.retrieved + 1)]
+    return Result("iprec", "Interpolated precision", value, context=ranking.describe(),
+                  conventions={"interpolation": choice}, parameters={"recall_level": level}, notes=notes,
+                  tables=[_pr_table(ranking, marks)], support=[needed])
+
+
+def eleven_point_average(ranking, interpolation=None) -> Result:
+    """11-point interpolated average precision: the mean of p_interp at recall 0, 0.1, …, 1.0.
+
+    11pt = (1/11) · Σ_{r in {0, 0.1, …, 1}} p_interp(r)   (IIR 8.4; seed 003; trec_eval 11pt_avg)
+
+    >>> from irlab import Ranking
+    >>> eleven_point_average(Ranking.parse("R", relevant=1)).value
+    1
+    """
+    choice = conv.INTERPOLATION.choice(interpolation)
+    relevant = relevant_leaf(ranking)
+    notes = ranking_notes(ranking)
+    if relevant.value == 0:
+        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+    interpolated = [_interpolated(ranking, level, relevant, choice.key) for level in ELEVEN_POINTS]
+    points = [point for point, _, _ in interpolated]
+    value = mean(points, "11pt", "11-point interpolated average precision")
+    levels = Table(("recall level", "relevant needed", "interpolated precision"),
+                   tuple((_level_text(level), needed.value, point.value)
+                         for level, (point, _, needed) in zip(ELEVEN_POINTS, interpolated)))
+    return Result("11pt", "11-point interpolated average precision", value, context=ranking.describe(),
+                  conventions={"interpolation": choice}, notes=notes, tables=[_pr_table(ranking), levels])

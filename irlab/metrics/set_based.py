@@ -1,0 +1,128 @@
+"""Set-based metrics on the top of a ranking: hits, success, precision, recall and the F-measure."""
+
+from __future__ import annotations
+
+from .. import conventions as conv
+from ..document import Note
+from ..metric import Cut, Result, check_fraction
+from ..trace import Traced, call, minimum
+from .common import rank_table, ranking_notes, relevant_leaf
+
+
+def _hits_leaf(ranking, cut: Cut) -> Traced:
+    return Traced(ranking.hits(cut.depth), f"hits{cut.suffix}", f"Relevant documents in the top {cut.depth}"
+                  if cut.k is not None else "Relevant documents retrieved")
+
+
+def hits(ranking, k=None) -> Result:
+    """Number of relevant documents among the first k retrieved (all retrieved without k).
+
+    hits@k = Σ_{i<=k} rel_i
+
+    >>> from irlab import Ranking
+    >>> hits(Ranking.parse("RNNRR"), k=3).value
+    1
+    """
+    cut = Cut.of(ranking, k)
+    count = _hits_leaf(ranking, cut)
+    return Result("hits", "Hits", count, context=ranking.describe(), parameters={"k": cut.k},
+                  tables=[rank_table(ranking, cut.depth)])
+
+
+def success(ranking, k=None) -> Result:
+    """Success@k (accuracy@k, hit@k): 1 if at least one relevant document is in the top k, else 0.
+
+    success@k = [hits@k > 0]   (seed 001 'Accuracy@K'; trec_eval success_k)
+    """
+    cut = Cut.of(ranking, k)
+    count = _hits_leaf(ranking, cut)
+    value = call("indicator", [count], 1 if count.value > 0 else 0, f"success{cut.suffix}", "At least one relevant document")
+    return Result("success", "Success (hit rate)", value, context=ranking.describe(), parameters={"k": cut.k},
+                  tables=[rank_table(ranking, cut.depth)])
+
+
+def precision(ranking, k=None, precision_denominator=None) -> Result:
+    """Precision of the top k (all retrieved without k): relevant retrieved / retrieved.
+
+    P@k = hits@k / k   (IIR 8.3-8.4; trec_eval P_k divides by k even when fewer were retrieved)
+
+    >>> from irlab import Ranking
+    >>> precision(Ranking.parse("RNNRR"), k=4).value
+    Fraction(1, 2)
+    """
+    cut = Cut.of(ranking, k)
+    notes = []
+    conventions = {}
+    if cut.k is None:
+        denominator = Traced(ranking.retrieved, "n", "Documents retrieved")
+    else:
+        choice = conv.PRECISION_DENOMINATOR.choice(precision_denominator)
+        conventions["precision_denominator"] = choice
+        if choice.key == "k":
+            denominator = Traced(cut.k, "k", "Cut-off")
+            if cut.k > ranking.retrieved:
+                notes.append(Note("warning", f"only {ranking.retrieved} documents were retrieved; the missing ranks "
+                                             f"{ranking.retrieved + 1}..{cut.k} count as non-relevant"))
+        else:
+            denominator = Traced(cut.depth, "n@k", "Documents retrieved in the top k")
+    value = (_hits_leaf(ranking, cut) / denominator).named(f"P{cut.suffix}", "Precision")
+    return Result("precision", "Precision", value, context=ranking.describe(), conventions=conventions,
+                  parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
+
+
+def recall(ranking, k=None, recall_denominator=None) -> Result:
+    """Recall of the top k: relevant retrieved / relevant in the collection.
+
+    R@k = hits@k / R   (IIR 8.3; seed 002 Definition 5 divides by min(R, k) instead)
+
+    >>> from irlab import Ranking
+    >>> recall(Ranking.parse("RNNRR", relevant=5)).value
+    Fraction(3, 5)
+    """
+    cut = Cut.of(ranking, k)
+    notes = ranking_notes(ranking)
+    relevant = relevant_leaf(ranking)
+    conventions = {}
+    denominator = relevant
+    if cut.k is not None:
+        choice = conv.RECALL_DENOMINATOR.choice(recall_denominator)
+        conventions["recall_denominator"] = choice
+        if choice.key == "min-relevant-k":
+            denominator = minimum([relevant, Traced(cut.k, "k")], "D", "Denominator min(R, k)")
+    hits_node = _hits_leaf(ranking, cut)
+    if denominator.value == 0:
+        notes.append(Note("warning", "there are no relevant documents: recall is undefined and reported as 0"))
+        value = Traced(0, f"R{cut.suffix}", "Recall")
+    else:
+        value = (hits_node / denominator).named(f"R{cut.suffix}" if cut.k else "Recall", "Recall")
+    return Result("recall", "Recall", value, context=ranking.describe(), conventions=conventions,
+                  parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
+
+
+def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None) -> Result:
+    """F-measure: the weighted harmonic mean of precision and recall (F1 for beta = 1).
+
+    F_β = (1 + β²) · P · R / (β² · P + R)   (IIR 8.3, eq. 8.5; seed 002 Definition 3)
+
+    >>> from irlab import Ranking
+    >>> f_measure(Ranking.parse("RNNRR", relevant=5)).value
+    Fraction(3, 5)
+    """
+    beta = check_fraction(beta, "beta", 0, None, low_open=True)
+    p = precision(ranking, k, precision_denominator)
+    r = recall(ranking, k, recall_denominator)
+    p_node, r_node = p.traced, r.traced
+    p_node.symbol, r_node.symbol = "P", "Rec"  # R is the number of relevant documents
+    symbol = "F1" if beta == 1 else f"F_{beta}"
+    notes = list(r.notes) + [n for n in p.notes if n not in r.notes]
+    if p_node.value + r_node.value == 0:
+        notes.append(Note("warning", "precision and recall are both 0: F is reported as 0"))
+        value = Traced(0, symbol, "F-measure")
+    elif beta == 1:
+        value = ((2 * p_node * r_node) / (p_node + r_node)).named(symbol, "F-measure (harmonic mean of P and R)")
+    else:
+        b = Traced(beta, "β")
+        value = (((1 + b**2) * p_node * r_node) / (b**2 * p_node + r_node)).named(symbol, "F-measure")
+    return Result("f", "F-measure", value, context=ranking.describe(),
+                  conventions={**p.conventions, **r.conventions}, parameters={"k": p.parameters.get("k"), "beta": beta},
+                  notes=notes, tables=p.tables)

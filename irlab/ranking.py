@@ -1,0 +1,235 @@
+"""Rankings: what a system returned, judged, with what is known about the documents it missed.
+
+>>> r = Ranking.parse("RNNRR", relevant=5)
+>>> r.retrieved, r.relevant_retrieved, r.total_relevant
+(5, 3, 5)
+>>> Ranking.parse("3,2,0,1").grades
+(3, 2, 0, 1)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import RankingError
+
+_SEPARATORS = " \t|,;"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Judgments of the retrieved documents in rank order, plus what is known about the rest.
+
+    grades        grade of the document at each rank (0 = non-relevant; R/N strings give 1/0)
+    relevant      total number of relevant documents R for the query, if known
+    unretrieved   grades of judged documents that were not retrieved (for IDCG and R)
+    collection    collection size N, if known
+    threshold     a grade >= threshold counts as relevant for binary metrics
+    text          how the ranking was written, for display
+    """
+
+    grades: tuple[int, ...]
+    relevant: int | None = None
+    unretrieved: tuple[int, ...] = ()
+    collection: int | None = None
+    threshold: int = 1
+    text: str | None = field(default=None, compare=False)
+    binary: bool = field(default=False, compare=False)
+
+    def __post_init__(self):
+        if not self.grades:
+            raise RankingError("the ranking is empty: give at least one judged document")
+        for position, grade in enumerate(self.grades, 1):
+            _check_grade(grade, f"rank {position}")
+        for position, grade in enumerate(self.unretrieved, 1):
+            _check_grade(grade, f"unretrieved document {position}")
+        if not isinstance(self.threshold, int) or isinstance(self.threshold, bool) or self.threshold < 1:
+            raise RankingError(f"relevance threshold must be an integer >= 1, got {self.threshold!r}")
+        if self.relevant is not None:
+            if not isinstance(self.relevant, int) or isinstance(self.relevant, bool) or self.relevant < 0:
+                raise RankingError(f"number of relevant documents R must be a non-negative integer, got {self.relevant!r}")
+            known = self.relevant_retrieved + self.relevant_unretrieved
+            if self.relevant < self.relevant_retrieved:
+                raise RankingError(
+                    f"R = {self.relevant} relevant documents is smaller than the {self.relevant_retrieved} "
+                    "relevant documents already retrieved"
+                )
+            if self.unretrieved and self.relevant != known:
+                raise RankingError(
+                    f"R = {self.relevant} disagrees with the judgments: {self.relevant_retrieved} relevant retrieved "
+                    f"+ {self.relevant_unretrieved} relevant unretrieved = {known}"
+                )
+        if self.collection is not None:
+            if not isinstance(self.collection, int) or isinstance(self.collection, bool) or self.collection < 1:
+                raise RankingError(f"collection size N must be a positive integer, got {self.collection!r}")
+            if self.collection < self.retrieved:
+                raise RankingError(
+                    f"collection size N = {self.collection} is smaller than the {self.retrieved} documents retrieved"
+                )
+            needed = self.retrieved + self.total_relevant - self.relevant_retrieved
+            if self.collection < needed:
+                raise RankingError(
+                    f"collection size N = {self.collection} cannot hold the {self.retrieved} retrieved documents "
+                    f"and the {self.total_relevant - self.relevant_retrieved} relevant documents not retrieved"
+                )
+
+    # construction ------------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, **known) -> "Ranking":
+        """Read an R/N string ('RNNRR', 'r n n | r r') or a list of grades ('3,2,0,1', '1 0 0 1')."""
+        if not isinstance(text, str):
+            raise RankingError(f"a ranking must be written as text, got {type(text).__name__}")
+        if re.search(r"[0-9]", text):
+            return cls.from_grades(_parse_grades(text, "ranking"), text=text.strip(), **known)
+        return cls.from_string(text, **known)
+
+    @classmethod
+    def from_string(cls, text: str, **known) -> "Ranking":
+        """An R/N string; case, spaces, commas and '|' separators are ignored."""
+        grades = []
+        for position, char in enumerate(text, 1):
+            if char in _SEPARATORS:
+                continue
+            if char.upper() == "R":
+                grades.append(1)
+            elif char.upper() == "N":
+                grades.append(0)
+            else:
+                raise RankingError(
+                    f"ranking {text.strip()!r}: unexpected character {char!r} at position {position} "
+                    "(write R for relevant, N for non-relevant)"
+                )
+        if not grades:
+            raise RankingError("the ranking is empty: give at least one R or N")
+        return cls(tuple(grades), text=text.strip(), binary=True, **known)
+
+    @classmethod
+    def from_grades(cls, grades, **known) -> "Ranking":
+        """Graded judgments in rank order, e.g. [3, 2, 0, 1]."""
+        grades = tuple(grades)
+        known.setdefault("binary", all(g in (0, 1) for g in grades if isinstance(g, int)))
+        return cls(grades, **known)
+
+    @classmethod
+    def from_binary(cls, flags, **known) -> "Ranking":
+        """Binary judgments in rank order: 1/True relevant, 0/False not."""
+        grades = []
+        for position, flag in enumerate(flags, 1):
+            if flag not in (0, 1):
+                raise RankingError(f"binary judgment at rank {position} must be 0 or 1, got {flag!r}")
+            grades.append(int(flag))
+        return cls(tuple(grades), binary=True, **known)
+
+    # derived facts ----------------------------------------------------------------------------
+    def is_relevant(self, grade: int) -> bool:
+        return grade >= self.threshold
+
+    @property
+    def relevance(self) -> tuple[bool, ...]:
+        return tuple(self.is_relevant(g) for g in self.grades)
+
+    @property
+    def retrieved(self) -> int:
+        return len(self.grades)
+
+    @property
+    def relevant_retrieved(self) -> int:
+        return sum(self.relevance)
+
+    @property
+    def relevant_unretrieved(self) -> int:
+        return sum(1 for g in self.unretrieved if self.is_relevant(g))
+
+    @property
+    def relevant_is_assumed(self) -> bool:
+        return self.relevant is None and not self.unretrieved
+
+    @property
+    def total_relevant(self) -> int:
+        """R: as given, else relevant retrieved plus relevant unretrieved judgments."""
+        if self.relevant is not None:
+            return self.relevant
+        return self.relevant_retrieved + self.relevant_unretrieved
+
+    def hits(self, k: int | None = None) -> int:
+        return sum(self.relevance[: self.retrieved if k is None else k])
+
+    def symbol(self, rank: int) -> str:
+        """How the judgment at ``rank`` (1-based) is written: R/N for binary rankings, the grade otherwise."""
+        grade = self.grades[rank - 1]
+        if self.binary:
+            return "R" if grade else "N"
+        return str(grade)
+
+    def written(self) -> str:
+        if self.binary:
+            return "".join("R" if g else "N" for g in self.grades)
+        return ",".join(str(g) for g in self.grades)
+
+    def describe(self) -> str:
+        """One line for the top of an explanation."""
+        parts = [f"{self.retrieved} retrieved", f"{self.relevant_retrieved} relevant retrieved"]
+        if self.relevant is not None or self.unretrieved:
+            parts.append(f"R = {self.total_relevant} relevant in total")
+        if self.unretrieved:
+            parts.append("unretrieved grades " + ",".join(str(g) for g in self.unretrieved))
+        if self.collection is not None:
+            parts.append(f"N = {self.collection} documents in the collection")
+        if not self.binary and self.threshold != 1:
+            parts.append(f"relevant means grade >= {self.threshold}")
+        return f"Ranking {self.written()} ({'; '.join(parts)})"
+
+    def assumption(self) -> str | None:
+        if self.relevant_is_assumed:
+            return (
+                f"R was not given: assuming the {self.relevant_retrieved} relevant documents retrieved are all the "
+                f"relevant documents (R = {self.relevant_retrieved}); pass --relevant R otherwise"
+            )
+        return None
+
+
+def _check_grade(grade, where):
+    if isinstance(grade, bool) or not isinstance(grade, int):
+        raise RankingError(f"grade at {where} must be an integer, got {grade!r}")
+    if grade < 0:
+        raise RankingError(f"negative grade {grade} at {where}: grades must be 0 (non-relevant) or more")
+
+
+def _parse_grades(text: str, what: str) -> list[int]:
+    grades = []
+    tokens = [t for t in re.split(r"[\s,;|]+", text.strip()) if t]
+    if not tokens:
+        raise RankingError(f"the {what} is empty")
+    for position, token in enumerate(tokens, 1):
+        try:
+            grade = int(token)
+        except ValueError:
+            raise RankingError(f"{what} {text.strip()!r}: item {position} {token!r} is not an integer grade") from None
+        if grade < 0:
+            raise RankingError(f"{what} {text.strip()!r}: negative grade {grade} at position {position}")
+        grades.append(grade)
+    return grades
+
+
+def parse_grade_list(text: str, what: str = "grade list") -> tuple[int, ...]:
+    """Comma/space separated non-negative integers ('' gives an empty tuple)."""
+    if not text.strip():
+        return ()
+    return tuple(_parse_grades(text, what))
+
+
+def parse_ids(text, what: str) -> tuple[str, ...]:
+    """A ranking of document ids, 'd1,d2,d3' (commas or spaces) or a sequence; duplicates are an error."""
+    if isinstance(text, str):
+        ids = tuple(t for t in re.split(r"[\s,;|]+", text.strip()) if t)
+    else:
+        ids = tuple(str(t) for t in text)
+    if not ids:
+        raise RankingError(f"{what} is empty")
+    seen = {}
+    for position, doc in enumerate(ids, 1):
+        if doc in seen:
+            raise RankingError(f"{what}: id {doc!r} appears twice (positions {seen[doc]} and {position})")
+        seen[doc] = position
+    return ids

@@ -1,0 +1,272 @@
+"""Traced values: numbers that remember how they were made.
+
+In the spirit of micrograd, every arithmetic operation on a :class:`Traced` builds a node that keeps its
+operands. Naming a node (``.named("AP", "Average precision")``) turns it into a step of the explanation:
+its formula is the expression written with the operands' symbols, its substitution the same expression
+with their values. The explanation is therefore a by-product of computing, never a second implementation.
+
+>>> hits, k = Traced(2, "hits"), Traced(4, "k")
+>>> p = (hits / k).named("P@4", "Precision at 4")
+>>> formula(p, "text"), substitution(p, "text"), p.value
+('hits / k', '2 / 4', Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import exact
+
+# precedence of each operation, to decide where parentheses are needed when writing an expression
+_PRECEDENCE = {"add": 1, "sub": 1, "neg": 2, "mul": 2, "div": 2, "pow": 3, "call": 4, "leaf": 4}
+
+
+class Traced:
+    """An exact value with the operation and operands that produced it."""
+
+    __slots__ = ("value", "op", "operands", "symbol", "label", "note", "function")
+
+    def __init__(self, value, symbol=None, label=None, *, op="leaf", operands=(), note=None, function=None):
+        if isinstance(value, Traced):
+            raise TypeError("Traced(value) expects a number, not a Traced")
+        self.value = exact.simplify(value) if exact.is_symbolic(value) else exact.rational(value)
+        self.op = op
+        self.operands = tuple(operands)
+        self.symbol = symbol
+        self.label = label
+        self.note = note
+        self.function = function
+
+    def named(self, symbol, label=None, note=None) -> "Traced":
+        """Give this value a symbol (shown in formulas) and, with a label, make it a step of the explanation."""
+        self.symbol, self.label, self.note = symbol, label, note
+        return self
+
+    # arithmetic builds new nodes ---------------------------------------------------------------
+    def __add__(self, other):
+        return _node("add", exact.add, self, other)
+
+    def __radd__(self, other):
+        return _node("add", exact.add, other, self)
+
+    def __sub__(self, other):
+        return _node("sub", exact.sub, self, other)
+
+    def __rsub__(self, other):
+        return _node("sub", exact.sub, other, self)
+
+    def __mul__(self, other):
+        return _node("mul", exact.mul, self, other)
+
+    def __rmul__(self, other):
+        return _node("mul", exact.mul, other, self)
+
+    def __truediv__(self, other):
+        return _node("div", exact.div, self, other)
+
+    def __rtruediv__(self, other):
+        return _node("div", exact.div, other, self)
+
+    def __pow__(self, other):
+        return _node("pow", exact.power, self, other)
+
+    def __rpow__(self, other):
+        return _node("pow", exact.power, other, self)
+
+    def __neg__(self):
+        return Traced(exact.sub(0, self.value), op="neg", operands=(self,))
+
+    def __float__(self):
+        return exact.to_float(self.value)
+
+    def __repr__(self):
+        name = f"{self.symbol} = " if self.symbol else ""
+        return f"Traced({name}{exact.value_text(self.value)})"
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.op == "leaf"
+
+
+def lift(x) -> Traced:
+    """Wrap a plain number as an unnamed leaf; Traced values pass through."""
+    return x if isinstance(x, Traced) else Traced(x)
+
+
+def _node(op, combine, left, right) -> Traced:
+    left, right = lift(left), lift(right)
+    return Traced(combine(left.value, right.value), op=op, operands=(left, right))
+
+
+def total(terms, symbol=None, label=None) -> Traced:
+    """The sum of several values as one n-ary node (an empty sum is 0)."""
+    terms = [lift(t) for t in terms]
+    if not terms:
+        return Traced(0, symbol, label)
+    value = 0
+    for term in terms:
+        value = exact.add(value, term.value)
+    node = Traced(value, op="add", operands=terms) if len(terms) > 1 else Traced(terms[0].value, op="add", operands=terms)
+    return node.named(symbol, label) if symbol else node
+
+
+def product(factors) -> Traced:
+    factors = [lift(f) for f in factors]
+    if not factors:
+        return Traced(1)
+    value = 1
+    for factor in factors:
+        value = exact.mul(value, factor.value)
+    return Traced(value, op="mul", operands=factors)
+
+
+def mean(values, symbol=None, label=None) -> Traced:
+    """Arithmetic mean, written (a + b + …) / n."""
+    values = [lift(v) for v in values]
+    node = total(values) / len(values)
+    return node.named(symbol, label) if symbol else node
+
+
+def call(function: str, operands, value, symbol=None, label=None) -> Traced:
+    """A function application written ``function(operands…)``; the caller supplies the exact value."""
+    node = Traced(value, op="call", operands=[lift(o) for o in operands], function=function)
+    return node.named(symbol, label) if symbol else node
+
+
+def log2(n) -> Traced:
+    n = lift(n)
+    return call("log2", [n], exact.log2(n.value))
+
+
+def maximum(values, symbol=None, label=None) -> Traced:
+    values = [lift(v) for v in values]
+    return call("max", values, exact.maximum(v.value for v in values), symbol, label)
+
+
+def minimum(values, symbol=None, label=None) -> Traced:
+    values = [lift(v) for v in values]
+    smallest = min(values, key=lambda v: exact.to_float(v.value)).value
+    return call("min", values, smallest, symbol, label)
+
+
+def steps(*results: Traced) -> list[Traced]:
+    """The labelled nodes that ``results`` depend on, operands before the values built from them."""
+    ordered, seen = [], set()
+
+    def visit(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        for operand in node.operands:
+            visit(operand)
+        if node.label:
+            ordered.append(node)
+
+    for result in results:
+        visit(result)
+    return ordered
+
+
+# writing expressions -------------------------------------------------------------------------------
+
+_GREEK = {"Σ": r"\Sigma", "κ": r"\kappa", "ρ": r"\rho", "τ": r"\tau", "β": r"\beta", "Δ": r"\Delta"}
+_LATEX_SPECIAL = {"#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "$": r"\$", "{": r"\{", "}": r"\}"}
+
+
+def symbol_latex(symbol: str) -> str:
+    """LaTeX for a symbol: 'AP' -> \\mathrm{AP}, 'G_3' -> G_{3}, 'P@k' -> \\mathrm{P@k}, 'κ' -> \\kappa."""
+    if symbol in _GREEK:
+        return _GREEK[symbol]
+    base, sep, sub = symbol.partition("_")
+    if sep and sub:
+        return f"{symbol_latex(base)}_{{{symbol_latex(sub) if not sub.isdigit() else sub}}}"
+    if len(symbol) == 1 and symbol.isalpha() and symbol.isascii():
+        return symbol
+    if symbol.isdigit():
+        return symbol
+    body = "".join(_GREEK.get(c, _LATEX_SPECIAL.get(c, c)) + (" " if c in _GREEK else "") for c in symbol)
+    return rf"\mathrm{{{body.strip()}}}"
+
+
+def _value_text(value) -> tuple[str, int]:
+    text = exact.exact_text(value)
+    if exact.is_symbolic(value):
+        atomic = value.is_Atom or value.is_Function
+        return text, (4 if atomic else 0)
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return text, 1.5  # written a/b: safe in a sum, parenthesised as a factor or a divisor
+    return text, (4 if value >= 0 else 2)
+
+
+def _value_latex(value) -> tuple[str, int]:
+    text = exact.exact_latex(value)
+    if exact.is_symbolic(value):
+        atomic = value.is_Atom or value.is_Function
+        return text, (4 if atomic else 0)
+    return text, (4 if value >= 0 else 2)
+
+
+def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, int]:
+    """Write ``node`` in ``fmt`` ('text' or 'latex'); returns the string and its precedence."""
+    if not top and node.symbol:
+        if show_values:
+            return _value_latex(node.value) if fmt == "latex" else _value_text(node.value)
+        return (symbol_latex(node.symbol) if fmt == "latex" else node.symbol), 4
+    if node.is_leaf:
+        return _value_latex(node.value) if fmt == "latex" else _value_text(node.value)
+
+    def part(child, minimum, strict=False):
+        text, prec = _write(child, fmt, show_values, False)
+        if prec < minimum or (strict and prec == minimum):
+            text = rf"\left({text}\right)" if fmt == "latex" else f"({text})"
+        return text
+
+    op, ops = node.op, node.operands
+    if op == "add":
+        return " + ".join(part(o, 1) for o in ops), 1
+    if op == "sub":
+        return f"{part(ops[0], 1)} - {part(ops[1], 1, strict=True)}", 1
+    if op == "neg":
+        return f"-{part(ops[0], 3)}", 2
+    if op == "mul":
+        joiner = r" \cdot " if fmt == "latex" else " · "
+        return joiner.join(part(o, 2) for o in ops), 2
+    if op == "div":
+        if fmt == "latex":
+            num, _ = _write(ops[0], fmt, show_values, False)
+            den, _ = _write(ops[1], fmt, show_values, False)
+            return rf"\frac{{{num}}}{{{den}}}", 4
+        return f"{part(ops[0], 2)} / {part(ops[1], 2, strict=True)}", 2
+    if op == "pow":
+        if fmt == "latex":
+            exponent, _ = _write(ops[1], fmt, show_values, False)
+            return f"{{{part(ops[0], 4)}}}^{{{exponent}}}", 3
+        return f"{part(ops[0], 4)}^{part(ops[1], 4)}", 3
+    if op == "call":
+        args = ", ".join(_write(o, fmt, show_values, False)[0] for o in ops)
+        if node.function in _BRACKETS:
+            left, right = _BRACKETS[node.function][fmt == "latex"]
+            return f"{left}{args}{right}", 4
+        if fmt == "latex":
+            name = {"log2": r"\log_2", "max": r"\max", "min": r"\min"}.get(node.function, rf"\operatorname{{{node.function}}}")
+            return rf"{name}\left({args}\right)", 4
+        return f"{node.function}({args})", 4
+    raise ValueError(f"unknown operation {op!r}")
+
+
+# functions written as brackets around their argument: (text, latex) pairs of (left, right)
+_BRACKETS = {
+    "indicator": (("[", " > 0]"), (r"\left[", r" > 0\right]")),
+    "ceil": (("⌈", "⌉"), (r"\left\lceil ", r"\right\rceil")),
+    "round": (("round(", ")"), (r"\operatorname{round}\left(", r"\right)")),
+}
+
+
+def formula(node: Traced, fmt: str = "text") -> str:
+    """The expression that defines ``node``, its operands written as symbols where they have one."""
+    return _write(node, fmt, show_values=False, top=True)[0]
+
+
+def substitution(node: Traced, fmt: str = "text") -> str:
+    """The same expression with every operand replaced by its exact value."""
+    return _write(node, fmt, show_values=True, top=True)[0]
