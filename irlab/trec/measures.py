@@ -1,0 +1,843 @@
+"""trec_eval measures as short declarations (in the style of ir_measures).
+
+Each :class:`Measure` has trec_eval's name, a description, a parameter kind
+with its default, a vectorised function ``fn(ctx, params)`` over an
+:class:`irlab.trec.evaluate.EvalContext`, and how the ``all`` line
+summarises it.  Measures are computed and printed in trec_eval 10.0's order
+(``TREC_ORDER``); irlab's own measures (not in trec_eval) follow.
+
+Parameter kinds (trec_eval syntax ``-m name.params``):
+
+* ``cut_long``   comma-separated cutoffs, truncated to integers, sorted
+                 (``P.5,7,3`` -> P_3, P_5, P_7); names ``name_%d``
+* ``cut_float``  comma-separated fractions, sorted; names ``name_%3.2f``
+* ``floats``     an ordered list of numbers; name ``name_<params as given>``
+                 when given
+* ``pairs``      ``level=gain,...`` (``ndcg.1=3,2=9``); name
+                 ``name_<params as given>`` when given
+* ``none``       no parameters
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from irlab.errors import ParameterError
+from irlab.trec.evaluate import EvalContext, EvalResult, safe_div
+
+__all__ = [
+    "Measure", "MEASURES", "TREC_ORDER", "NICKNAMES", "UNSUPPORTED", "parse_measures",
+    "compute_all", "MeasurePlan",
+]
+
+INFAP_EPSILON = 0.00001
+MIN_GEO_MEAN = 0.00001
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    description: str
+    fn: Callable
+    kind: str = "none"              # none | cut_long | cut_float | floats | pairs
+    default: tuple = ()
+    summary: str = "mean"           # mean | sum | gm | none | count | runid
+    per_topic: bool = True          # printed on per-topic (-q) lines
+    integer: bool = False           # printed as an integer
+    trec_eval: bool = True          # exists in trec_eval 10.0
+
+
+# ---------------------------------------------------------------------------
+# measure functions: fn(ctx, params) -> (T,) array | list of (T,) arrays
+
+
+def _num_ret(ctx, p):
+    return ctx.nret.astype(np.float64)
+
+
+def _num_rel(ctx, p):
+    return ctx.R.astype(np.float64)
+
+
+def _num_rel_ret(ctx, p):
+    return ctx.num_rel_ret.astype(np.float64)
+
+
+def _zeros(ctx, p):
+    return np.zeros(ctx.T)
+
+
+def _ap_values(ctx):
+    def f():
+        m = ctx.isrel
+        return safe_div(ctx.segsum(np.where(m, ctx.prec, 0.0)), ctx.R)
+    return ctx.cached("ap", f)
+
+
+def _map(ctx, p):
+    return _ap_values(ctx)
+
+
+def _rprec(ctx, p):
+    return safe_div(ctx.at_cut(ctx.crel, ctx.R), ctx.R)
+
+
+def _judged_split(ctx):
+    """(bpref-style relevant mask, judged-nonrelevant mask)."""
+    def f():
+        judged = ctx.rel >= 0
+        nonrel = judged & (ctx.rel < ctx.level)
+        rel = judged & ~nonrel
+        return rel, nonrel
+    return ctx.cached("judged_split", f)
+
+
+def _bpref_values(ctx):
+    def f():
+        rel, nonrel = _judged_split(ctx)
+        cnon = ctx.segcumsum(nonrel.astype(np.int64))  # inclusive == exclusive at rel docs
+        lo = max(ctx.level, 0)
+        num_nonrel = ctx.rel_levels[:, :lo].sum(axis=1) if lo > 0 else np.zeros(ctx.T, np.int64)
+        R = ctx.R
+        denom = np.minimum(num_nonrel, R)[ctx.seg]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.minimum(cnon, R[ctx.seg]) / denom
+        contrib = np.where(cnon > 0, 1.0 - frac, 1.0)
+        contrib = np.where(rel, contrib, 0.0)
+        return safe_div(ctx.segsum(contrib), R)
+    return ctx.cached("bpref", f)
+
+
+def _bpref(ctx, p):
+    return _bpref_values(ctx)
+
+
+def _recip_rank(ctx, p):
+    out = np.zeros(ctx.T)
+    idx = np.flatnonzero(ctx.isrel)
+    if len(idx):
+        segs, first = np.unique(ctx.seg[idx], return_index=True)
+        out[segs] = 1.0 / (ctx.pos[idx[first]] + 1.0)
+    return out
+
+
+def _interp_prec(ctx):
+    """Interpolated precision at each ranked doc: max precision at or below it."""
+    def f():
+        if ctx.N == 0:
+            return np.zeros(0)
+        p = ctx.prec[::-1]
+        off = 2.0 * (ctx.T - 1 - ctx.seg[::-1])
+        m = np.maximum.accumulate(p + off) - off
+        return m[::-1]
+    return ctx.cached("interp", f)
+
+
+def _iprec_values(ctx, fracs):
+    ip = _interp_prec(ctx)
+    relidx = np.flatnonzero(ctx.isrel)
+    nrel_ret = ctx.segcount(ctx.isrel)
+    relstart = np.concatenate(([0], np.cumsum(nrel_ret)[:-1]))
+    top = np.zeros(ctx.T)
+    has = ctx.nret > 0
+    top[has] = ip[ctx.start[has]]
+    R = ctx.R
+    out = []
+    for x in fracs:
+        c = np.floor(x * R + 0.5).astype(np.int64)  # lround for non-negative values
+        v = np.zeros(ctx.T)
+        v[c == 0] = top[c == 0]
+        ok = (c >= 1) & (c <= nrel_ret)
+        if ok.any():
+            v[ok] = ip[relidx[relstart[ok] + c[ok] - 1]]
+        out.append(v)
+    return out
+
+
+def _iprec_at_recall(ctx, p):
+    return _iprec_values(ctx, p)
+
+
+def _11pt_avg(ctx, p):
+    if not p:
+        raise ParameterError("11pt_avg needs at least one recall point")
+    vals = _iprec_values(ctx, p)
+    return sum(vals) / len(p)
+
+
+def _precision_at(ctx, p):
+    return [ctx.at_cut(ctx.crel, k) / k for k in p]
+
+
+def _relstring(ctx, p):
+    n = int(p[0]) if p else 10
+    n = max(n, 0)
+    rel = ctx.rel
+    codes = np.full(ctx.N, ord("<"), dtype=np.uint8)
+    codes[rel > 9] = ord(">")
+    small = (rel >= 0) & (rel <= 9)
+    codes[small] = (ord("0") + rel[small]).astype(np.uint8)
+    codes[rel == -1] = ord("-")
+    codes[rel == -2] = ord(".")
+    raw = codes.tobytes()
+    out = []
+    for t in range(ctx.T):
+        s = int(ctx.start[t])
+        out.append(raw[s: s + min(n, int(ctx.nret[t]))].decode("ascii"))
+    return out
+
+
+def _recall_at(ctx, p):
+    return [safe_div(ctx.at_cut(ctx.crel, k), ctx.R) for k in p]
+
+
+def _infap(ctx, p):
+    rel, nonrel = _judged_split(ctx)
+    rs = ctx.segcumsum(rel.astype(np.int64)).astype(np.float64)
+    ns = ctx.segcumsum(nonrel.astype(np.int64)).astype(np.float64)
+    us = ctx.segcumsum((ctx.rel == -2).astype(np.int64)).astype(np.float64)
+    j = ctx.pos.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rs - 1 + ns + us) / j)
+                * ((rs - 1 + INFAP_EPSILON) / (rs - 1 + ns + 2 * INFAP_EPSILON)))
+    term = np.where(ctx.pos == 0, 1.0, term)
+    term = np.where(rel, term, 0.0)
+    return safe_div(ctx.segsum(term), ctx.R)
+
+
+def _rprec_mult(ctx, p):
+    out = []
+    R = ctx.R
+    for x in p:
+        c = np.floor(x * R + 0.9).astype(np.int64)  # (long)(x*R + 0.9)
+        out.append(safe_div(ctx.at_cut(ctx.crel, c), c))
+    return out
+
+
+def _utility(ctx, p):
+    if len(p) != 4:
+        raise ParameterError("utility needs exactly 4 coefficients (e.g. utility.1,-1,0,0)")
+    a, b, c, d = p
+    nrr = ctx.num_rel_ret.astype(np.float64)
+    ret = ctx.nret.astype(np.float64)
+    R = ctx.R.astype(np.float64)
+    ndocs = 0.0  # trec_eval's -N (number of docs in collection); not supported, 0
+    return a * nrr + b * (ret - nrr) + c * (R - nrr) + d * (ndocs + nrr - ret - R)
+
+
+def _bin_g(ctx, p):
+    m = ctx.isrel
+    nonrel_before = ctx.pos - (ctx.crel - 1)
+    with np.errstate(divide="ignore"):
+        contrib = np.where(m, 1.0 / np.log2(2.0 + nonrel_before), 0.0)
+    return safe_div(ctx.segsum(contrib), ctx.R)
+
+
+# ---- gain-based measures (trec_eval setup_gains semantics) ---------------------
+
+class _Gains:
+    """Gain of each relevance level: level itself unless overridden by
+    ``level=gain`` parameters (levels given as non-integers are ignored)."""
+
+    def __init__(self, ctx, pairs):
+        self.map = {}
+        for name, val in pairs or ():
+            s = name.strip()
+            body = s[1:] if s[:1] in "+-" else s
+            if body.isdigit():
+                self.map.setdefault(int(s), float(val))
+        G = ctx.rel_levels.shape[1]
+        self.level_gain = np.array([self.map.get(level, float(level)) for level in range(G)])
+        self.ctx = ctx
+
+    def of(self, rel):
+        g = np.where(rel >= 0, self.level_gain[np.clip(rel, 0, None)], 0.0)
+        for lev, val in self.map.items():
+            if lev < 0:
+                g = np.where(rel == lev, val, g)
+        return g
+
+    def ideal_blocks(self):
+        """[(gain, (T,) start, (T,) end)] ideal ranking blocks, positive gains, desc."""
+        ctx = self.ctx
+        vals = sorted({v for v in self.level_gain.tolist() if v > 0}, reverse=True)
+        cum = np.zeros(ctx.T, dtype=np.int64)
+        blocks = []
+        for v in vals:
+            cols = np.flatnonzero(self.level_gain == v)
+            cnt = ctx.rel_levels[:, cols].sum(axis=1)
+            blocks.append((v, cum.copy(), cum + cnt))
+            cum = cum + cnt
+        return blocks, cum
+
+    def ideal_dcg(self, k=None):
+        ctx = self.ctx
+        blocks, total = self.ideal_blocks()
+        n = int(total.max()) if len(total) else 0
+        H = ctx.disc_prefix(n)
+        out = np.zeros(ctx.T)
+        for v, a, b in blocks:
+            if k is not None:
+                a, b = np.minimum(a, k), np.minimum(b, k)
+            out += v * (H[b] - H[a])
+        return out
+
+    def ideal_at(self, positions_seg, positions):
+        """Ideal gain at given (topic, 0-based position) pairs (0 past the end)."""
+        blocks, _ = self.ideal_blocks()
+        out = np.zeros(len(positions))
+        for v, a, b in blocks:
+            m = (positions >= a[positions_seg]) & (positions < b[positions_seg])
+            out[m] = v
+        return out
+
+
+def _disc(ctx):
+    return ctx.cached("disc", lambda: 1.0 / np.log2(ctx.pos + 2.0))
+
+
+def _dcg_parts(ctx, p):
+    gains = _Gains(ctx, p)
+    g = gains.of(ctx.rel)
+    dcg = ctx.segsum(g * _disc(ctx))
+    idcg = gains.ideal_dcg()
+    return dcg, idcg
+
+
+def _ndcg(ctx, p):
+    dcg, idcg = _dcg_parts(ctx, p)
+    return safe_div(dcg, np.where(idcg > 0, idcg, 0.0))
+
+
+def _dcg(ctx, p):
+    return _dcg_parts(ctx, p)[0]
+
+
+def _ideal_dcg(ctx, p):
+    return _dcg_parts(ctx, p)[1]
+
+
+def _ndcg_rel(ctx, p):
+    gains = _Gains(ctx, p)
+    g = gains.of(ctx.rel)
+    cdcg = ctx.segcumsum(g * _disc(ctx))
+    blocks, P = gains.ideal_blocks()
+    n = int(max(P.max() if len(P) else 0, ctx.nret.max() if len(ctx.nret) else 0))
+    H = ctx.disc_prefix(n + 1)
+    # ideal dcg at prefix length m, per doc
+    m = ctx.pos + 1
+    idcg_doc = np.zeros(ctx.N)
+    for v, a, b in blocks:
+        aa, bb = a[ctx.seg], b[ctx.seg]
+        idcg_doc += v * (H[np.minimum(bb, m)] - H[np.minimum(aa, m)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(g > 0, cdcg / idcg_doc, 0.0)
+    s = ctx.segsum(terms)
+    nrr = ctx.segcount(g > 0)
+    total_dcg = ctx.at_cut(cdcg, ctx.nret)
+    total_idcg = gains.ideal_dcg()
+    s = s + (P - nrr) * safe_div(total_dcg, total_idcg)
+    return np.where(s > 0, safe_div(s, P), 0.0)
+
+
+def _rndcg(ctx, p):
+    gains = _Gains(ctx, p)
+    g = gains.of(ctx.rel)
+    cdcg = ctx.segcumsum(g * _disc(ctx))
+    blocks, P = gains.ideal_blocks()
+    n = int(max(P.max() if len(P) else 0, ctx.nret.max() if len(ctx.nret) else 0))
+    H = ctx.disc_prefix(n + 1)
+
+    def idcg_at(c):
+        out = np.zeros(ctx.T)
+        for v, a, b in blocks:
+            out += v * (H[np.minimum(b, c)] - H[np.minimum(a, c)])
+        return out
+
+    total = np.zeros(ctx.T)
+    count = np.zeros(ctx.T)
+    for v, a, b in blocks:
+        c = b
+        ok = (b > a) & (c > 0)
+        val = safe_div(ctx.at_cut(cdcg, c), idcg_at(c))
+        total += np.where(ok, val, 0.0)
+        count += ok
+    extra = ctx.nret > P
+    val = safe_div(ctx.at_cut(cdcg, ctx.nret), idcg_at(ctx.nret))
+    ok = extra & (idcg_at(ctx.nret) > 0)
+    total += np.where(ok, val, 0.0)
+    count += ok
+    res = safe_div(total, count)
+    return np.where(ctx.R > 0, res, 0.0)
+
+
+def _g_measure(ctx, p):
+    gains = _Gains(ctx, p)
+    g = gains.of(ctx.rel)
+    ideal = gains.ideal_at(ctx.seg, ctx.pos)
+    cost = np.maximum(ideal, 1.0)
+    S = ctx.segcumsum(g)
+    C = ctx.segcumsum(cost)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        contrib = np.where(g != 0, g / np.log2(2.0 + C - S), 0.0)
+    blocks, _ = gains.ideal_blocks()
+    sum_ideal = np.zeros(ctx.T)
+    for v, a, b in blocks:
+        sum_ideal += v * (b - a)
+    return safe_div(ctx.segsum(contrib), sum_ideal)
+
+
+def _ndcg_cut(ctx, p):
+    gains = _Gains(ctx, ())
+    g = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
+    cdcg = ctx.segcumsum(g * _disc(ctx))
+    out = []
+    for k in p:
+        out.append(safe_div(ctx.at_cut(cdcg, k), gains.ideal_dcg(k)))
+    return out
+
+
+def _map_cut(ctx, p):
+    cprec = ctx.segcumsum(np.where(ctx.isrel, ctx.prec, 0.0))
+    return [safe_div(ctx.at_cut(cprec, k), ctx.R) for k in p]
+
+
+def _relative_p(ctx, p):
+    return [safe_div(ctx.at_cut(ctx.crel, k), np.minimum(k, ctx.R)) for k in p]
+
+
+def _success(ctx, p):
+    return [(ctx.at_cut(ctx.crel, k) > 0).astype(np.float64) for k in p]
+
+
+def _set_p(ctx, p):
+    return safe_div(ctx.num_rel_ret, ctx.nret)
+
+
+def _set_relative_p(ctx, p):
+    return safe_div(ctx.num_rel_ret, np.minimum(ctx.nret, ctx.R))
+
+
+def _set_recall(ctx, p):
+    return safe_div(ctx.num_rel_ret, ctx.R)
+
+
+def _set_map(ctx, p):
+    nrr = ctx.num_rel_ret.astype(np.float64)
+    return safe_div(nrr * nrr, ctx.nret.astype(np.float64) * ctx.R)
+
+
+def _set_f(ctx, p):
+    x = p[0] if p else 1.0
+    P = safe_div(ctx.num_rel_ret, ctx.nret)
+    R = safe_div(ctx.num_rel_ret, ctx.R)
+    v = safe_div((x + 1.0) * P * R, x * P + R)
+    return np.where((ctx.nret > 0) & (ctx.R > 0), v, 0.0)
+
+
+def _num_nonrel_judged_ret(ctx, p):
+    judged = ctx.segcount(ctx.rel >= 0)
+    return (judged - ctx.num_rel_ret).astype(np.float64)
+
+
+def _rbp(ctx, p):
+    prob = 0.9
+    for name, val in p or ():
+        if name.strip() == "p":
+            prob = float(val)
+    gains = _Gains(ctx, p)
+    G = ctx.rel_levels.shape[1]
+    # per-topic gain list: levels 0..maxlevel_t (present in the topic) + params
+    has = ctx.rel_levels > 0
+    top_level = np.where(has.any(axis=1), G - 1 - np.argmax(has[:, ::-1], axis=1), -1)
+    lg = gains.level_gain
+    run_max = np.maximum.accumulate(lg)
+    run_min = np.minimum.accumulate(lg)
+    mx = np.where(top_level >= 0, run_max[np.maximum(top_level, 0)], -np.inf)
+    mn = np.where(top_level >= 0, run_min[np.maximum(top_level, 0)], np.inf)
+    for val in gains.map.values():
+        mx = np.maximum(mx, val)
+        mn = np.minimum(mn, val)
+    # trec_eval starts min/max from uninitialised variables (0 in practice)
+    mx = np.maximum(mx, 0.0)
+    mn = np.minimum(mn, 0.0)
+    g = gains.of(ctx.rel)
+    known = ctx.rel >= 0
+    for lev in gains.map:
+        known |= ctx.rel == lev
+    norm = (mn < 0) | (mx > 1)
+    mns, mxs = mn[ctx.seg], mx[ctx.seg]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gn = np.where(norm[ctx.seg] & known, (g - mns) / (mxs - mns), g)
+    w = np.power(prob, ctx.pos.astype(np.float64))
+    return (1.0 - prob) * ctx.segsum(np.where(gn != 0, gn * w, 0.0))
+
+
+def _rbp_resid(ctx, p):
+    prob = 0.9
+    unj = ctx.rel < 0
+    w = np.power(prob, ctx.pos.astype(np.float64))
+    s = ctx.segsum(np.where(unj, w, 0.0))
+    tail = np.power(prob, ctx.nret.astype(np.float64))
+    v = tail + (1 - prob) * s
+    return np.where(ctx.segcount(unj) > 0, v, 0.0)
+
+
+def _unj(ctx, p):
+    c = ctx.segcumsum((ctx.rel < 0).astype(np.int64))
+    return [ctx.at_cut(c, k) / k for k in p]
+
+
+def _yaap(ctx, p):
+    s = ctx.segsum(np.where(ctx.isrel, ctx.prec, 0.0))
+    return np.log((1.0 + s) / (1.0 + ctx.R - s))
+
+
+# ---- irlab measures beyond trec_eval ----------------------------------------------
+
+def _ideal_ctx_arrays(ctx):
+    """(seg, pos, grade) of the ideal ranking: positive judged grades, desc."""
+    def f():
+        seg, grade = ctx.ideal_grades
+        counts = np.bincount(seg, minlength=ctx.T)[: ctx.T]
+        start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        pos = np.arange(len(seg)) - start[seg]
+        return seg, pos, grade.astype(np.float64), start, counts
+    return ctx.cached("ideal_arrays", f)
+
+
+def _cum_within(seg, start, x):
+    c = np.cumsum(x)
+    if len(c) == 0:
+        return c
+    before = np.zeros(len(start))
+    nz = start > 0
+    before[nz] = c[start[nz] - 1]
+    return c - before[seg]
+
+
+def _at(cum, start, counts, k):
+    k = np.minimum(k, counts)
+    out = np.zeros(len(start))
+    ok = k > 0
+    out[ok] = cum[start[ok] + k[ok] - 1]
+    return out
+
+
+def _err_terms(seg, pos, grade, gmax):
+    gm = gmax[seg]
+    with np.errstate(over="ignore", invalid="ignore"):
+        pr = np.where(gm > 0, (np.exp2(np.clip(grade, 0, None)) - 1.0) / np.exp2(np.maximum(gm, 0)), 0.0)
+    pr = np.clip(pr, 0.0, 1.0)
+    return pr
+
+
+def _err_cum(seg, pos, grade, gmax, start):
+    pr = _err_terms(seg, pos, grade, gmax)
+    lg = np.log1p(-np.minimum(pr, 1 - 1e-16))
+    before = _cum_within(seg, start, lg) - lg
+    term = pr / (pos + 1.0) * np.exp(before)
+    return _cum_within(seg, start, term)
+
+
+def _err_values(ctx, ks):
+    gmax = ctx.maxgrade.astype(np.float64)
+    grade = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
+    cum = _err_cum(ctx.seg, ctx.pos, grade, gmax, ctx.start)
+    return [ctx.at_cut(cum, k) for k in ks]
+
+
+def _err_cut(ctx, p):
+    return _err_values(ctx, p)
+
+
+def _nerr_cut(ctx, p):
+    vals = _err_values(ctx, p)
+    iseg, ipos, igrade, istart, icount = _ideal_ctx_arrays(ctx)
+    icum = _err_cum(iseg, ipos, igrade, ctx.maxgrade.astype(np.float64), istart)
+    return [safe_div(v, _at(icum, istart, icount, k)) for v, k in zip(vals, p)]
+
+
+def _ndcg_exp_cut(ctx, p):
+    g = np.where(ctx.rel > 0, np.exp2(np.clip(ctx.rel, 0, 60).astype(np.float64)) - 1.0, 0.0)
+    cdcg = ctx.segcumsum(g * _disc(ctx))
+    iseg, ipos, igrade, istart, icount = _ideal_ctx_arrays(ctx)
+    ig = (np.exp2(np.clip(igrade, 0, 60)) - 1.0) / np.log2(ipos + 2.0)
+    icum = _cum_within(iseg, istart, ig)
+    return [safe_div(ctx.at_cut(cdcg, k), _at(icum, istart, icount, k)) for k in p]
+
+
+# ---------------------------------------------------------------------------
+# declarations, in trec_eval 10.0's order (te_trec_measures in measures.c)
+
+_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALL_PTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+_DECLS = [
+    Measure("runid", "Run id (from the run file)", _zeros, summary="runid", per_topic=False),
+    Measure("num_q", "Number of topics evaluated", _zeros, summary="count", per_topic=False, integer=True),
+    Measure("num_ret", "Number of documents retrieved", _num_ret, summary="sum", integer=True),
+    Measure("num_rel", "Number of relevant documents (grade >= -l)", _num_rel, summary="sum", integer=True),
+    Measure("num_rel_ret", "Number of relevant documents retrieved", _num_rel_ret, summary="sum", integer=True),
+    Measure("map", "Mean average precision", _map),
+    Measure("gm_map", "Geometric mean of average precision (1e-5 floor)", _map, summary="gm", per_topic=False),
+    Measure("Rprec", "Precision after R documents (R = num_rel)", _rprec),
+    Measure("bpref", "Binary preference (Buckley & Voorhees 2004)", _bpref),
+    Measure("recip_rank", "Reciprocal rank of the first relevant document", _recip_rank),
+    Measure("iprec_at_recall", "Interpolated precision at recall levels (level -> lround(x*R) docs)",
+            _iprec_at_recall, "cut_float", _RECALL_PTS),
+    Measure("P", "Precision at cutoffs", _precision_at, "cut_long", _CUTS),
+    Measure("relstring", "Relevance values of the first N docs as a string (per topic only)",
+            _relstring, "floats", (10.0,), summary="none"),
+    Measure("recall", "Recall at cutoffs", _recall_at, "cut_long", _CUTS),
+    Measure("infAP", "Inferred AP (Yilmaz & Aslam)", _infap),
+    Measure("gm_bpref", "Geometric mean of bpref (1e-5 floor)", _bpref, summary="gm", per_topic=False),
+    Measure("Rprec_mult", "Precision at multiples of R", _rprec_mult, "cut_float",
+            (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+    Measure("utility", "Set utility p1*relret + p2*nonrelret + p3*relnotret + p4*nonrelnotret",
+            _utility, "floats", (1.0, -1.0, 0.0, 0.0)),
+    Measure("11pt_avg", "Interpolated precision averaged over recall points", _11pt_avg, "floats", _RECALL_PTS),
+    Measure("binG", "Binary G (experimental)", _bin_g),
+    Measure("G", "Normalized gain G (experimental)", _g_measure, "pairs"),
+    Measure("dcg", "Discounted cumulative gain", _dcg, "pairs"),
+    Measure("ideal_dcg", "Ideal discounted cumulative gain", _ideal_dcg, "pairs"),
+    Measure("ndcg", "Normalized DCG (gain = grade, or level=gain params)", _ndcg, "pairs"),
+    Measure("ndcg_rel", "nDCG averaged over relevant documents (experimental)", _ndcg_rel, "pairs"),
+    Measure("Rndcg", "nDCG averaged at R-level boundaries (experimental)", _rndcg, "pairs"),
+    Measure("ndcg_cut", "nDCG at cutoffs (gain = grade)", _ndcg_cut, "cut_long", _CUTS),
+    Measure("map_cut", "Average precision at cutoffs", _map_cut, "cut_long", _CUTS),
+    Measure("relative_P", "Precision at cutoff relative to the best possible (min(k, R))",
+            _relative_p, "cut_long", _CUTS),
+    Measure("success", "1 if a relevant document is in the top k", _success, "cut_long", (1, 5, 10)),
+    Measure("set_P", "Set precision num_rel_ret / num_ret", _set_p),
+    Measure("set_relative_P", "num_rel_ret / min(num_ret, R)", _set_relative_p),
+    Measure("set_recall", "Set recall num_rel_ret / R", _set_recall),
+    Measure("set_map", "num_rel_ret^2 / (num_ret * R)", _set_map),
+    Measure("set_F", "Set F measure (param: beta, default 1)", _set_f, "floats", (1.0,)),
+    Measure("num_nonrel_judged_ret", "Number of judged non-relevant docs retrieved",
+            _num_nonrel_judged_ret, summary="sum", integer=True),
+    Measure("yaap", "Yet another AP (Robertson 2012)", _yaap),
+    Measure("rbp", "Rank-biased precision (param p=0.9; gains normalised to [0,1])", _rbp, "pairs"),
+    Measure("rbp_resid", "RBP residual from unjudged documents (p = 0.9)", _rbp_resid),
+    Measure("unj", "Fraction of unjudged documents at cutoffs", _unj, "cut_long", (5, 10, 20)),
+    # ---- irlab additions (not in trec_eval; computed only when named) ----
+    Measure("err_cut", "ERR at cutoffs, Pr = (2^g-1)/2^gmax (gmax = max grade of the topic)",
+            _err_cut, "cut_long", (5, 10, 20), trec_eval=False),
+    Measure("nerr_cut", "ERR at cutoffs normalised by the ideal ranking's ERR",
+            _nerr_cut, "cut_long", (5, 10, 20), trec_eval=False),
+    Measure("ndcg_exp_cut", "nDCG at cutoffs with exponential gain 2^g-1", _ndcg_exp_cut,
+            "cut_long", _CUTS, trec_eval=False),
+]
+
+MEASURES: dict[str, Measure] = {m.name: m for m in _DECLS}
+TREC_ORDER = [m.name for m in _DECLS]
+
+NICKNAMES = {
+    "official": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
+    "all_trec": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
+                 "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref",
+                 "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
+                 "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G",
+                 "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+                 "num_nonrel_judged_ret"],
+    "set": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+            "set_recall", "set_relative_P", "set_map", "set_F"],
+}
+
+#: trec_eval 10.0 measures irlab does not implement (they need other input
+#: formats: preference qrels, or qrels_jg with several judgment groups).
+UNSUPPORTED = frozenset({
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+    "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
+    "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",
+})
+
+
+# ---------------------------------------------------------------------------
+# measure specification parsing
+
+
+@dataclass
+class _Requested:
+    measure: Measure
+    params: tuple
+    printable: str | None          # params string as given (None: defaults)
+    names: list                    # output names
+
+
+@dataclass
+class MeasurePlan:
+    items: list = field(default_factory=list)
+
+    @property
+    def columns(self):
+        return [n for it in self.items for n in it.names]
+
+
+def _long_cutoffs(name, s):
+    vals = []
+    for part in s.split(","):
+        part = part.strip()
+        try:
+            v = float(part)
+        except ValueError:
+            raise ParameterError(f"measure {name!r}: cutoff {part!r} is not a number") from None
+        if not math.isfinite(v):
+            raise ParameterError(f"measure {name!r}: cutoff {part!r} is not a number")
+        vals.append(int(v))  # trec_eval truncates (ndcg_cut.23.4 -> 23)
+    vals.sort()
+    if vals[0] <= 0:
+        raise ParameterError(f"measure {name!r}: cutoffs must be positive")
+    if len(set(vals)) != len(vals):
+        raise ParameterError(f"measure {name!r}: duplicate cutoffs")
+    return tuple(vals)
+
+
+def _float_list(name, s, *, sort):
+    vals = []
+    for part in s.split(","):
+        try:
+            v = float(part.strip())
+        except ValueError:
+            raise ParameterError(f"measure {name!r}: parameter {part!r} is not a number") from None
+        vals.append(v)
+    if sort:
+        vals.sort()
+        if len(set(vals)) != len(vals):
+            raise ParameterError(f"measure {name!r}: duplicate cutoffs")
+    return tuple(vals)
+
+
+def _pairs(name, s):
+    out = []
+    for part in s.split(","):
+        if part.count("=") != 1:
+            raise ParameterError(f"measure {name!r}: malformed pair parameter {part!r} (want level=gain)")
+        k, v = part.split("=")
+        try:
+            out.append((k, float(v)))
+        except ValueError:
+            raise ParameterError(f"measure {name!r}: gain {v!r} is not a number") from None
+    return tuple(out)
+
+
+def parse_measures(specs) -> MeasurePlan:
+    """Turn trec_eval ``-m`` specifications into an ordered plan."""
+    marked = set()
+    params = {}
+    for spec in specs:
+        spec = spec.strip()
+        if not spec:
+            raise ParameterError("empty measure name")
+        name, dot, par = spec.partition(".")
+        if dot and not par:
+            raise ParameterError(f"improper measure {spec!r}: empty parameter list")
+        if name in NICKNAMES:
+            marked.update(NICKNAMES[name])
+            continue
+        if name not in MEASURES:
+            if name in UNSUPPORTED:
+                raise ParameterError(f"measure {name!r} is not supported by irlab (needs another qrels format)")
+            raise ParameterError(f"unknown measure {name!r}")
+        marked.add(name)
+        if dot and name not in params:
+            params[name] = par
+    plan = MeasurePlan()
+    for name in TREC_ORDER:
+        if name not in marked:
+            continue
+        m = MEASURES[name]
+        given = params.get(name)
+        if m.kind == "none":
+            p, names = (), [name]
+        elif m.kind == "cut_long":
+            p = _long_cutoffs(name, given) if given else m.default
+            names = [f"{name}_{k}" for k in p]
+        elif m.kind == "cut_float":
+            p = _float_list(name, given, sort=True) if given else m.default
+            names = [f"{name}_{x:3.2f}" for x in p]
+        elif m.kind == "floats":
+            p = _float_list(name, given, sort=False) if given else m.default
+            names = [f"{name}_{given}" if given else name]
+        elif m.kind == "pairs":
+            p = _pairs(name, given) if given else ()
+            names = [f"{name}_{given}" if given else name]
+        else:  # pragma: no cover
+            raise AssertionError(m.kind)
+        plan.items.append(_Requested(m, p, given, names))
+    return plan
+
+
+# ---------------------------------------------------------------------------
+# computing a plan
+
+
+def _summary(kind, vals, T):
+    if kind in ("mean",):
+        return float(np.mean(vals)) if T else 0.0
+    if kind == "sum":
+        return float(np.sum(vals))
+    if kind == "gm":
+        return float(np.exp(np.mean(np.log(np.maximum(vals, MIN_GEO_MEAN))))) if T else 0.0
+    raise AssertionError(kind)
+
+
+def compute_all(ctx: EvalContext, plan: MeasurePlan) -> EvalResult:
+    per_topic = {name: {} for name in ctx.names}
+    summary = {}
+    integer_cols = set()
+    topic_cols = []
+    for item in plan.items:
+        m = item.measure
+        if m.summary == "runid":
+            summary["runid"] = ctx.runid
+            continue
+        if m.summary == "count":
+            summary["num_q"] = ctx.T
+            integer_cols.add("num_q")
+            continue
+        vals = m.fn(ctx, item.params)
+        if m.name == "relstring":
+            col = item.names[0]
+            for t, name in enumerate(ctx.names):
+                per_topic[name][col] = "" if ctx.missing[t] else vals[t]
+            topic_cols.append(col)
+            continue
+        arrays = vals if isinstance(vals, list) else [vals]
+        if ctx.missing.any():
+            arrays = [_fix_missing(ctx, item, a) for a in arrays]
+        for col, arr in zip(item.names, arrays):
+            arr = np.asarray(arr, dtype=np.float64)
+            if m.integer:
+                integer_cols.add(col)
+            if m.per_topic:
+                topic_cols.append(col)
+                conv = (lambda v: int(round(v))) if m.integer else float
+                for name, v in zip(ctx.names, arr.tolist()):
+                    per_topic[name][col] = conv(v)
+            s = _summary(m.summary, arr, ctx.T)
+            summary[col] = int(round(s)) if m.integer else s
+    return EvalResult(per_topic=per_topic, summary=summary, columns=plan.columns,
+                      runid=ctx.runid, integer_columns=frozenset(integer_cols),
+                      topic_columns=tuple(topic_cols))
+
+
+def _fix_missing(ctx, item, arr):
+    """trec_eval -c evaluates a missing topic on a one-document bogus ranking and
+    then zeroes num_ret, utility, relstring, unj* and rbp_resid; everything
+    else is 0 for it anyway -- except ``utility`` with explicit parameters,
+    whose name no longer matches and keeps the bogus value."""
+    if item.measure.name == "utility" and item.printable:
+        a, b, c, d = item.params
+        R = ctx.R.astype(np.float64)
+        bogus = b * 1.0 + c * R + d * (0.0 - 1.0 - R)
+        return np.where(ctx.missing, bogus, arr)
+    return arr

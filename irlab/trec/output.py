@@ -1,0 +1,89 @@
+"""Formatting of :class:`~irlab.trec.evaluate.EvalResult` as trec_eval text,
+JSON or CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from irlab.trec.evaluate import EvalResult
+
+__all__ = ["format_text", "format_json", "format_csv", "format_result"]
+
+
+def _fmt(col, value, integer_cols):
+    if col.startswith("relstring"):
+        return f"'{value}'"
+    if col == "runid":
+        return str(value)
+    if col in integer_cols:
+        return str(int(value))
+    return "%6.4f" % value
+
+
+def text_lines(result: EvalResult, *, per_topic: bool = False):
+    """trec_eval's output, line by line (``%-22s\\t%s\\t%6.4f``)."""
+    ints = result.integer_columns
+    if per_topic:
+        topic_cols = [c for c in result.columns if c in set(result.topic_columns)]
+        for topic, vals in result.per_topic.items():
+            for col in topic_cols:
+                if col in vals:
+                    yield "%-22s\t%s\t%s" % (col, topic, _fmt(col, vals[col], ints))
+    for col in result.columns:
+        if col in result.summary:
+            yield "%-22s\t%s\t%s" % (col, "all", _fmt(col, result.summary[col], ints))
+
+
+def format_text(result: EvalResult, *, per_topic: bool = False) -> str:
+    return "".join(line + "\n" for line in text_lines(result, per_topic=per_topic))
+
+
+def _jsonable(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def format_json(result: EvalResult, *, per_topic: bool = False) -> str:
+    doc = {
+        "runid": result.runid,
+        "measures": result.columns,
+        "summary": {k: _jsonable(v) for k, v in result.summary.items()},
+    }
+    if per_topic:
+        doc["per_topic"] = {t: {k: _jsonable(v) for k, v in vals.items()}
+                            for t, vals in result.per_topic.items()}
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def format_csv(result: EvalResult, *, per_topic: bool = False) -> str:
+    """Long format: ``measure,topic,value`` (the same rows as the text output)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["measure", "topic", "value"])
+    ints = result.integer_columns
+    if per_topic:
+        topic_cols = [c for c in result.columns if c in set(result.topic_columns)]
+        for topic, vals in result.per_topic.items():
+            for col in topic_cols:
+                if col in vals:
+                    v = vals[col]
+                    w.writerow([col, topic, v if isinstance(v, str) or col in ints else repr(float(v))])
+    for col in result.columns:
+        if col in result.summary:
+            v = result.summary[col]
+            w.writerow([col, "all", v if isinstance(v, str) or col in ints else repr(float(v))])
+    return buf.getvalue()
+
+
+def format_result(result: EvalResult, fmt: str = "text", *, per_topic: bool = False) -> str:
+    if fmt == "text":
+        return format_text(result, per_topic=per_topic)
+    if fmt == "json":
+        return format_json(result, per_topic=per_topic)
+    if fmt == "csv":
+        return format_csv(result, per_topic=per_topic)
+    raise ValueError(f"unknown output format {fmt!r} (text, json or csv)")

@@ -1,0 +1,413 @@
+"""Fast, strict readers for TREC qrels and run files.
+
+Formats (whitespace separated, one record per line; plain text or gzip,
+detected by the magic bytes ``1f 8b``):
+
+* qrels: ``qid iter docno grade``            (grade: an integer, may be negative)
+* run:   ``qid Q0 docno rank score runid``   (rank is ignored and anything
+  after the runid is ignored, as in trec_eval; fewer than 6 fields is an error)
+
+Blank lines and lines whose first field starts with ``#`` are skipped.
+
+Every problem raises :class:`irlab.errors.InputFileError` naming the file and
+the line: wrong number of fields, a score that is not a finite number, a grade
+that is not an integer (trec_eval would silently truncate ``1.7`` to ``1``;
+irlab refuses), the same docno twice for one topic, a file without data lines.
+
+Speed: files are read in chunks of a few MB; each chunk is parsed by numpy's C
+``loadtxt`` into fixed-width byte-string columns, and validated with array
+operations.  Only when a chunk fails validation (or contains bytes that
+``loadtxt`` would treat differently from trec_eval, e.g. non-ASCII text) is it
+re-read line by line in Python, which also pinpoints the offending line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+import os
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from irlab.errors import InputFileError
+
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "open_maybe_gzip"]
+
+_CHUNK_BYTES = 8 << 20
+_INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
+_FLOAT_RE = re.compile(
+    rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
+    re.IGNORECASE,
+)
+# bytes that numpy's loadtxt treats as field separators although trec_eval does
+# not (it splits on ASCII blanks): every non-ASCII byte is sent to the slow path
+# (latin-1 "\xa0" and "\x85" are Unicode spaces), as are \x1c-\x1f.
+_SUSPECT = np.zeros(256, dtype=bool)
+_SUSPECT[0x80:] = True
+_SUSPECT[0x1C:0x20] = True
+_SUSPECT[0] = True
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", errors="surrogateescape")
+
+
+def _show(b: bytes) -> str:
+    s = _decode(b)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def open_maybe_gzip(path):
+    """Open ``path`` for binary reading, transparently decompressing gzip."""
+    path = os.fspath(path)
+    try:
+        f = open(path, "rb")
+    except OSError as exc:
+        raise InputFileError(path, None, f"cannot open file: {exc.strerror or exc}") from None
+    magic = f.read(2)
+    f.seek(0)
+    if magic == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=f, mode="rb")
+    return f
+
+
+@dataclass
+class Qrels:
+    """Relevance judgments, rows sorted by (topic, docno) byte order.
+
+    ``topics`` holds the distinct topic ids (bytes, sorted);
+    ``topic_idx[i]`` indexes ``topics`` for row ``i``.
+    """
+
+    path: str
+    topics: np.ndarray
+    topic_idx: np.ndarray
+    docno: np.ndarray
+    grade: np.ndarray
+
+    @property
+    def topic_names(self) -> list[str]:
+        return [_decode(t) for t in self.topics.tolist()]
+
+    def __len__(self) -> int:
+        return len(self.docno)
+
+
+@dataclass
+class Run:
+    """A ranked run, rows in file order (sorting happens in the evaluator)."""
+
+    path: str
+    runid: str
+    topics: np.ndarray
+    topic_idx: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def topic_names(self) -> list[str]:
+        return [_decode(t) for t in self.topics.tolist()]
+
+    def __len__(self) -> int:
+        return len(self.docno)
+
+
+# --------------------------------------------------------------------------
+# chunked reading
+
+
+def _chunks(f, size=_CHUNK_BYTES):
+    """Yield (first_line_number, bytes) pieces that end at a newline."""
+    line = 1
+    rest = b""
+    while True:
+        block = f.read(size)
+        if not block:
+            if rest:
+                yield line, rest
+            return
+        block = rest + block
+        cut = block.rfind(b"\n")
+        if cut < 0:
+            rest = block
+            continue
+        piece, rest = block[: cut + 1], block[cut + 1 :]
+        yield line, piece
+        line += piece.count(b"\n")
+
+
+class _Spec:
+    """Column layout of one file kind."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        if kind == "run":
+            self.nfields = 6
+            self.fields_doc = "qid Q0 docno rank score runid"
+        else:
+            self.nfields = 4
+            self.fields_doc = "qid iter docno grade"
+
+
+def _check_line(spec, path, lineno, toks, seen, out):
+    """Careful validation of one split line; appends to ``out`` lists."""
+    if not toks or toks[0].startswith(b"#"):
+        return
+    if len(toks) != spec.nfields and not (spec.kind == "run" and len(toks) > spec.nfields):
+        # runs: like trec_eval, anything after the runid is ignored
+        raise InputFileError(
+            path, lineno,
+            f"expected {spec.nfields} fields ({spec.fields_doc}), found {len(toks)}",
+        )
+    q, d = toks[0], toks[2]
+    if spec.kind == "run":
+        s = toks[4]
+        if not _FLOAT_RE.match(s):
+            raise InputFileError(path, lineno, f"score {_show(s)!r} is not a number")
+        v = float(s)
+        if not math.isfinite(v):
+            raise InputFileError(path, lineno, f"score {_show(s)!r} is not a finite number")
+        out[2].append(v)
+        out[3][:] = [toks[5]]  # trec_eval reports the runid of the last line
+    else:
+        g = toks[3]
+        if not _INT_RE.match(g):
+            raise InputFileError(
+                path, lineno,
+                f"grade {_show(g)!r} is not an integer (trec_eval would silently truncate it; irlab refuses)",
+            )
+        out[2].append(int(g))
+    key = (q, d)
+    if seen is not None:
+        first = seen.get(key)
+        if first is not None:
+            what = "run" if spec.kind == "run" else "qrels"
+            raise InputFileError(
+                path, lineno,
+                f"duplicate docno {_show(d)!r} for topic {_show(q)!r} in {what} (first on line {first})",
+            )
+        seen[key] = lineno
+    out[0].append(q)
+    out[1].append(d)
+
+
+def _slow_chunk(spec, path, first_line, data, seen):
+    out = ([], [], [], [])
+    for i, line in enumerate(data.split(b"\n")):
+        _check_line(spec, path, first_line + i, line.split(), seen, out)
+    q = np.array(out[0], dtype=bytes) if out[0] else np.zeros(0, "S1")
+    d = np.array(out[1], dtype=bytes) if out[1] else np.zeros(0, "S1")
+    v = np.array(out[2], dtype=np.float64 if spec.kind == "run" else np.int64)
+    runid = out[3][0] if out[3] else None
+    return q, d, v, runid
+
+
+def _last_runid(data):
+    for line in reversed(data.rstrip(b"\n").split(b"\n")[-2000:]):
+        toks = line.split()
+        if len(toks) >= 6 and not toks[0].startswith(b"#"):
+            return toks[5]
+    return None
+
+
+def _first_data_tokens(data):
+    for line in data.split(b"\n", 2000)[:2000]:
+        toks = line.split()
+        if toks and not toks[0].startswith(b"#"):
+            yield toks
+
+
+def _round8(n):
+    return max(8, (n + 7) // 8 * 8)
+
+
+def _full(arr):
+    """True if some value of an S array fills its whole width (maybe truncated)."""
+    w = arr.dtype.itemsize
+    if len(arr) == 0:
+        return False
+    return bool(arr.view(np.uint8).reshape(len(arr), w)[:, w - 1].any())
+
+
+def _fast_chunk(spec, data, widths):
+    """Parse with loadtxt; return None when the slow path must decide."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    if _SUSPECT[buf].any():
+        return None
+    if b"#" in data:
+        # drop comment lines (first field starts with '#'); anything else
+        # containing '#' is left for loadtxt (comments=None keeps it as data)
+        lines = [ln for ln in data.split(b"\n") if not ln.lstrip().startswith(b"#")]
+        data = b"\n".join(lines)
+    wq, wd = widths
+    if spec.kind == "run":
+        dt = np.dtype([("q", f"S{wq}"), ("x", "S1"), ("d", f"S{wd}"), ("r", "S1"),
+                       ("v", "f8"), ("z", "S1")])
+    else:
+        dt = np.dtype([("q", f"S{wq}"), ("x", "S1"), ("d", f"S{wd}"), ("v", "i8")])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            arr = np.loadtxt(io.BytesIO(data), dtype=dt, comments=None, ndmin=1,
+                             encoding="latin1")
+    except (ValueError, OverflowError):
+        return None
+    q, d, v = arr["q"].copy(), arr["d"].copy(), arr["v"].copy()
+    del arr
+    if spec.kind == "run" and len(v) and not np.isfinite(v).all():
+        return None
+    return q, d, v
+
+
+def _read(path, kind):
+    spec = _Spec(kind)
+    path = os.fspath(path)
+    qs, ds, vs = [], [], []
+    runid = None
+    widths = None
+    slow_seen = None  # dict used by the slow path for duplicate detection
+    with open_maybe_gzip(path) as f:
+        try:
+            for first_line, data in _chunks(f):
+                if widths is None:
+                    lens = [0, 0]
+                    for toks in _first_data_tokens(data):
+                        lens[0] = max(lens[0], len(toks[0]))
+                        if len(toks) > 2:
+                            lens[1] = max(lens[1], len(toks[2]))
+                    widths = [_round8(2 * lens[0]), _round8(2 * lens[1])]
+                res = _fast_chunk(spec, data, widths)
+                if res is not None:
+                    while _full(res[0]) or _full(res[1]):
+                        if _full(res[0]):
+                            widths[0] *= 2
+                        if _full(res[1]):
+                            widths[1] *= 2
+                        res = _fast_chunk(spec, data, widths)
+                        if res is None:
+                            break
+                if res is None:
+                    q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
+                else:
+                    q, d, v = res
+                    rid = None
+                if kind == "run" and len(q):
+                    runid = rid if rid is not None else _last_runid(data) or runid
+                qs.append(q)
+                ds.append(d)
+                vs.append(v)
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise InputFileError(path, None, f"cannot read file: {exc}") from None
+    n = sum(len(x) for x in qs)
+    if n == 0:
+        raise InputFileError(path, None, "no data lines (empty file?)")
+    q = np.concatenate(qs) if len(qs) > 1 else qs[0]
+    d = np.concatenate(ds) if len(ds) > 1 else ds[0]
+    v = np.concatenate(vs) if len(vs) > 1 else vs[0]
+    del qs, ds, vs
+    topics, tidx = _code_topics(q)
+    del q, slow_seen
+    dup = _find_duplicate(tidx, d)
+    if dup is not None:
+        _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
+    return topics, tidx, d, v, runid
+
+
+def _code_topics(q):
+    """Distinct topic ids (sorted bytes) and an int32 code per row.
+
+    Uses the fact that run files are normally grouped by topic: only the
+    change points are sorted."""
+    n = len(q)
+    change = np.flatnonzero(q[1:] != q[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    seg_vals = q[starts]
+    topics, inv = np.unique(seg_vals, return_inverse=True)
+    lens = np.diff(np.append(starts, n))
+    tidx = np.repeat(inv.astype(np.int32), lens)
+    return topics, tidx
+
+
+def docno_keys(docno: np.ndarray) -> np.ndarray:
+    """64-bit hash of each docno (vectorised over 8-byte words)."""
+    w = docno.dtype.itemsize
+    n = len(docno)
+    pad = (-w) % 8
+    if pad:
+        docno = docno.astype(f"S{w + pad}")
+        w += pad
+    words = docno.view(np.uint64).reshape(n, w // 8) if n else np.zeros((0, w // 8), np.uint64)
+    h = np.full(n, np.uint64(0xCBF29CE484222325), dtype=np.uint64)
+    mult = np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            h ^= words[:, j]
+            h *= mult
+            h ^= h >> np.uint64(29)
+    return h
+
+
+def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
+    h = docno_keys(docno)
+    with np.errstate(over="ignore"):
+        h ^= (topic_idx.astype(np.uint64) + np.uint64(1)) * np.uint64(0xD6E8FEB86659FD93)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+    return h
+
+
+def _find_duplicate(tidx, d):
+    """Row index of some duplicated (topic, docno) pair, or None."""
+    keys = pair_keys(tidx, d)
+    s = np.sort(keys)
+    if not (s[1:] == s[:-1]).any():
+        return None
+    # hash equal: check for real equality (collisions are astronomically rare)
+    order = np.argsort(keys, kind="stable")
+    ks = keys[order]
+    same = np.flatnonzero(ks[1:] == ks[:-1])
+    a, b = order[same], order[same + 1]
+    real = (tidx[a] == tidx[b]) & (d[a] == d[b])
+    if not real.any():
+        return None
+    return int(np.maximum(a, b)[real].min())
+
+
+def _locate_duplicate(spec, path, topic, docno):
+    first = None
+    with open_maybe_gzip(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            toks = raw.split()
+            if len(toks) < 3 or toks[0].startswith(b"#"):
+                continue
+            if toks[0] == topic and toks[2] == docno:
+                if first is None:
+                    first = lineno
+                else:
+                    what = "run" if spec.kind == "run" else "qrels"
+                    raise InputFileError(
+                        path, lineno,
+                        f"duplicate docno {_show(docno)!r} for topic {_show(topic)!r} in {what} (first on line {first})",
+                    )
+    raise InputFileError(path, None, f"duplicate docno {_show(docno)!r} for topic {_show(topic)!r}")
+
+
+def read_qrels(path) -> Qrels:
+    """Read a TREC qrels file (``qid iter docno grade``)."""
+    if isinstance(path, Qrels):
+        return path
+    topics, tidx, d, g, _ = _read(path, "qrels")
+    order = np.lexsort((d, tidx))
+    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order])
+
+
+def read_run(path) -> Run:
+    """Read a TREC run file (``qid Q0 docno rank score runid``)."""
+    if isinstance(path, Run):
+        return path
+    topics, tidx, d, s, runid = _read(path, "run")
+    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s)
