@@ -1,0 +1,132 @@
+"""``irlab eval``: trec_eval-like command line (glue for the main CLI).
+
+    irlab eval [-q] [-c] [-M N] [-l N] [-m MEASURE]... [--format text|json|csv] qrels run
+
+``-m`` is repeatable and accepts trec_eval's glued form (``-mP.5,10``) and
+nicknames (``official`` -- the default -- and ``all_trec``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+
+__all__ = ["add_eval_parser", "run_eval"]
+
+_LONG_RUN_BYTES = 50 << 20   # show progress only for inputs this large
+_PROGRESS_DELAY = 1.0        # ... and only if still running after this many seconds
+
+
+def _nonneg_int(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
+    return v
+
+
+def _int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def add_eval_parser(subparsers):
+    """Add the ``eval`` subcommand to an argparse ``subparsers`` object."""
+    p = subparsers.add_parser(
+        "eval",
+        help="evaluate a TREC run against qrels (trec_eval 10.0 semantics)",
+        description="Evaluate a TREC run file against a qrels file, like trec_eval 10.0. "
+                    "Files may be gzip-compressed.",
+    )
+    p.add_argument("qrels", help="qrels file: qid iter docno grade")
+    p.add_argument("run", help="run file: qid Q0 docno rank score runid")
+    p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
+                   help="measure or nickname, optionally with parameters: map, P.5,10, "
+                        "ndcg_cut.10, official, all_trec (repeatable; default: official)")
+    p.add_argument("-q", "--query", dest="per_topic", action="store_true",
+                   help="also print per-topic values")
+    p.add_argument("-c", "--complete", action="store_true",
+                   help="evaluate qrels topics missing from the run as empty rankings")
+    p.add_argument("-M", "--max-docs", dest="depth", type=_nonneg_int, metavar="N",
+                   help="evaluate only the top N documents of each topic")
+    p.add_argument("-l", "--level", dest="relevance_level", type=_int, default=1, metavar="N",
+                   help="minimum grade counted as relevant by binary measures (default 1)")
+    p.add_argument("--format", dest="format", choices=("text", "json", "csv"), default="text",
+                   help="output format (default: trec_eval text)")
+    p.set_defaults(func=run_eval)
+    return p
+
+
+class _Progress:
+    """A minimal stderr spinner, shown only for long runs on a terminal."""
+
+    def __init__(self, label, enabled):
+        self.label = label
+        self.enabled = enabled
+        self._stop = threading.Event()
+        self._thread = None
+        self.stage = "reading"
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread = threading.Thread(target=self._spin, daemon=True)
+            self._thread.start()
+        return self
+
+    def _spin(self):
+        if self._stop.wait(_PROGRESS_DELAY):
+            return
+        t0 = time.monotonic()
+        frames = "|/-\\"
+        i = 0
+        while not self._stop.wait(0.2):
+            sys.stderr.write(f"\r{self.label}: {self.stage} {frames[i % 4]} {time.monotonic() - t0:5.1f}s")
+            sys.stderr.flush()
+            i += 1
+        sys.stderr.write("\r" + " " * 60 + "\r")
+        sys.stderr.flush()
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        return False
+
+
+def _size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def run_eval(args) -> int:
+    """Run ``irlab eval`` for a parsed namespace; print to stdout; return exit code.
+
+    Bad input raises :class:`irlab.errors.IrlabError` (the main CLI turns it
+    into ``irlab: error: ...`` and exit status 2)."""
+    from irlab.trec.evaluate import prepare
+    from irlab.trec.measures import compute_all, parse_measures
+    from irlab.trec.output import format_result
+    from irlab.trec.readers import read_qrels, read_run
+
+    plan = parse_measures(args.measures or ["official"])
+    long_run = _size(args.run) + _size(args.qrels) >= _LONG_RUN_BYTES
+    show = long_run and sys.stdout.isatty() and sys.stderr.isatty()
+    with _Progress("irlab eval", show) as prog:
+        qrels = read_qrels(args.qrels)
+        run = read_run(args.run)
+        prog.stage = "evaluating"
+        ctx = prepare(qrels, run, relevance_level=args.relevance_level, depth=args.depth,
+                      complete=args.complete)
+        result = compute_all(ctx, plan)
+    sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic))
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,156 @@
+"""Reader tests: every bad input names file and line; gzip; comments."""
+
+import gzip
+
+import numpy as np
+import pytest
+
+from irlab.errors import InputFileError, IrlabError
+from irlab.trec import evaluate, read_qrels, read_run
+
+GOOD_RUN = "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n2 Q0 d1 1 1.5 r\n"
+GOOD_QRELS = "1 0 d1 1\n1 0 d3 2\n2 0 d1 0\n"
+
+
+def write(tmp_path, name, text, gz=False):
+    p = tmp_path / name
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    if gz:
+        data = gzip.compress(data)
+    p.write_bytes(data)
+    return p
+
+
+def error_for(reader, path):
+    with pytest.raises(InputFileError) as ei:
+        reader(path)
+    return ei.value
+
+
+@pytest.mark.parametrize("text,line,fragment", [
+    ("1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0\n", 2, "expected 6 fields"),
+    ("1 Q0 d1 1 3.0 r\n\n1 Q0 d2 2 abc r\n", 3, "not a number"),
+    ("1 Q0 d1 1 nan r\n", 1, "not a finite number"),
+    ("1 Q0 d1 1 3.0 r\n1 Q0 d2 2 -inf r\n", 2, "not a finite number"),
+    ("1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d1 3 1.0 r\n", 3, "duplicate docno 'd1' for topic '1'"),
+    ("1 Q0 d1 1 1,5 r\n", 1, "not a number"),
+])
+def test_run_errors_name_file_and_line(tmp_path, text, line, fragment):
+    p = write(tmp_path, "run.txt", text)
+    err = error_for(read_run, p)
+    assert err.line == line
+    assert str(err).startswith(f"{p}:{line}: ")
+    assert fragment in str(err)
+    assert isinstance(err, IrlabError) and isinstance(err, ValueError)
+
+
+@pytest.mark.parametrize("text,line,fragment", [
+    ("1 0 d1 1\n1 0 d2\n", 2, "expected 4 fields"),
+    ("1 0 d1 1\n1 0 d2 1 extra\n", 2, "expected 4 fields"),
+    ("1 0 d1 1.7\n", 1, "grade '1.7' is not an integer"),
+    ("1 0 d1 x\n", 1, "is not an integer"),
+    ("1 0 d1 1\n2 0 d1 1\n1 0 d1 0\n", 3, "duplicate docno 'd1' for topic '1' in qrels"),
+])
+def test_qrels_errors_name_file_and_line(tmp_path, text, line, fragment):
+    p = write(tmp_path, "qrels.txt", text)
+    err = error_for(read_qrels, p)
+    assert err.line == line
+    assert f"{p}:{line}: " in str(err)
+    assert fragment in str(err)
+
+
+@pytest.mark.parametrize("reader", [read_run, read_qrels])
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n"])
+def test_empty_files(tmp_path, reader, text):
+    p = write(tmp_path, "f.txt", text)
+    err = error_for(reader, p)
+    assert str(p) in str(err) and "no data lines" in str(err)
+
+
+def test_missing_file(tmp_path):
+    err = error_for(read_run, tmp_path / "nope.txt")
+    assert "nope.txt" in str(err) and "cannot open" in str(err)
+
+
+def test_gzip_input_detected_by_magic(tmp_path):
+    plain = write(tmp_path, "run.txt", GOOD_RUN)
+    gz = write(tmp_path, "run.weird-extension", GOOD_RUN, gz=True)
+    a, b = read_run(plain), read_run(gz)
+    assert a.docno.tolist() == b.docno.tolist() and a.score.tolist() == b.score.tolist()
+    qgz = write(tmp_path, "qrels.gz", GOOD_QRELS, gz=True)
+    assert read_qrels(qgz).grade.tolist() == [1, 2, 0]
+
+
+def test_gzip_errors_still_name_the_line(tmp_path):
+    p = write(tmp_path, "run.gz", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 x r\n", gz=True)
+    err = error_for(read_run, p)
+    assert err.line == 2 and f"{p}:2:" in str(err)
+
+
+def test_comment_and_blank_lines_skipped(tmp_path):
+    text = "# header\n1 Q0 d1 1 3.0 r\n\n   # indented comment\n1 Q0 d2 2 2.0 r\n2 Q0 d1 1 1.5 r\n"
+    run = read_run(write(tmp_path, "run.txt", text))
+    assert run.docno.tolist() == [b"d1", b"d2", b"d1"]
+    assert run.score.tolist() == [3.0, 2.0, 1.5]
+    assert run.topic_names == ["1", "2"]
+    # a line number after comments is still right
+    bad = write(tmp_path, "bad.txt", text + "# c\n2 Q0 d9 1 oops r\n")
+    assert error_for(read_run, bad).line == 8
+
+
+def test_extra_fields_after_runid_are_ignored_like_trec_eval(tmp_path):
+    run = read_run(write(tmp_path, "run.txt", "1 Q0 d1 1 3.0 r junk at end\n1 Q0 d2 2 2 r\n"))
+    assert run.docno.tolist() == [b"d1", b"d2"]
+    assert run.runid == "r"
+
+
+def test_runid_is_last_lines_like_trec_eval(tmp_path):
+    run = read_run(write(tmp_path, "run.txt", "1 Q0 d1 1 3.0 first\n1 Q0 d2 2 2 last\n"))
+    assert run.runid == "last"
+
+
+def test_negative_grades_and_signs(tmp_path):
+    q = read_qrels(write(tmp_path, "q.txt", "1 0 a -1\n1 0 b +2\n1 0 c 0\n"))
+    assert q.grade.tolist() == [-1, 2, 0]
+
+
+def test_non_ascii_docnos_take_the_careful_path(tmp_path):
+    # b"\xc3\xa0" (a-grave) contains 0xa0, a "space" for numpy's parser but not for trec_eval
+    text = "1 Q0 d\u00e0x 1 3.0 r\n1 Q0 d2 2 2.0 r\n".encode("utf-8")
+    run = read_run(write(tmp_path, "run.txt", text))
+    assert run.docno.tolist() == ["d\u00e0x".encode(), b"d2"]
+
+
+def test_long_docnos_not_truncated(tmp_path):
+    long = "x" * 70
+    text = "1 Q0 a 1 3 r\n" * 0 + "".join(f"1 Q0 d{i} 1 {i} r\n" for i in range(50)) + f"1 Q0 {long} 1 0.5 r\n"
+    run = read_run(write(tmp_path, "run.txt", text))
+    assert run.docno[-1] == long.encode()
+
+
+def test_large_file_chunked_and_duplicate_far_away(tmp_path, monkeypatch):
+    import irlab.trec.readers as readers
+
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 4096)
+    lines = [f"{t} Q0 doc{d} {d} {1000 - d} run\n" for t in range(1, 6) for d in range(200)]
+    p = write(tmp_path, "run.txt", "".join(lines))
+    run = read_run(p)
+    assert len(run) == 1000 and run.topic_names == ["1", "2", "3", "4", "5"]
+    lines.append("2 Q0 doc7 1 0.1 run\n")
+    p2 = write(tmp_path, "run2.txt", "".join(lines))
+    err = error_for(read_run, p2)
+    assert err.line == 1001 and "first on line 208" in str(err)
+
+
+def test_evaluate_reports_no_common_topic(tmp_path):
+    q = write(tmp_path, "q.txt", "9 0 d1 1\n")
+    r = write(tmp_path, "r.txt", GOOD_RUN)
+    with pytest.raises(IrlabError, match="no topic"):
+        evaluate(q, r)
+
+
+def test_topic_codes_and_ungrouped_topics(tmp_path):
+    run = read_run(write(tmp_path, "r.txt", "b Q0 d1 1 1 r\na Q0 d1 1 1 r\nb Q0 d2 1 2 r\n"))
+    assert run.topic_names == ["a", "b"]
+    assert run.topic_idx.tolist() == [1, 0, 1]
+    assert np.array_equal(run.score, [1.0, 1.0, 2.0])
