@@ -149,8 +149,11 @@ def is_terminating(value, decimals: int = DECIMALS) -> bool:
     return scaled.denominator == 1
 
 
-def decimal_text(value, decimals: int = DECIMALS) -> str:
-    """Round half away from zero to ``decimals`` places and drop trailing zeros: 21/50 -> '0.42', 1/3 -> '0.3333'."""
+def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
+    """Round half away from zero to ``decimals`` places; drop trailing zeros unless ``strip`` is False.
+
+    21/50 -> '0.42', 1/3 -> '0.3333'.
+    """
     if is_symbolic(value):
         text = f"{to_float(value):.{decimals}f}"
     else:
@@ -160,7 +163,7 @@ def decimal_text(value, decimals: int = DECIMALS) -> str:
         sign = "-" if exact < 0 and rounded else ""
         whole, frac = divmod(rounded, 10**decimals)
         text = f"{sign}{whole}.{frac:0{decimals}d}"
-    if "." in text:
+    if strip and "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
@@ -191,20 +194,18 @@ def _symbolic_text(value) -> str:
 def value_text(value) -> str:
     """'21/50 = 0.42', '1/3 ≈ 0.3333', '2', or 'log(2)/log(3) ≈ 0.6309' — exact and decimal side by side."""
     exact = exact_text(value)
-    decimal = decimal_text(value)
-    if exact == decimal:
-        return exact
-    sign = "=" if is_terminating(value) else "≈"
-    return f"{exact} {sign} {decimal}"
+    if is_terminating(value):
+        decimal = decimal_text(value)
+        return exact if exact == decimal else f"{exact} = {decimal}"
+    return f"{exact} ≈ {decimal_text(value, strip=False)}"  # an approximation keeps all its digits
 
 
 def value_latex(value) -> str:
     exact = exact_latex(value)
-    decimal = decimal_text(value)
-    if exact == decimal:
-        return exact
-    sign = "=" if is_terminating(value) else "\\approx"
-    return f"{exact} {sign} {decimal}"
+    if is_terminating(value):
+        decimal = decimal_text(value)
+        return exact if exact == decimal else f"{exact} = {decimal}"
+    return f"{exact} \\approx {decimal_text(value, strip=False)}"
 
 
 @lru_cache(maxsize=None)

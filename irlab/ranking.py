@@ -38,6 +38,8 @@ class Ranking:
     binary: bool = field(default=False, compare=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "grades", tuple(self.grades))
+        object.__setattr__(self, "unretrieved", tuple(self.unretrieved))
         if not self.grades:
             raise RankingError("the ranking is empty: give at least one judged document")
         for position, grade in enumerate(self.grades, 1):
@@ -108,7 +110,8 @@ class Ranking:
     def from_grades(cls, grades, **known) -> "Ranking":
         """Graded judgments in rank order, e.g. [3, 2, 0, 1]."""
         grades = tuple(grades)
-        known.setdefault("binary", all(g in (0, 1) for g in grades if isinstance(g, int)))
+        judged = grades + tuple(known.get("unretrieved") or ())
+        known.setdefault("binary", all(g in (0, 1) for g in judged if isinstance(g, int)))
         return cls(grades, **known)
 
     @classmethod

@@ -154,9 +154,11 @@ def steps(*results: Traced) -> list[Traced]:
     ordered, seen = [], set()
 
     def visit(node):
-        if id(node) in seen:
+        # a leaf stated twice (the same count feeding P and R) is one step
+        key = (node.symbol, node.label, str(node.value)) if node.is_leaf and node.label else id(node)
+        if key in seen:
             return
-        seen.add(id(node))
+        seen.add(key)
         for operand in node.operands:
             visit(operand)
         if node.label:
@@ -169,7 +171,7 @@ def steps(*results: Traced) -> list[Traced]:
 
 # writing expressions -------------------------------------------------------------------------------
 
-_GREEK = {"Σ": r"\Sigma", "κ": r"\kappa", "ρ": r"\rho", "τ": r"\tau", "β": r"\beta", "Δ": r"\Delta"}
+_GREEK = {"Σ": r"\Sigma", "κ": r"\kappa", "ρ": r"\rho", "τ": r"\tau", "β": r"\beta", "Δ": r"\Delta", "²": "^{2}"}
 _LATEX_SPECIAL = {"#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "$": r"\$", "{": r"\{", "}": r"\}"}
 
 

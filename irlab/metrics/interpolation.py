@@ -37,6 +37,12 @@ def _pr_table(ranking, marks=None) -> Table:
     return rank_table(ranking, ranking.retrieved, columns)
 
 
+def _no_relevant(metric, title, relevant, notes, ranking) -> Result:
+    """With R = 0 recall is undefined; like trec_eval, report 0 and say why."""
+    notes.append(Note("warning", "there are no relevant documents (R = 0): recall is undefined, the value is reported as 0"))
+    return Result(metric, title, Traced(0, metric, title), context=ranking.describe(), notes=notes, support=[relevant])
+
+
 def _check_level(recall_level):
     if recall_level is None:
         raise ParameterError("a recall level is needed (--recall-level, a number in [0, 1] such as 0.25 or 25%)")
@@ -67,7 +73,7 @@ def precision_at_recall(ranking, recall_level=None) -> Result:
     relevant = relevant_leaf(ranking)
     notes = ranking_notes(ranking)
     if relevant.value == 0:
-        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+        return _no_relevant("prec_at_recall", "Precision at a recall level (non-interpolated)", relevant, notes, ranking)
     needed = _needed(level, relevant, "book")
     symbol = f"P(recall={_level_text(level)})"
     rank = _rank_of_relevant(ranking, max(needed.value, 1))
@@ -128,7 +134,7 @@ def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Re
     relevant = relevant_leaf(ranking)
     notes = ranking_notes(ranking)
     if relevant.value == 0:
-        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+        return _no_relevant("iprec", "Interpolated precision", relevant, notes, ranking)
     value, ranks, needed = _interpolated(ranking, level, relevant, choice.key)
     if not ranks:
         notes.append(Note("warning", f"recall {_level_text(level)} is never reached by this list: interpolated precision is 0"))
@@ -151,7 +157,7 @@ def eleven_point_average(ranking, interpolation=None) -> Result:
     relevant = relevant_leaf(ranking)
     notes = ranking_notes(ranking)
     if relevant.value == 0:
-        raise ParameterError("recall is undefined when there are no relevant documents (R = 0)")
+        return _no_relevant("11pt", "11-point interpolated average precision", relevant, notes, ranking)
     interpolated = [_interpolated(ranking, level, relevant, choice.key) for level in ELEVEN_POINTS]
     points = [point for point, _, _ in interpolated]
     value = mean(points, "11pt", "11-point interpolated average precision")

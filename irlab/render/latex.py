@@ -9,7 +9,7 @@ from .common import NOTE_TITLES, cell_latex, step_chain_latex
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
-    "_": r"\_", "^": r"\^{}", "~": r"\~{}", "<": r"\textless{}", ">": r"\textgreater{}",
+    "_": r"\_", "^": r"\^{}", "~": r"\~{}", "<": r"$<$", ">": r"$>$", "|": r"$|$",
 }
 # characters irlab's prose uses outside ASCII, written so that plain pdflatex needs no extra package
 _UNICODE = {
@@ -21,7 +21,6 @@ _UNICODE = {
 }
 
 PREAMBLE = r"""\documentclass[11pt]{article}
-\usepackage[T1]{fontenc}
 \usepackage{amsmath,amssymb}
 \usepackage[margin=2cm]{geometry}
 \setlength{\parindent}{0pt}

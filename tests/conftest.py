@@ -1,0 +1,36 @@
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from irlab.cli import main
+
+
+@dataclass
+class Completed:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args):
+    """Run the irlab command in a subprocess, exactly as a user would."""
+    return subprocess.run([sys.executable, "-m", "irlab", *args], capture_output=True, text=True)
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``irlab ARGS`` in this process (fast) and return its exit code and output."""
+
+    def run(*args):
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Completed(code, captured.out, captured.err)
+
+    return run
+
+
+def pdflatex_available():
+    return shutil.which("pdflatex") is not None

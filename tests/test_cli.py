@@ -1,0 +1,131 @@
+"""The command line as a user meets it: output, JSON contract, one-line errors with exit code 2."""
+
+import json
+
+import pytest
+
+ALL_METRICS = {
+    "precision": ["RNNRR", "--relevant", "5", "--k", "4"],
+    "recall": ["RNNRR", "--relevant", "5", "--k", "4"],
+    "f": ["RNNRR", "--relevant", "5", "--beta", "2"],
+    "hits": ["RNNRR", "--k", "3"],
+    "success": ["NNRNR", "--k", "3"],
+    "rprec": ["RNNRR", "--relevant", "5"],
+    "rr": ["NNRNR"],
+    "ap": ["RNNRR", "--relevant", "5"],
+    "prec-at-recall": ["RRNNNNNNRR", "--relevant", "8", "--recall-level", "25%"],
+    "iprec": ["RRNNNNNNRR", "--relevant", "8", "--recall-level", "0.33"],
+    "11pt": ["RNNRR", "--relevant", "5"],
+    "cg": ["3,2,0,1", "--k", "3"],
+    "dcg": ["3,2,0,1", "--k", "4"],
+    "idcg": ["3,2,0,1", "--unretrieved", "2"],
+    "ndcg": ["3,2,0,1", "--unretrieved", "2", "--k", "3"],
+    "err": ["3,2,0,1"],
+    "nerr": ["3,2,0,1", "--k", "3"],
+    "kappa": ["--judge1", "0,0,1,1,1,1,1,1,0,0,0,0", "--judge2", "0,0,1,1,0,0,0,0,1,1,1,1"],
+    "kendall": ["--a", "d1,d2,d3,d4", "--b", "d2,d1,d4,d3"],
+    "spearman": ["--a", "d1,d2,d3,d4", "--b", "d2,d1,d4,d3"],
+}
+
+
+def test_explain_ap_text_shows_table_formula_and_result(cli):
+    out = cli("explain", "ap", "RNNRR", "--relevant", "5")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "rank | judgment | relevant so far |          P@k | contribution" in text
+    assert "ap_denominator = relevant" in text
+    assert "AP = S / R = (21/10) / 5 = 21/50 = 0.42" in text
+    assert text.rstrip().endswith("Result: AP = 21/50 = 0.42")
+
+
+@pytest.mark.parametrize("metric", sorted(ALL_METRICS))
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "html", "json"])
+def test_every_metric_in_every_format(cli, metric, fmt):
+    out = cli("explain", metric, *ALL_METRICS[metric], "--format", fmt)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip()
+    assert " at 0x" not in out.stdout
+    if fmt == "json":
+        data = json.loads(out.stdout)
+        assert {"metric", "value", "decimal", "convention", "steps"} <= set(data)
+        assert isinstance(data["decimal"], float) and isinstance(data["value"], str)
+        assert all({"label", "formula", "value"} <= set(step) for step in data["steps"])
+        assert data["steps"], "every explanation has at least one step"
+
+
+def test_json_contract_values(cli):
+    data = json.loads(cli("explain", "ap", "RNNRR", "--relevant", "5", "--format", "json").stdout)
+    assert data["metric"] == "ap" and data["value"] == "21/50" and data["decimal"] == 0.42
+    assert data["convention"] == {"ap_denominator": "relevant"}
+    assert data["steps"][-1]["formula"] == "S / R"
+    kappa = json.loads(cli("explain", "kappa", *ALL_METRICS["kappa"], "--format", "json").stdout)
+    assert kappa["value"] == "-1/3"
+    ndcg = json.loads(cli("explain", "ndcg", "RN", "--relevant", "2", "--format", "json").stdout)
+    assert ndcg["value"] == "1/(1 + 1/log2(3))"
+    assert ndcg["convention"] == {"gain": "exp", "discount": "log2-rank-plus-1"}
+
+
+def test_map_over_several_rankings(cli):
+    out = cli("explain", "map", "NRNRRN", "NNRRR", "--relevant", "10,20")
+    assert out.returncode == 0, out.stderr
+    assert "Result: MAP = 139/1200 ≈ 0.1158" in out.stdout
+
+
+def test_r_is_assumed_and_said_when_not_given(cli):
+    out = cli("explain", "ap", "RNNRR")
+    assert "Assumption: R was not given" in out.stdout
+    assert "Result: AP = 7/10 = 0.7" in out.stdout
+
+
+def test_metrics_lists_every_contract_name(cli):
+    out = cli("metrics")
+    assert out.returncode == 0
+    for name in "precision recall f hits success rprec rr ap iprec 11pt cg dcg idcg ndcg err nerr kappa kendall spearman".split():
+        assert any(line.startswith(name + " ") for line in out.stdout.splitlines()), name
+    assert "--ap-denominator: relevant (default) | retrieved" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["ap", "RNXRR"], "unexpected character 'X' at position 3"),
+        (["ap", ""], "empty"),
+        (["precision", "RNNRR", "--k", "0"], "cut-off k must be an integer >= 1"),
+        (["precision", "RNNRR", "--k", "2.5"], "cut-off k must be an integer"),
+        (["iprec", "RNNRR", "--recall-level", "1.5"], "recall level must lie in [0, 1]"),
+        (["iprec", "RNNRR", "--recall-level", "-0.1"], "recall level must lie in [0, 1]"),
+        (["ap", "RNNRR", "--relevant", "2"], "smaller than the 3 relevant documents"),
+        (["ap", "RNNRR", "--collection", "3"], "collection size N = 3 is smaller"),
+        (["ndcg", "3,-1,2"], "negative grade -1"),
+        (["kappa", "--judge1", "0,1,1", "--judge2", "0,1"], "differ in length"),
+        (["kappa", "--judge1", "0,1,2", "--judge2", "0,1,1"], "expected 0 (non-relevant) or 1"),
+        (["kendall", "--a", "a,b,a", "--b", "a,b"], "appears twice"),
+        (["spearman", "--a", "a,b,c", "--b", "a,b,d"], "only in the first: c"),
+        (["nosuchmetric", "RN"], "unknown metric"),
+        (["ap", "RNNRR", "--beta", "2"], "--beta does not apply to ap"),
+        (["ap", "RNNRR", "--ap-denominator", "sometimes"], "unknown ap_denominator"),
+        (["f", "RNNRR", "--beta", "0"], "beta must lie in"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(cli, args, message):
+    out = cli("explain", *args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("irlab: error:"), out.stderr
+    assert message in lines[0]
+    assert "Traceback" not in out.stderr
+
+
+def test_unknown_command_is_one_line(cli):
+    out = cli("frobnicate")
+    assert out.returncode == 2 and out.stderr.startswith("irlab: error:")
+
+
+def test_the_installed_entry_point_runs_as_a_user_would():
+    from conftest import run_cli
+
+    ok = run_cli("explain", "ap", "RNNRR", "--relevant", "5", "--format", "json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["value"] == "21/50"
+    bad = run_cli("explain", "ap", "RNXRR")
+    assert bad.returncode == 2 and bad.stderr.startswith("irlab: error:") and "Traceback" not in bad.stderr

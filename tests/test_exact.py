@@ -1,0 +1,45 @@
+from fractions import Fraction as F
+
+import pytest
+
+from irlab import exact
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [(F(21, 50), "21/50 = 0.42"), (F(1, 3), "1/3 ≈ 0.3333"), (3, "3"), (F(2, 3), "2/3 ≈ 0.6667"),
+     (F(-1, 3), "-1/3 ≈ -0.3333"), (F(1, 8), "1/8 = 0.125"), (F(1, 20000), "1/20000 ≈ 0.0001")],
+)
+def test_value_text_shows_exact_and_decimal(value, text):
+    assert exact.value_text(value) == text
+
+
+def test_decimal_rounds_half_away_from_zero():
+    assert exact.decimal_text(F(5, 100000)) == "0.0001"
+    assert exact.decimal_text(F(-5, 100000)) == "-0.0001"
+    assert exact.decimal_text(F(4, 100000)) == "0"
+
+
+def test_log2_is_exact_for_powers_of_two_and_symbolic_otherwise():
+    assert exact.log2(8) == 3
+    three = exact.log2(3)
+    assert exact.is_symbolic(three)
+    assert exact.exact_text(three) == "log2(3)"
+    assert exact.to_float(exact.log2(12)) == pytest.approx(3.5849625007211565, abs=1e-15)
+    # log2(12) is written through its prime factors, so it equals 2 + log2(3) exactly
+    assert exact.sub(exact.log2(12), exact.add(2, three)) == 0
+
+
+def test_symbolic_values_print_with_log2():
+    value = exact.add(7, exact.div(3, exact.log2(3)))
+    assert exact.exact_text(value) == "7 + 3/log2(3)"
+    assert exact.value_text(value) == "7 + 3/log2(3) ≈ 8.8928"
+    assert exact.exact_latex(value) == r"7 + \frac{3}{\log_2 3}"
+
+
+def test_parse_number_accepts_fractions_decimals_percent():
+    assert exact.parse_number("0.25") == F(1, 4)
+    assert exact.parse_number("25%") == F(1, 4)
+    assert exact.parse_number("1/3") == F(1, 3)
+    with pytest.raises(ValueError):
+        exact.parse_number("a quarter")

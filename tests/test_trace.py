@@ -1,0 +1,44 @@
+from fractions import Fraction as F
+
+from irlab.trace import Traced, formula, maximum, mean, steps, substitution, total
+
+
+def test_named_node_records_formula_and_substitution():
+    hits, k = Traced(2, "hits"), Traced(4, "k")
+    p = (hits / k).named("P@4", "Precision at 4")
+    assert p.value == F(1, 2)
+    assert formula(p) == "hits / k"
+    assert substitution(p) == "2 / 4"
+    assert formula(p, "latex") == r"\frac{\mathrm{hits}}{k}"
+
+
+def test_fractions_are_parenthesised_as_factors():
+    s = Traced(F(21, 10), "S")
+    r = Traced(5, "R")
+    ap = (s / r).named("AP", "Average precision")
+    assert substitution(ap) == "(21/10) / 5"
+    assert ap.value == F(21, 50)
+
+
+def test_steps_are_collected_in_dependency_order_and_leaves_once():
+    a = Traced(3, "a", "first")
+    b = Traced(3, "a", "first")  # the same fact stated twice
+    c = (a + b).named("c", "sum")
+    d = (c * 2).named("d", "double")
+    assert [n.symbol for n in steps(d)] == ["a", "c", "d"]
+    assert d.value == 12
+
+
+def test_total_mean_and_maximum():
+    values = [Traced(F(1, 2), "x_1"), Traced(F(1, 3), "x_2")]
+    assert total(values).value == F(5, 6)
+    m = mean(values, "m", "mean")
+    assert m.value == F(5, 12)
+    assert formula(m) == "(x_1 + x_2) / 2"
+    assert maximum(values).value == F(1, 2)
+
+
+def test_subtraction_keeps_right_operand_grouped():
+    x = Traced(1) - (Traced(F(1, 2), "a") - Traced(F(1, 4), "b"))
+    assert formula(x.named("y", "y")) == "1 - (a - b)"
+    assert x.value == F(3, 4)
