@@ -366,7 +366,9 @@ def _rndcg(ctx, p):
         val = safe_div(ctx.at_cut(cdcg, c), idcg_at(c))
         total += np.where(ok, val, 0.0)
         count += ok
-    extra = ctx.nret > P
+    # trec_eval adds a last point at num_ret only when its first loop stopped
+    # (ideal gain exhausted) at least two documents before the end
+    extra = ctx.nret > P + 1
     val = safe_div(ctx.at_cut(cdcg, ctx.nret), idcg_at(ctx.nret))
     ok = extra & (idcg_at(ctx.nret) > 0)
     total += np.where(ok, val, 0.0)
