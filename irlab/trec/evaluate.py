@@ -166,9 +166,23 @@ def rank_order(seg, score, docno):
         first[1:] &= ~tie
         gid = np.cumsum(first)[tpos]
         rows = order[tpos]
-        sub = np.lexsort((docno[rows], -gid))[::-1]
+        words = docno_words(docno[rows])
+        # lexsort: last key is primary -> group asc, then docno desc (~word)
+        keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
+        sub = np.lexsort(keys + [gid])
         order[tpos] = rows[sub]
     return order
+
+
+def docno_words(docno):
+    """Docnos as big-endian uint64 words: comparing rows of words compares
+    the byte strings (NUL padded), i.e. strcmp order."""
+    n = len(docno)
+    w = docno.dtype.itemsize
+    w8 = (w + 7) // 8 * 8
+    if w8 != w:
+        docno = docno.astype(f"S{w8}")
+    return np.ascontiguousarray(docno).view(">u8").reshape(n, w8 // 8).astype(np.uint64)
 
 
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> EvalContext:
@@ -224,12 +238,10 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     qgrade = qrels.grade[qkeep]
 
     # ---- join
-    width = max(docno.dtype.itemsize if len(docno) else 1, qdoc.dtype.itemsize if len(qdoc) else 1)
     rel = np.full(len(seg), NONPOOL, dtype=np.int64)
     if len(seg) and len(qseg):
-        dtype = f"S{width}"
-        qk = pair_keys(qseg.astype(np.int64), qdoc.astype(dtype))
-        rk = pair_keys(seg.astype(np.int64), docno.astype(dtype))
+        qk = pair_keys(qseg.astype(np.int64), qdoc)
+        rk = pair_keys(seg.astype(np.int64), docno)
         qo = np.argsort(qk)
         qks = qk[qo]
         p = np.searchsorted(qks, rk)

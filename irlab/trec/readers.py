@@ -46,10 +46,7 @@ _FLOAT_RE = re.compile(
 # bytes that numpy's loadtxt treats as field separators although trec_eval does
 # not (it splits on ASCII blanks): every non-ASCII byte is sent to the slow path
 # (latin-1 "\xa0" and "\x85" are Unicode spaces), as are \x1c-\x1f.
-_SUSPECT = np.zeros(256, dtype=bool)
-_SUSPECT[0x80:] = True
-_SUSPECT[0x1C:0x20] = True
-_SUSPECT[0] = True
+_SUSPECT_BYTES = (b"\x00", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 
 
 def _decode(b: bytes) -> str:
@@ -208,7 +205,8 @@ def _slow_chunk(spec, path, first_line, data, seen):
 
 
 def _last_runid(data):
-    for line in reversed(data.rstrip(b"\n").split(b"\n")[-2000:]):
+    tail = data[-65536:]
+    for line in reversed(tail.rstrip(b"\n").split(b"\n")[1:] if len(tail) < len(data) else tail.split(b"\n")):
         toks = line.split()
         if len(toks) >= 6 and not toks[0].startswith(b"#"):
             return toks[5]
@@ -236,8 +234,7 @@ def _full(arr):
 
 def _fast_chunk(spec, data, widths):
     """Parse with loadtxt; return None when the slow path must decide."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    if _SUSPECT[buf].any():
+    if not data.isascii() or any(c in data for c in _SUSPECT_BYTES):
         return None
     if b"#" in data:
         # drop comment lines (first field starts with '#'); anything else
@@ -334,7 +331,8 @@ def _code_topics(q):
 
 
 def docno_keys(docno: np.ndarray) -> np.ndarray:
-    """64-bit hash of each docno (vectorised over 8-byte words)."""
+    """64-bit hash of each docno (vectorised over 8-byte words; independent of
+    the array's width)."""
     w = docno.dtype.itemsize
     n = len(docno)
     pad = (-w) % 8
@@ -342,13 +340,15 @@ def docno_keys(docno: np.ndarray) -> np.ndarray:
         docno = docno.astype(f"S{w + pad}")
         w += pad
     words = docno.view(np.uint64).reshape(n, w // 8) if n else np.zeros((0, w // 8), np.uint64)
-    h = np.full(n, np.uint64(0xCBF29CE484222325), dtype=np.uint64)
-    mult = np.uint64(0x9E3779B97F4A7C15)
+    # sum of word * odd multiplier per position, then a mixing step: trailing
+    # zero words (padding) contribute nothing, so any width gives the same key
+    h = np.zeros(n, dtype=np.uint64)
     with np.errstate(over="ignore"):
         for j in range(words.shape[1]):
-            h ^= words[:, j]
-            h *= mult
-            h ^= h >> np.uint64(29)
+            h += words[:, j] * np.uint64(((0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * j) | 1) & 0xFFFFFFFFFFFFFFFF)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
     return h
 
 

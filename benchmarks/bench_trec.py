@@ -1,0 +1,197 @@
+"""Benchmark: irlab vs pytrec_eval (vs ranx, if installed), from files to means.
+
+Generates a seeded synthetic TREC collection (default: 7,000 topics x 1,000
+retrieved documents, ~30 graded judgments per topic, many tied scores) in a
+temporary directory, then runs each tool in its own subprocess on the same
+files and reports wall time and peak memory (``ru_maxrss`` of that child via
+``os.wait4``), side by side.
+
+    python benchmarks/bench_trec.py                  # full size (7M run lines)
+    python benchmarks/bench_trec.py --topics 700     # quick try
+    python benchmarks/bench_trec.py --tools irlab,pytrec_eval --repeat 3
+
+ranx is imported lazily inside its subprocess; when it is not installed it is
+skipped with a message (installing it compiles numba code for a long time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+MEASURES = ["map", "ndcg", "P", "recall", "ndcg_cut", "recip_rank", "bpref", "Rprec"]
+
+
+# ---------------------------------------------------------------------------
+# data generation
+
+
+def generate(dirpath: Path, topics: int, docs: int, judged: int, seed: int):
+    rng = np.random.default_rng(seed)
+    run_path = dirpath / "run.txt"
+    qrels_path = dirpath / "qrels.txt"
+    with open(run_path, "w") as fr, open(qrels_path, "w") as fq:
+        for t0 in range(0, topics, 100):
+            tt = np.arange(t0, min(topics, t0 + 100))
+            n = len(tt)
+            base = rng.integers(0, 10**8 - 8 * docs, size=n)
+            ids = base[:, None] + np.arange(docs) * 8 + rng.integers(0, 8, size=(n, docs))
+            # coarse scores -> many ties, broken by docno in trec_eval
+            scores = np.round(rng.gamma(2.0, 2.0, size=(n, docs)), 2)
+            lines = []
+            qlines = []
+            for i, t in enumerate(tt):
+                qid = str(401 + t)
+                order = np.argsort(-scores[i], kind="stable")
+                for rank, j in enumerate(order, 1):
+                    lines.append(f"{qid} Q0 DOC-{ids[i, j]:09d} {rank} {scores[i, j]:.2f} bench\n")
+                # ~2/3 of the judgments among retrieved docs (biased to the top), rest unretrieved
+                k_ret = min(docs, judged * 2 // 3)
+                top = order[: max(k_ret * 5, k_ret)]
+                pick = rng.choice(top, size=k_ret, replace=False)
+                jd = [f"DOC-{ids[i, j]:09d}" for j in pick]
+                extra = ids[i, -1] + 8 * (1 + np.arange(judged - k_ret))
+                jd += [f"DOC-{x:09d}" for x in extra]
+                grades = rng.choice([0, 0, 0, 1, 1, 2, 3], size=len(jd))
+                qlines.extend(f"{qid} 0 {d} {g}\n" for d, g in zip(jd, grades))
+            fr.write("".join(lines))
+            fq.write("".join(qlines))
+    return qrels_path, run_path
+
+
+# ---------------------------------------------------------------------------
+# per-tool child programs: read files, evaluate, print {"seconds":..., "means":{...}}
+
+CHILD_IRLAB = r"""
+import json, sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {repo!r})
+from irlab.trec import evaluate
+res = evaluate({qrels!r}, {run!r}, {measures!r})
+means = {{k: v for k, v in res.summary.items() if isinstance(v, float)}}
+print(json.dumps({{"seconds": time.perf_counter() - t0, "means": means}}))
+"""
+
+CHILD_PYTREC = r"""
+import json, time
+t0 = time.perf_counter()
+import pytrec_eval
+qrels = {{}}
+with open({qrels!r}) as f:
+    for line in f:
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {{}})[d] = int(g)
+run = {{}}
+with open({run!r}) as f:
+    for line in f:
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {{}})[d] = float(s)
+ev = pytrec_eval.RelevanceEvaluator(qrels, set({measures!r}))
+res = ev.evaluate(run)
+names = next(iter(res.values())).keys()
+means = {{m: pytrec_eval.compute_aggregated_measure(m, [v[m] for v in res.values()]) for m in names}}
+print(json.dumps({{"seconds": time.perf_counter() - t0, "means": means}}))
+"""
+
+CHILD_RANX = r"""
+import json, sys, time
+t0 = time.perf_counter()
+try:
+    import ranx
+except ImportError:
+    print(json.dumps({{"skipped": "ranx is not installed (pip install ranx)"}}))
+    sys.exit(0)
+qrels = ranx.Qrels.from_file({qrels!r}, kind="trec")
+run = ranx.Run.from_file({run!r}, kind="trec")
+metrics = ["map", "ndcg", "precision@10", "recall@100", "ndcg@10", "mrr"]
+means = ranx.evaluate(qrels, run, metrics)
+print(json.dumps({{"seconds": time.perf_counter() - t0, "means": {{k: float(v) for k, v in means.items()}}}}))
+"""
+
+CHILDREN = {"irlab": CHILD_IRLAB, "pytrec_eval": CHILD_PYTREC, "ranx": CHILD_RANX}
+
+
+def run_child(tool, qrels, run):
+    code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES)
+    t0 = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = p.stdout.read()
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        return {"error": err.decode(errors="replace").strip().splitlines()[-1:] or ["failed"]}
+    info = json.loads(out.decode().strip().splitlines()[-1])
+    if "skipped" in info:
+        return info
+    info["wall"] = wall
+    info["maxrss_mb"] = usage.ru_maxrss / 1024.0  # Linux: kilobytes
+    return info
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--topics", type=int, default=7000)
+    ap.add_argument("--docs", type=int, default=1000, help="retrieved documents per topic")
+    ap.add_argument("--judged", type=int, default=30, help="judgments per topic")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--tools", default="irlab,pytrec_eval,ranx")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per tool (best wall time is kept)")
+    ap.add_argument("--dir", help="keep the generated files here instead of a temp dir")
+    args = ap.parse_args(argv)
+
+    tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    for t in tools:
+        if t not in CHILDREN:
+            ap.error(f"unknown tool {t!r} (choose from {', '.join(CHILDREN)})")
+
+    with tempfile.TemporaryDirectory(prefix="irlab-bench-") as tmp:
+        d = Path(args.dir) if args.dir else Path(tmp)
+        d.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        qrels, run = generate(d, args.topics, args.docs, args.judged, args.seed)
+        gen = time.perf_counter() - t0
+        size = run.stat().st_size / 2**20
+        print(f"# {args.topics} topics x {args.docs} docs = {args.topics * args.docs:,} run lines "
+              f"({size:.0f} MiB), ~{args.judged} judgments/topic; generated in {gen:.1f}s")
+        print(f"# python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} cpus, "
+              f"measures: {', '.join(MEASURES)}")
+        results = {}
+        for tool in tools:
+            best = None
+            for _ in range(args.repeat):
+                r = run_child(tool, qrels, run)
+                if "wall" not in r:
+                    best = r
+                    break
+                if best is None or r["wall"] < best["wall"]:
+                    best = r
+            results[tool] = best
+        print(f"{'tool':<12} {'wall s':>8} {'in-process s':>13} {'peak RSS MiB':>13}")
+        for tool, r in results.items():
+            if "wall" in r:
+                print(f"{tool:<12} {r['wall']:>8.2f} {r['seconds']:>13.2f} {r['maxrss_mb']:>13.0f}")
+            else:
+                print(f"{tool:<12} skipped: {r.get('skipped') or r.get('error')}")
+        a, b = results.get("irlab", {}), results.get("pytrec_eval", {})
+        if "wall" in a and "wall" in b:
+            print(f"# irlab / pytrec_eval: wall {a['wall'] / b['wall']:.2f}x, "
+                  f"peak memory {a['maxrss_mb'] / b['maxrss_mb']:.2f}x")
+            common = sorted(set(a["means"]) & set(b["means"]))
+            diff = max(abs(a["means"][k] - b["means"][k]) for k in common) if common else float("nan")
+            print(f"# {len(common)} means compared with pytrec_eval, max |difference| = {diff:.2e}")
+
+
+if __name__ == "__main__":
+    main()
