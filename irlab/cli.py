@@ -59,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(explain)
     explain.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
 
+    solve = commands.add_parser("solve", help="solve an exercise set (TOML) step by step")
+    solve.add_argument("file", help="exercise set, e.g. exercises/chapter8-seed.toml")
+    solve.add_argument("--exercise", metavar="ID", help="solve only this exercise (e.g. 8/1)")
+    _add_format(solve)
+    solve.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
+
     try:
         from .trec.cli import add_eval_parser
     except ImportError:  # the batch evaluator is optional while it is being built
@@ -199,6 +205,10 @@ def main(argv=None) -> int:
         elif args.command == "explain":
             result = explain_result(args)
             sys.stdout.write(result.render(args.format, standalone=args.standalone))
+        elif args.command == "solve":
+            from .exercise_set import solve
+
+            sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
         elif args.command == "eval":
             from .trec.cli import run_eval
 
