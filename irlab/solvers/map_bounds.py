@@ -78,7 +78,7 @@ def map_bounds(ranking) -> Solution:
     high_rows = tuple((p.symbol[2:], "R", "missing, placed right after the top") for p in high_placed)
     low_rows = tuple((p.symbol[2:], "R", "missing, placed last") for p in low_placed)
     context = ranking.describe()
-    high = Result("map_bounds", "Highest possible AP", highest, context=context, notes=notes,
+    high = Result("map_bounds", "Highest possible AP", highest, context=context,
                   tables=[Table(("rank", "judgment", "where"), tuple(rows) + high_rows, "Relevant documents, best case")])
     low_formula = Formula(f"AP_min(N) = {sympy.sstr(expression)}", f"\\mathrm{{AP}}_{{\\min}}(N) = {sympy.latex(expression)}",
                           "Lowest AP as a function of the collection size N")
