@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import IrlabError, ParameterError
-from irlab.trec.readers import Qrels, Run, read_qrels, read_run, pair_keys
+from irlab.trec.readers import Qrels, Run, docno_keys, mix_topic, read_qrels, read_run
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments"]
 
@@ -145,44 +145,100 @@ def _index_in(sorted_vals, vals):
 
 
 def rank_order(seg, score, docno):
-    """Indices sorting rows by (seg asc, score desc, docno desc)."""
+    """Indices sorting rows by (seg asc, score desc, docno desc) -- trec_eval's
+    ranking.
+
+    Fast path (the usual shape of run files): every topic's lines are
+    contiguous and already in non-increasing score order; then only the
+    topic blocks are permuted and tied scores re-ordered, without a full
+    sort.  Otherwise: stable argsort by score, then stable (radix) sort by
+    topic."""
     n = len(seg)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    o1 = np.argsort(-score, kind="stable")
-    segs = seg[o1]
-    if segs.max(initial=0) < 65536:
-        segs = segs.astype(np.uint16)  # radix sort
-    order = o1[np.argsort(segs, kind="stable")]
+    order = _presorted_order(seg, score)
+    if order is None:
+        o1 = np.argsort(-score, kind="stable")
+        segs = seg[o1]
+        if segs.max(initial=0) < 65536:
+            segs = segs.astype(np.uint16)  # radix sort
+        order = o1[np.argsort(segs, kind="stable")]
+    _resolve_ties(order, seg, score, docno)
+    return order
+
+
+def _presorted_order(seg, score):
+    n = len(seg)
+    brk = seg[1:] != seg[:-1]
+    starts = np.concatenate(([0], np.flatnonzero(brk) + 1))
+    codes = seg[starts]
+    if len(np.unique(codes)) != len(codes):
+        return None  # some topic is split over several blocks
+    inc = score[1:] > score[:-1]
+    if (inc & ~brk).any():
+        return None  # scores not in descending order within a topic
+    lens = np.diff(np.append(starts, n))
+    perm = np.argsort(codes, kind="stable")
+    new_starts = np.concatenate(([0], np.cumsum(lens[perm])[:-1]))
+    shift = np.repeat(starts[perm] - new_starts, lens[perm])
+    return np.arange(n, dtype=np.int64) + shift
+
+
+def _resolve_ties(order, seg, score, docno):
+    """Within runs of equal (topic, score), order rows by docno descending."""
+    n = len(order)
     s = score[order]
     g = seg[order]
     tie = (s[1:] == s[:-1]) & (g[1:] == g[:-1])
-    if tie.any():
-        in_tie = np.zeros(n, dtype=bool)
-        in_tie[1:] |= tie
-        in_tie[:-1] |= tie
-        tpos = np.flatnonzero(in_tie)
-        first = in_tie.copy()
-        first[1:] &= ~tie
-        gid = np.cumsum(first)[tpos]
-        rows = order[tpos]
-        words = docno_words(docno[rows])
+    if not tie.any():
+        return
+    in_tie = np.zeros(n, dtype=bool)
+    in_tie[1:] |= tie
+    in_tie[:-1] |= tie
+    tpos = np.flatnonzero(in_tie)
+    first = in_tie.copy()
+    first[1:] &= ~tie
+    gid = np.cumsum(first)[tpos] - 1
+    rows = order[tpos]
+    words = docno_words(docno[rows])
+    m = len(rows)
+    if words.shape[1] == 1 and m < (1 << 31):
+        # rank of each docno (descending) among the tied rows, then one packed
+        # (group, rank) sort -- both keys unique within a group
+        r = np.empty(m, dtype=np.uint64)
+        r[np.argsort(~words[:, 0])] = np.arange(m, dtype=np.uint64)
+        bits = max(int(m - 1).bit_length(), 1)
+        packed = (gid.astype(np.uint64) << np.uint64(bits)) | r
+        packed.sort()
+        rank_sorted = packed & np.uint64((1 << bits) - 1)
+        inv = np.empty(m, dtype=np.int64)
+        inv[r.astype(np.int64)] = np.arange(m)
+        order[tpos] = rows[inv[rank_sorted.astype(np.int64)]]
+    else:
         # lexsort: last key is primary -> group asc, then docno desc (~word)
         keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
-        sub = np.lexsort(keys + [gid])
-        order[tpos] = rows[sub]
-    return order
+        order[tpos] = rows[np.lexsort(keys + [gid])]
 
 
 def docno_words(docno):
     """Docnos as big-endian uint64 words: comparing rows of words compares
-    the byte strings (NUL padded), i.e. strcmp order."""
+    the byte strings (NUL padded), i.e. strcmp order.  A prefix common to
+    all the given docnos is dropped first (it does not change their order)."""
     n = len(docno)
     w = docno.dtype.itemsize
-    w8 = (w + 7) // 8 * 8
-    if w8 != w:
-        docno = docno.astype(f"S{w8}")
-    return np.ascontiguousarray(docno).view(">u8").reshape(n, w8 // 8).astype(np.uint64)
+    if n == 0:
+        return np.zeros((0, 1), dtype=np.uint64)
+    u = np.ascontiguousarray(docno).view(np.uint8).reshape(n, w)
+    used = np.flatnonzero(u.any(axis=0))
+    width = int(used[-1]) + 1 if len(used) else 1
+    same = (u[:, :width] == u[0, :width]).all(axis=0)
+    p = int(np.argmin(same)) if not same.all() else width
+    p = min(p, width - 1)
+    rest = u[:, p:width]
+    w8 = (rest.shape[1] + 7) // 8 * 8
+    buf = np.zeros((n, w8), dtype=np.uint8)
+    buf[:, : rest.shape[1]] = rest
+    return buf.view(">u8").astype(np.uint64)
 
 
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> EvalContext:
@@ -209,14 +265,16 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     rmap = _index_in(topics_b, run.topics)
     rseg = rmap[run.topic_idx]
     keep = rseg >= 0
+    rhash = run.dochash if run.dochash is not None else docno_keys(run.docno)
     if keep.all():
         seg0, score, docno = rseg, run.score, run.docno
     else:
         idx = np.flatnonzero(keep)
-        seg0, score, docno = rseg[idx], run.score[idx], run.docno[idx]
+        seg0, score, docno, rhash = rseg[idx], run.score[idx], run.docno[idx], rhash[idx]
     order = rank_order(seg0, score, docno)
     seg = seg0[order]
     docno = docno[order]
+    rhash = rhash[order]
     del score
     counts = np.bincount(seg, minlength=T).astype(np.int64)
     start = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
@@ -224,7 +282,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
         pos = np.arange(len(seg), dtype=np.int64) - start[seg]
         cut = pos < depth
         if not cut.all():
-            seg, docno = seg[cut], docno[cut]
+            seg, docno, rhash = seg[cut], docno[cut], rhash[cut]
             counts = np.minimum(counts, depth)
             start = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
     missing = ~np.isin(topics_b, run.topics)
@@ -236,19 +294,26 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     qseg = qseg_all[qkeep]
     qdoc = qrels.docno[qkeep]
     qgrade = qrels.grade[qkeep]
+    qhash = (qrels.dochash if qrels.dochash is not None else docno_keys(qrels.docno))[qkeep]
 
     # ---- join
     rel = np.full(len(seg), NONPOOL, dtype=np.int64)
     if len(seg) and len(qseg):
-        qk = pair_keys(qseg.astype(np.int64), qdoc)
-        rk = pair_keys(seg.astype(np.int64), docno)
+        qk = mix_topic(qhash, qseg)
+        rk = mix_topic(rhash, seg)
         qo = np.argsort(qk)
         qks = qk[qo]
-        p = np.searchsorted(qks, rk)
+        # prefilter with a bitmap of the qrels keys' low bits, then binary search
+        bits = max(16, min(26, int(len(qks) * 16).bit_length()))
+        mask = np.uint64((1 << bits) - 1)
+        table = np.zeros(1 << bits, dtype=bool)
+        table[(qks & mask).astype(np.int64)] = True
+        cand = np.flatnonzero(table[(rk & mask).astype(np.int64)])
+        p = np.searchsorted(qks, rk[cand])
         pc = np.minimum(p, len(qks) - 1)
-        hit = qks[pc] == rk
-        hi = np.flatnonzero(hit)
-        qi = qo[pc[hi]]
+        hit = qks[pc] == rk[cand]
+        hi = cand[hit]
+        qi = qo[pc[hit]]
         real = (qseg[qi] == seg[hi]) & (qdoc[qi] == docno[hi])
         hi, qi = hi[real], qi[real]
         g = qgrade[qi]

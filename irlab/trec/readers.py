@@ -85,6 +85,7 @@ class Qrels:
     topic_idx: np.ndarray
     docno: np.ndarray
     grade: np.ndarray
+    dochash: np.ndarray | None = None
 
     @property
     def topic_names(self) -> list[str]:
@@ -104,6 +105,7 @@ class Run:
     topic_idx: np.ndarray
     docno: np.ndarray
     score: np.ndarray
+    dochash: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
 
     @property
@@ -261,6 +263,17 @@ def _fast_chunk(spec, data, widths):
     return q, d, v
 
 
+def _shrink(a):
+    """Copy of an S array at the width of its longest value."""
+    n, w = len(a), a.dtype.itemsize
+    if n == 0:
+        return a.copy()
+    u = a.view(np.uint8).reshape(n, w)
+    used = np.flatnonzero(u.any(axis=0))
+    width = int(used[-1]) + 1 if len(used) else 1
+    return a.astype(f"S{width}") if width < w else a.copy()
+
+
 def _read(path, kind):
     spec = _Spec(kind)
     path = os.fspath(path)
@@ -292,6 +305,7 @@ def _read(path, kind):
                     q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
                 else:
                     q, d, v = res
+                    q, d = _shrink(q), _shrink(d)
                     rid = None
                 if kind == "run" and len(q):
                     runid = rid if rid is not None else _last_runid(data) or runid
@@ -309,10 +323,11 @@ def _read(path, kind):
     del qs, ds, vs
     topics, tidx = _code_topics(q)
     del q, slow_seen
-    dup = _find_duplicate(tidx, d)
+    h = docno_keys(d)
+    dup = _find_duplicate(tidx, d, h)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
-    return topics, tidx, d, v, runid
+    return topics, tidx, d, v, runid, h
 
 
 def _code_topics(q):
@@ -352,17 +367,22 @@ def docno_keys(docno: np.ndarray) -> np.ndarray:
     return h
 
 
-def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
-    h = docno_keys(docno)
+def mix_topic(h: np.ndarray, topic_idx: np.ndarray) -> np.ndarray:
+    """Combine docno hashes with topic indices into (topic, docno) keys."""
     with np.errstate(over="ignore"):
-        h ^= (topic_idx.astype(np.uint64) + np.uint64(1)) * np.uint64(0xD6E8FEB86659FD93)
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-    return h
+        k = h ^ ((topic_idx.astype(np.uint64) + np.uint64(1)) * np.uint64(0xD6E8FEB86659FD93))
+        k *= np.uint64(0xBF58476D1CE4E5B9)
+        k ^= k >> np.uint64(32)
+    return k
 
 
-def _find_duplicate(tidx, d):
+def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
+    return mix_topic(docno_keys(docno), topic_idx)
+
+
+def _find_duplicate(tidx, d, h):
     """Row index of some duplicated (topic, docno) pair, or None."""
-    keys = pair_keys(tidx, d)
+    keys = mix_topic(h, tidx)
     s = np.sort(keys)
     if not (s[1:] == s[:-1]).any():
         return None
@@ -400,14 +420,14 @@ def read_qrels(path) -> Qrels:
     """Read a TREC qrels file (``qid iter docno grade``)."""
     if isinstance(path, Qrels):
         return path
-    topics, tidx, d, g, _ = _read(path, "qrels")
+    topics, tidx, d, g, _, h = _read(path, "qrels")
     order = np.lexsort((d, tidx))
-    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order])
+    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], h[order])
 
 
 def read_run(path) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score runid``)."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid = _read(path, "run")
-    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s)
+    topics, tidx, d, s, runid, h = _read(path, "run")
+    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, h)
