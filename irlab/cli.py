@@ -25,6 +25,11 @@ def _add_format(parser, formats=FORMATS):
     parser.add_argument("--format", default="text", choices=formats, help="output format (default: text)")
 
 
+def _add_printable(parser):
+    parser.add_argument("--pdf", metavar="FILE", help="also write a printable PDF (pdflatex; the .tex is kept beside it)")
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (no LaTeX needed)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="irlab", description="Exact, step-by-step explained IR evaluation metrics.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -58,12 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
                              help=f"{convention.question} (default {convention.default})")
     _add_format(explain)
     explain.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
+    _add_printable(explain)
 
     solve = commands.add_parser("solve", help="solve an exercise set (TOML) step by step")
     solve.add_argument("file", help="exercise set, e.g. exercises/chapter8-seed.toml")
     solve.add_argument("--exercise", metavar="ID", help="solve only this exercise (e.g. 8/1)")
     _add_format(solve)
     solve.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
+    _add_printable(solve)
 
     try:
         from .trec.cli import add_eval_parser
@@ -117,8 +124,9 @@ def _check_options(args, metric):
             raise ParameterError(f"option --{name.replace('_', '-')} does not apply to {metric.name}")
 
 
-def explain_result(args):
-    from .metrics import get_metric, mean_over_queries
+def _explain_inputs(args):
+    """The metric, its options and its inputs (rankings, judge columns or rankings of ids) from the arguments."""
+    from .metrics import get_metric
     from .ranking import Ranking, parse_grade_list
 
     metric = get_metric(args.metric)
@@ -137,11 +145,11 @@ def explain_result(args):
     if metric.inputs == "judges":
         if args.rankings or args.judge1 is None or args.judge2 is None:
             raise ParameterError("kappa takes two judge columns: irlab explain kappa --judge1 0,1,1 --judge2 1,1,0")
-        return metric.compute(args.judge1, args.judge2, **options)
+        return metric, options, (args.judge1, args.judge2)
     if metric.inputs == "rankings-of-ids":
         if args.rankings or args.a is None or args.b is None:
             raise ParameterError(f"{metric.name} takes two rankings of ids: irlab explain {metric.name} --a d1,d2,d3 --b d3,d1,d2")
-        return metric.compute(args.a, args.b, **options)
+        return metric, options, (args.a, args.b)
     if not args.rankings:
         raise ParameterError(f"{metric.name} needs a ranking, e.g. irlab explain {metric.name} RNNRR")
     count = len(args.rankings)
@@ -149,15 +157,50 @@ def explain_result(args):
     unretrieved = _per_query(args.unretrieved, count, "--unretrieved", ";", lambda t: parse_grade_list(t, "--unretrieved"))
     collection = _integer(args.collection, "collection size N (--collection)", 1)
     threshold = _integer(args.threshold, "relevance threshold (--threshold)", 1)
-    results = []
+    rankings = []
     for text, rel, unret in zip(args.rankings, relevant, unretrieved):
         known = {"relevant": rel, "unretrieved": unret or (), "collection": collection}
         if threshold is not None:
             known["threshold"] = threshold
-        results.append(metric.compute(Ranking.parse(text, **known), **options))
-    if count == 1:
-        return results[0]
-    return mean_over_queries(results, metric.averaged_as)
+        rankings.append(Ranking.parse(text, **known))
+    return metric, options, rankings
+
+
+def explain_result(args):
+    """Compute the metric the arguments name; several rankings give the mean over queries."""
+    from .metrics import mean_over_queries
+
+    metric, options, inputs = _explain_inputs(args)
+    if metric.inputs != "ranking":
+        return metric.compute(*inputs, **options)
+    results = [metric.compute(ranking, **options) for ranking in inputs]
+    return results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
+
+
+def _explain_document(args):
+    """The explanation with its figure, for printable output."""
+    from .printable import illustrate, with_figures
+    from .document import Document
+
+    metric, options, inputs = _explain_inputs(args)
+    result = explain_result(args)
+    if metric.inputs == "ranking":
+        figures = illustrate(metric.name, rankings=inputs, options=options)
+    else:
+        figures = illustrate(metric.name, judges=inputs, options=options) if metric.inputs == "judges" else []
+    section = with_figures(result.section(), figures)
+    return Document(result.title, section.blocks, result.meta())
+
+
+def _write_printable(document, args) -> None:
+    from .printable import write_html, write_pdf
+
+    if args.pdf:
+        written = write_pdf(document, args.pdf)
+        print(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})", file=sys.stderr)
+    if args.html:
+        written = write_html(document, args.html)
+        print(f"irlab: wrote {written}", file=sys.stderr)
 
 
 def list_metrics(fmt: str) -> str:
@@ -203,12 +246,19 @@ def main(argv=None) -> int:
         if args.command == "metrics":
             sys.stdout.write(list_metrics(args.format))
         elif args.command == "explain":
-            result = explain_result(args)
-            sys.stdout.write(result.render(args.format, standalone=args.standalone))
+            if args.pdf or args.html:
+                _write_printable(_explain_document(args), args)
+            else:
+                sys.stdout.write(explain_result(args).render(args.format, standalone=args.standalone))
         elif args.command == "solve":
-            from .exercise_set import solve
+            if args.pdf or args.html:
+                from .printable import solution_document
 
-            sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
+                _write_printable(solution_document(args.file, args.exercise), args)
+            else:
+                from .exercise_set import solve
+
+                sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
         elif args.command == "eval":
             from .trec.cli import run_eval
 

@@ -94,6 +94,35 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A plot as deterministic PNG bytes; ``name`` is the file name LaTeX includes it by."""
+
+    caption: str
+    png: bytes = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        import hashlib
+
+        return f"figure-{hashlib.sha256(self.png).hexdigest()[:12]}.png"
+
+    @property
+    def data_uri(self) -> str:
+        import base64
+
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+def figures_in(blocks):
+    """Every Figure in ``blocks``, sections included, in reading order."""
+    for block in blocks:
+        if isinstance(block, Figure):
+            yield block
+        elif isinstance(block, Section):
+            yield from figures_in(block.blocks)
+
+
+@dataclass(frozen=True)
 class Section:
     title: str
     blocks: tuple = ()

@@ -176,9 +176,12 @@ def exact_text(value) -> str:
     return _symbolic_text(value)
 
 
-def exact_latex(value) -> str:
+def exact_latex(value, inline: bool = False) -> str:
+    """LaTeX for an exact value; ``inline`` writes fractions as a/b (answers stay searchable in a PDF)."""
     if not is_symbolic(value):
         value = rational(value)
+        if isinstance(value, Fraction) and inline:
+            return f"{value.numerator}/{value.denominator}"
         if isinstance(value, Fraction):
             sign = "-" if value < 0 else ""
             return f"{sign}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
@@ -200,8 +203,8 @@ def value_text(value) -> str:
     return f"{exact} ≈ {decimal_text(value, strip=False)}"  # an approximation keeps all its digits
 
 
-def value_latex(value) -> str:
-    exact = exact_latex(value)
+def value_latex(value, inline: bool = False) -> str:
+    exact = exact_latex(value, inline)
     if is_terminating(value):
         decimal = decimal_text(value)
         return exact if exact == decimal else f"{exact} = {decimal}"

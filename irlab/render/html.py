@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .. import exact
-from ..document import Answer, Formula, Note, Paragraph, Section, Steps, Table
+from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from .common import NOTE_TITLES, cell_text, step_chain_text
 
 STYLE = """
@@ -18,7 +18,8 @@ STYLE = """
 .irlab .note { border-left: 3px solid #888; padding-left: 0.6em; }
 .irlab .note.warning { border-color: #c60; }
 .irlab .answer { font-weight: bold; }
-@media print { .irlab { max-width: none; } .irlab section { break-inside: avoid; } }
+.irlab figure img { max-width: 100%; }
+@media print { .irlab { max-width: none; } .irlab table, .irlab figure { break-inside: avoid; } }
 """.strip()
 
 
@@ -66,6 +67,9 @@ def _blocks(blocks, level):
         elif isinstance(block, Answer):
             value = escape(exact.value_text(block.value))
             parts.append(f'<p class="answer">{escape(block.label)}: {escape(block.symbol)} = {value}</p>')
+        elif isinstance(block, Figure):
+            parts.append(f'<figure><img src="{block.data_uri}" alt="{escape(block.caption)}">'
+                         f"<figcaption>{escape(block.caption)}</figcaption></figure>")
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return parts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json as _json
 
 from .. import exact
-from ..document import Answer, Formula, Note, Paragraph, Section, Steps, Table
+from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 
 
 def render_json(document, **_options) -> str:
@@ -21,7 +21,7 @@ def _cell(cell):
 
 
 def document_data(title, blocks, meta) -> dict:
-    data = {**meta, "title": title, "notes": [], "formulas": [], "tables": [], "steps": [], "paragraphs": []}
+    data = {**meta, "title": title, "notes": [], "formulas": [], "tables": [], "steps": [], "paragraphs": [], "figures": []}
     sections = []
     for block in blocks:
         if isinstance(block, Section):
@@ -39,6 +39,8 @@ def document_data(title, blocks, meta) -> dict:
             data["steps"] += [_step(step) for step in block.steps]
         elif isinstance(block, Answer):
             data["answer"] = {"label": block.label, "symbol": block.symbol, **_number(block.value)}
+        elif isinstance(block, Figure):
+            data["figures"].append({"caption": block.caption, "name": block.name})
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     if sections:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import exact
-from ..document import Answer, Formula, Note, Paragraph, Section, Steps, Table
+from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
 from .common import NOTE_TITLES, cell_latex, step_chain_latex
 
@@ -21,7 +21,7 @@ _UNICODE = {
 }
 
 PREAMBLE = r"""\documentclass[11pt]{article}
-\usepackage{amsmath,amssymb}
+\usepackage{amsmath,amssymb,graphicx}
 \usepackage[margin=2cm]{geometry}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{0.5em}
@@ -79,8 +79,11 @@ def _blocks(blocks, level):
                 lines.append(rf"\item {latex_text(step.label)}: \( {step_chain_latex(step, symbol_latex)} \){note}")
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
-            value = exact.value_latex(block.value)
+            value = exact.value_latex(block.value, inline=True)
             lines += [rf"\textbf{{{latex_text(block.label)}:}} \( {symbol_latex(block.symbol)} = {value} \)", ""]
+        elif isinstance(block, Figure):
+            lines += [r"\begin{center}", rf"\includegraphics[width=0.75\linewidth]{{{block.name}}}\\",
+                      rf"\small {latex_text(block.caption)}", r"\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import exact
-from ..document import Answer, Formula, Note, Paragraph, Section, Steps, Table
+from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
 from .common import NOTE_TITLES, cell_text, step_chain_latex
 
@@ -45,6 +45,8 @@ def _blocks(blocks, level):
             lines.append("")
         elif isinstance(block, Answer):
             lines += [f"**{_escape(block.label)}:** ${symbol_latex(block.symbol)} = {exact.value_latex(block.value)}$", ""]
+        elif isinstance(block, Figure):
+            lines += [f"![{_escape(block.caption)}]({block.data_uri})", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines

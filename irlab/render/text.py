@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import exact
-from ..document import Answer, Formula, Note, Paragraph, Section, Steps, Table
+from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from .common import NOTE_TITLES, cell_text, step_chain_text
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
@@ -41,6 +41,8 @@ def _blocks(blocks, level):
             lines.append("")
         elif isinstance(block, Answer):
             lines += [f"{block.label}: {block.symbol} = {exact.value_text(block.value)}", ""]
+        elif isinstance(block, Figure):
+            lines += [f"[Figure: {block.caption}]", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines

@@ -1,0 +1,139 @@
+"""Printable output: PDF through a real pdflatex, or one self-contained HTML page, figures included.
+
+Nothing is half-written: the PDF appears only when pdflatex succeeded, and the ``.tex`` source is
+always kept beside it so a user without LaTeX can still compile it elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .document import Document, Figure, Section, figures_in
+from .errors import IrlabError
+
+TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-get install texlive-latex-base texlive-latex-recommended)"
+
+# which plot illustrates which metric
+_PR_CURVE = {"ap", "iprec", "prec-at-recall", "11pt", "precision", "recall", "rprec"}
+_DCG_CURVE = {"dcg", "idcg", "ndcg", "cg"}
+
+
+class PrintError(IrlabError):
+    """A printable document could not be produced (no pdflatex, or LaTeX failed)."""
+
+
+def figure(fig, caption: str) -> Figure:
+    """A matplotlib figure as a document block (deterministic PNG, 150 dpi for print)."""
+    from .plots import figure_png
+
+    return Figure(caption, figure_png(fig, dpi=150))
+
+
+def illustrate(metric: str, rankings=(), judges=None, options=None) -> list[Figure]:
+    """The figures that show a metric's computation: a precision-recall curve, DCG/IDCG curves or a kappa table."""
+    from . import plots
+
+    options = options or {}
+    if metric == "kappa" and judges is not None:
+        fig = plots.kappa_table(*judges, kappa_marginals=options.get("kappa_marginals"))
+        return [figure(fig, "Contingency table of the two judges")]
+    if len(rankings) != 1:
+        return []
+    (ranking,) = rankings
+    if metric in _PR_CURVE and ranking.total_relevant > 0:
+        fig = plots.precision_recall_curve(ranking, interpolation=options.get("interpolation"))
+        return [figure(fig, "Precision-recall curve with the interpolated precision and the 11 standard recall levels")]
+    if metric in _DCG_CURVE:
+        fig = plots.dcg_curves(ranking, k=options.get("k"), gain=options.get("gain"), discount=options.get("discount"))
+        return [figure(fig, "DCG of the ranking and of the ideal ranking over the rank")]
+    return []
+
+
+def with_figures(section: Section, figures) -> Section:
+    return Section(section.title, section.blocks + tuple(figures), section.meta) if figures else section
+
+
+def solution_document(path, exercise_id: str | None = None) -> Document:
+    """An exercise set solved step by step, each question with its figure where one helps."""
+    from .exercise_set import _judge_columns, _rankings, _Where, check_consistency, load, solve
+
+    document = solve(path, exercise_id)
+    exercise_set = load(path)
+    blocks = []
+    for block in document.blocks:
+        if isinstance(block, Section) and "exercise" in block.meta:
+            exercise = exercise_set.exercise(block.meta["exercise"])
+            params, _ = check_consistency(exercise, exercise_set.path)
+            questions = {q.id: q for q in exercise.questions}
+            inner = []
+            for part in block.blocks:
+                question = questions.get(part.meta.get("question")) if isinstance(part, Section) else None
+                if question is not None:
+                    where = _Where(exercise_set.path, exercise.id, question.id)
+                    try:
+                        rankings = _rankings(params, where) if "ranking" in params or "rankings" in params else []
+                        judges = _judge_columns(params, where) if question.solver == "kappa" else None
+                    except IrlabError:
+                        rankings, judges = [], None
+                    part = with_figures(part, illustrate(question.solver, rankings, judges, question.options))
+                inner.append(part)
+            block = Section(block.title, tuple(inner), block.meta)
+        blocks.append(block)
+    return Document(document.title, blocks, document.meta)
+
+
+def write_html(document: Document, path) -> Path:
+    """One self-contained HTML page (inline CSS, images as data URIs) that prints cleanly."""
+    path = Path(path)
+    _atomic_write(path, document.render("html", standalone=True).encode("utf-8"))
+    return path
+
+
+def write_pdf(document: Document, path) -> Path:
+    """Compile ``document`` with pdflatex into ``path``; the LaTeX source is written beside it as ``.tex``."""
+    path = Path(path)
+    source = document.render("latex", standalone=True)
+    tex_path = path.with_suffix(".tex")
+    _atomic_write(tex_path, source.encode("ascii"))
+    figures = {f.name: f.png for f in figures_in(document.blocks)}
+    if figures:
+        for name, png in figures.items():
+            _atomic_write(tex_path.parent / name, png)
+    pdflatex = shutil.which("pdflatex")
+    if pdflatex is None:
+        raise PrintError(f"pdflatex was not found: {TEXLIVE_HINT}. The LaTeX source was written to {tex_path}")
+    with tempfile.TemporaryDirectory(prefix="irlab-pdf-") as build:
+        build = Path(build)
+        (build / "document.tex").write_text(source, encoding="ascii")
+        for name, png in figures.items():
+            (build / name).write_bytes(png)
+        done = subprocess.run(
+            [pdflatex, "-interaction=nonstopmode", "-halt-on-error", "document.tex"],
+            cwd=build, capture_output=True, text=True, errors="replace", timeout=300,
+            env={**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"},
+        )
+        if done.returncode != 0 or not (build / "document.pdf").exists():
+            problem = next((line for line in done.stdout.splitlines() if line.startswith("!")), "see the log")
+            raise PrintError(f"pdflatex failed on {tex_path}: {problem}")
+        _atomic_write(path, (build / "document.pdf").read_bytes())
+    return path
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside ``path`` and rename it, so a failure leaves no half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp creates 0600; give the usual permissions
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,64 @@
+"""Printable solutions: a real pdflatex run, text checked with pdftotext; HTML pages; the no-LaTeX path."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import pdflatex_available
+from irlab.printable import PrintError, solution_document, write_html, write_pdf
+
+SEED = Path(__file__).resolve().parents[1] / "exercises" / "chapter8-seed.toml"
+needs_latex = pytest.mark.skipif(not (pdflatex_available() and shutil.which("pdftotext")),
+                                 reason="pdflatex/pdftotext not installed (CI installs texlive and poppler-utils)")
+
+
+@needs_latex
+def test_chapter8_solutions_pdf_contains_the_exact_answers(tmp_path, cli):
+    out = cli("solve", str(SEED), "--pdf", str(tmp_path / "solutions.pdf"))
+    assert out.returncode == 0, out.stderr
+    pdf = tmp_path / "solutions.pdf"
+    assert (tmp_path / "solutions.tex").exists()
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    for answer in ["3/10", "3/7", "5/12", "141/320", "5573/10560", "176307371/399960000", "731/1050", "4337/9900",
+                   "123/400", "12/41", "139/1200", "2/7", "2/3"]:
+        assert answer in text.replace(" ", ""), answer
+    assert "Inconsistent exercise" in text
+    pages = int(next(line.split()[-1] for line in subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout.splitlines()
+                     if line.startswith("Pages:")))
+    assert 5 <= pages <= 60
+
+
+@needs_latex
+def test_explain_pdf(tmp_path, cli):
+    out = cli("explain", "ndcg", "3,2,0,1", "--unretrieved", "2", "--pdf", str(tmp_path / "ndcg.pdf"))
+    assert out.returncode == 0, out.stderr
+    text = subprocess.run(["pdftotext", str(tmp_path / "ndcg.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "Normalised discounted cumulative gain" in text
+    assert list(tmp_path.glob("figure-*.png")), "the DCG figure is written beside the .tex"
+
+
+def test_without_pdflatex_the_tex_is_still_written(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    document = solution_document(SEED, "8/2")
+    with pytest.raises(PrintError, match="pdflatex was not found: install .*texlive-latex-base.*solutions.tex"):
+        write_pdf(document, tmp_path / "solutions.pdf")
+    assert (tmp_path / "solutions.tex").read_text().startswith(r"\documentclass")
+    assert not (tmp_path / "solutions.pdf").exists()
+
+
+def test_html_page_is_self_contained_with_figures(tmp_path):
+    path = write_html(solution_document(SEED, "8/1"), tmp_path / "s.html")
+    html = path.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert html.count("<img src=\"data:image/png;base64,") >= 2  # PR curves for c), d), e)
+    assert "http://" not in html and "https://" not in html
+    assert "@media print" in html
+    assert "141/320" in html
+
+
+def test_solution_document_figures_are_deterministic():
+    first = solution_document(SEED, "8/4")
+    second = solution_document(SEED, "8/4")
+    assert first.render("html") == second.render("html")
