@@ -21,9 +21,12 @@ b'\x89PNG\r\n\x1a\n'
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
+import itertools
 import math
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +35,7 @@ from . import exact
 from .errors import ParameterError
 from .metric import Result, check_cutoff
 from .metrics import cohen_kappa, dcg, idcg, interpolated_precision, precision_recall_points
+from .ranking import Ranking
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, never imported at run time
     from matplotlib.axes import Axes
@@ -123,6 +127,36 @@ def _level_text(level) -> str:
 
 # 1. precision–recall ----------------------------------------------------------------------------
 
+class _MemoRanking(Ranking):
+    """The same ranking with ``relevance`` and ``hits`` memoised.
+
+    A curve asks ``interpolated_precision`` for one value per recall level, and each call walks the
+    ranking rank by rank; with the plain class every ``hits(k)`` rebuilds ``relevance``, which makes a
+    1000-document curve take about a minute. The values are unchanged: same fields, same methods.
+    """
+
+    @cached_property
+    def relevance(self) -> tuple[bool, ...]:
+        return Ranking.relevance.fget(self)
+
+    @cached_property
+    def _running_hits(self) -> tuple[int, ...]:
+        return (0, *itertools.accumulate(self.relevance))
+
+    def hits(self, k: int | None = None) -> int:
+        if k is None:
+            return self._running_hits[-1]
+        if 0 <= k <= self.retrieved:
+            return self._running_hits[k]
+        return super().hits(k)
+
+
+def _memo(ranking):
+    if type(ranking) is not Ranking:  # a subclass of the caller's: leave it alone
+        return ranking
+    return _MemoRanking(**{f.name: getattr(ranking, f.name) for f in dataclasses.fields(ranking)})
+
+
 def _envelope_levels(ranking, key: str) -> list[Fraction]:
     """Recall levels at which the interpolated precision is evaluated to draw its step line.
 
@@ -159,6 +193,7 @@ def precision_recall_curve(ranking, interpolation=None, title=None, ax=None) -> 
     >>> [round(float(y), 4) for y in ax.lines[2].get_ydata()]
     [1.0, 1.0, 1.0, 0.6, 0.6, 0.6, 0.6, 0.0, 0.0, 0.0, 0.0]
     """
+    ranking = _memo(ranking)
     points = precision_recall_points(ranking)  # raises ParameterError when R = 0
     choice = conv.INTERPOLATION.choice(interpolation)
     levels = _envelope_levels(ranking, choice.key)
@@ -170,7 +205,9 @@ def precision_recall_curve(ranking, interpolation=None, title=None, ax=None) -> 
     R = ranking.total_relevant
     with _style():
         fig, ax = _canvas(ax)
-        ax.plot(recalls, precisions, color=GREY, linestyle="--", linewidth=1.0, marker="o", markersize=8,
+        n = ranking.retrieved
+        marker_size = 8 if n <= 20 else 5 if n <= 100 else 3  # long lists: small markers, the line shows the shape
+        ax.plot(recalls, precisions, color=GREY, linestyle="--", linewidth=1.0, marker="o", markersize=marker_size,
                 markerfacecolor="white", markeredgecolor=BLACK, markeredgewidth=1.0, zorder=3, clip_on=False,
                 label="precision at each rank k", gid="irlab-pr-points")
         ax.plot([float(level) for level in levels], envelope, color=BLACK, linestyle="-", linewidth=1.8,
@@ -190,8 +227,8 @@ def precision_recall_curve(ranking, interpolation=None, title=None, ax=None) -> 
         ax.grid(True, color=LIGHT_GREY, linestyle=":", linewidth=0.8)
         ax.set_axisbelow(True)
         _finish(ax, "Recall", "Precision",
-                title or f"Precision–recall curve: {_short(ranking.written())} (R = {R})")
-        _legend(ax, loc="upper right")
+                title or f"Precision–recall curve: {_short(ranking.written(), 28)} (R = {R})")
+        _legend(ax, loc="best")
     return fig
 
 
@@ -239,7 +276,7 @@ def dcg_curves(ranking, k=None, gain=None, discount=None, title=None, ax=None) -
         ax.set_axisbelow(True)
         conventions = f"{choices['gain'].formula}; {choices['discount'].formula}"
         _finish(ax, "Rank i", "DCG",
-                title or f"DCG and IDCG by rank: {_short(ranking.written())}\n{conventions}")
+                title or f"DCG and IDCG by rank: {_short(ranking.written(), 32)}\n{conventions}")
         _legend(ax, loc="lower right")
     return fig
 
@@ -293,16 +330,18 @@ def topic_bars(values, measure, title=None, ax=None) -> "Figure":
             for index, label in enumerate(ax.get_xticklabels()):
                 label.set_visible(index % step == 0)
         ax.set_xlim(-0.6, len(topics) - 0.4)
-        low, high = min(heights + [0.0]), max(heights + [mean])
+        # a band above the bars keeps the legend clear of them
+        low, high = min(heights + [0.0]), max(heights + [mean, 0.0])
         if low >= 0 and high <= 1:
-            ax.set_ylim(0, 1.05)
+            ax.set_ylim(0, 1.2)
+            ax.set_yticks([i / 10 for i in range(0, 11, 2)])
         else:
-            ax.set_ylim(bottom=min(low, 0))
+            ax.set_ylim(low * 1.1, high * 1.25 if high > 0 else 1)
         ax.axhline(0, color=BLACK, linewidth=0.8)
         ax.grid(True, axis="y", color=LIGHT_GREY, linestyle=":", linewidth=0.8)
         ax.set_axisbelow(True)
         _finish(ax, "Topic", measure, title or f"{measure} per topic ({len(topics)} topics)")
-        _legend(ax, loc="upper right")
+        _legend(ax, loc="upper right", ncols=2)
     return fig
 
 

@@ -114,6 +114,33 @@ def test_pr_trec_eval_differs_from_book_where_rounding_differs():
     assert (float(book[4]), float(trec[4])) == (0.4, 0.5)
 
 
+def test_memoised_ranking_is_the_same_ranking():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(20):
+        grades = [rng.choice([0, 0, 1, 2]) for _ in range(rng.randint(1, 40))]
+        ranking = Ranking.from_grades(grades, threshold=rng.choice([1, 2]))
+        memo = plots._memo(ranking)
+        assert type(memo) is not Ranking and memo.grades == ranking.grades
+        assert memo.relevance == ranking.relevance and memo.describe() == ranking.describe()
+        assert [memo.hits(k) for k in [None, *range(-2, len(grades) + 3)]] == [
+            ranking.hits(k) for k in [None, *range(-2, len(grades) + 3)]]
+
+
+def test_pr_curve_of_a_long_ranking_matches_irlab():
+    import random
+
+    rng = random.Random(3)
+    ranking = Ranking.parse("".join(rng.choice("RNNN") for _ in range(150)), relevant=50)
+    ax = precision_recall_curve(ranking).axes[0]
+    envelope = line(ax, "irlab-pr-interpolated")
+    assert len(ax.texts) == 0  # no rank labels beyond 20 documents
+    levels = sorted({Fraction(ranking.hits(k), 50) for k in range(1, 151)} | {Fraction(0), Fraction(1)})
+    assert floats(envelope.get_xdata()) == floats(levels)
+    assert floats(envelope.get_ydata()) == [float(interpolated_precision(ranking, level)) for level in levels]
+
+
 def test_pr_curve_needs_relevant_documents():
     with pytest.raises(ParameterError):
         precision_recall_curve(Ranking.parse("NN", relevant=0))
@@ -180,6 +207,9 @@ def test_topic_bars_accept_exact_values_and_results():
 def test_topic_bars_measures_above_one_and_bad_input():
     ax = topic_bars({"a": 7.0, "b": 9.3}, "DCG").axes[0]
     assert ax.get_ylim()[1] >= 9.3
+    ax = topic_bars({"a": -0.5, "b": 1.0}, "Spearman rho").axes[0]
+    low, high = ax.get_ylim()
+    assert low <= -0.5 and high >= 1 and float(line(ax, "irlab-topic-mean").get_ydata()[0]) == 0.25
     with pytest.raises(ParameterError):
         topic_bars({}, "AP")
     with pytest.raises(ParameterError):
