@@ -47,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     ranking.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1'; ';' between rankings)")
     ranking.add_argument("--collection", metavar="N", help="number of documents in the collection")
     ranking.add_argument("--threshold", metavar="T", help="a grade >= T counts as relevant (default 1)")
+    trec = explain.add_argument_group("one topic of TREC files instead of a RANKING")
+    trec.add_argument("--qrels", metavar="FILE", help="TREC qrels file (qid iter docno grade)")
+    trec.add_argument("--run", metavar="FILE", help="TREC run file (qid Q0 docno rank score runid)")
+    trec.add_argument("--topic", metavar="QID", help="the topic to explain")
+    trec.add_argument("--depth", metavar="M", help="keep only the top M documents of the run (trec_eval -M)")
     params = explain.add_argument_group("metric parameters")
     params.add_argument("--k", metavar="K", help="cut-off rank")
     params.add_argument("--recall-level", metavar="X", help="recall level in [0, 1] (0.25 or 25%%)")
@@ -106,7 +111,7 @@ def _per_query(text, count, option, separator, parse):
     return [parse(part) for part in parts]
 
 
-_RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold")
+_RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
 _ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b")
 
 
@@ -150,6 +155,10 @@ def _explain_inputs(args):
         if args.rankings or args.a is None or args.b is None:
             raise ParameterError(f"{metric.name} takes two rankings of ids: irlab explain {metric.name} --a d1,d2,d3 --b d3,d1,d2")
         return metric, options, (args.a, args.b)
+    if args.qrels or args.run or args.topic:
+        return metric, options, _topic_inputs(args, metric, options)
+    if args.depth is not None:
+        raise ParameterError("--depth applies to a TREC run (--qrels, --run, --topic)")
     if not args.rankings:
         raise ParameterError(f"{metric.name} needs a ranking, e.g. irlab explain {metric.name} RNNRR")
     count = len(args.rankings)
@@ -166,6 +175,25 @@ def _explain_inputs(args):
     return metric, options, rankings
 
 
+def _topic_inputs(args, metric, options):
+    """One topic of a TREC run as a ranking; gain defaults to trec_eval's linear gain, and says so."""
+    from .document import Note
+    from .topic_ranking import topic_ranking
+
+    if not (args.qrels and args.run and args.topic):
+        raise ParameterError("explaining a TREC topic needs --qrels FILE --run FILE --topic QID")
+    if args.rankings or args.relevant is not None or args.unretrieved is not None or args.collection is not None:
+        raise ParameterError("give either a RANKING (with --relevant/--unretrieved/--collection) or --qrels/--run/--topic")
+    threshold = _integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
+    depth = _integer(args.depth, "depth (--depth)", 1)
+    ranking, notes = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
+    if "gain" in options and options["gain"] is None:
+        options["gain"] = "linear"
+        notes.append(Note("convention", "gain = linear here, as in trec_eval's ndcg (pass --gain exp for 2^g - 1)"))
+    args.topic_notes = notes
+    return [ranking]
+
+
 def explain_result(args):
     """Compute the metric the arguments name; several rankings give the mean over queries."""
     from .metrics import mean_over_queries
@@ -174,6 +202,8 @@ def explain_result(args):
     if metric.inputs != "ranking":
         return metric.compute(*inputs, **options)
     results = [metric.compute(ranking, **options) for ranking in inputs]
+    for result in results:
+        result.notes[:0] = getattr(args, "topic_notes", [])
     return results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
 
 

@@ -27,6 +27,7 @@ class Ranking:
     collection    collection size N, if known
     threshold     a grade >= threshold counts as relevant for binary metrics
     text          how the ranking was written, for display
+    ids           the documents' ids in rank order, when known
     """
 
     grades: tuple[int, ...]
@@ -36,6 +37,7 @@ class Ranking:
     threshold: int = 1
     text: str | None = field(default=None, compare=False)
     binary: bool = field(default=False, compare=False)
+    ids: tuple[str, ...] | None = field(default=None, compare=False)  # document ids, when known (TREC runs)
 
     def __post_init__(self):
         object.__setattr__(self, "grades", tuple(self.grades))
@@ -62,6 +64,8 @@ class Ranking:
                     f"R = {self.relevant} disagrees with the judgments: {self.relevant_retrieved} relevant retrieved "
                     f"+ {self.relevant_unretrieved} relevant unretrieved = {known}"
                 )
+        if self.ids is not None and len(self.ids) != len(self.grades):
+            raise RankingError(f"{len(self.ids)} document ids for {len(self.grades)} ranks")
         if self.collection is not None:
             if not isinstance(self.collection, int) or isinstance(self.collection, bool) or self.collection < 1:
                 raise RankingError(f"collection size N must be a positive integer, got {self.collection!r}")
@@ -166,6 +170,8 @@ class Ranking:
         return str(grade)
 
     def written(self) -> str:
+        if self.ids is not None and self.retrieved > 30:
+            return f"of {self.retrieved} documents"
         if self.binary:
             return "".join("R" if g else "N" for g in self.grades)
         return ",".join(str(g) for g in self.grades)
@@ -175,8 +181,10 @@ class Ranking:
         parts = [f"{self.retrieved} retrieved", f"{self.relevant_retrieved} relevant retrieved"]
         if self.relevant is not None or self.unretrieved:
             parts.append(f"R = {self.total_relevant} relevant in total")
-        if self.unretrieved:
+        if self.unretrieved and len(self.unretrieved) <= 10:
             parts.append("unretrieved grades " + ",".join(str(g) for g in self.unretrieved))
+        elif self.unretrieved:
+            parts.append(f"{len(self.unretrieved)} judged documents not retrieved")
         if self.collection is not None:
             parts.append(f"N = {self.collection} documents in the collection")
         if not self.binary and self.threshold != 1:

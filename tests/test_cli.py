@@ -129,3 +129,23 @@ def test_the_installed_entry_point_runs_as_a_user_would():
     assert ok.returncode == 0 and json.loads(ok.stdout)["value"] == "21/50"
     bad = run_cli("explain", "ap", "RNXRR")
     assert bad.returncode == 2 and bad.stderr.startswith("irlab: error:") and "Traceback" not in bad.stderr
+
+
+TREC = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "trec_eval"
+
+
+@pytest.mark.skipif(not TREC.exists(), reason="shared/trec_eval is not beside the repository")
+def test_explain_one_topic_of_trec_files_matches_trec_eval(cli):
+    out = cli("explain", "ap", "--qrels", str(TREC / "qrels.test"), "--run", str(TREC / "results.test"),
+              "--topic", "302", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert f"{data['decimal']:.4f}" == "0.4175"  # out.test.aq: map 302 0.4175
+    assert data["tables"][0]["columns"][:2] == ["rank", "document"]
+    ndcg = json.loads(cli("explain", "ndcg", "--qrels", str(TREC / "qrels.test"), "--run", str(TREC / "results.test"),
+                          "--topic", "302", "--format", "json").stdout)
+    assert f"{ndcg['decimal']:.4f}" == "0.6617" and ndcg["convention"]["gain"] == "linear"
+    text = cli("explain", "p", "--qrels", str(TREC / "qrels.test"), "--run", str(TREC / "results.test"), "--topic", "302")
+    assert text.returncode == 2 and "unknown metric 'p'" in text.stderr
+    missing = cli("explain", "ap", "--qrels", str(TREC / "qrels.test"), "--topic", "302")
+    assert missing.returncode == 2 and "needs --qrels FILE --run FILE --topic QID" in missing.stderr

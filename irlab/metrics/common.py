@@ -25,13 +25,15 @@ def ranking_notes(ranking) -> list[Note]:
 def rank_table(ranking, depth: int, columns: dict | None = None) -> Table:
     """Rank, judgment and running count of relevant documents, then the metric's own columns (name -> cells)."""
     columns = columns or {}
-    names = ["rank", "judgment", "relevant so far", *columns]
+    document = ["document"] if ranking.ids is not None else []
+    names = ["rank", *document, "judgment", "relevant so far", *columns]
     rows = []
     so_far = 0
     for rank in range(1, depth + 1):
         so_far += ranking.relevance[rank - 1]
         extra = [cells[rank - 1] for cells in columns.values()]
-        rows.append((rank, ranking.symbol(rank), so_far, *extra))
+        doc = [ranking.ids[rank - 1]] if document else []
+        rows.append((rank, *doc, ranking.symbol(rank), so_far, *extra))
     return Table(tuple(names), tuple(rows))
 
 

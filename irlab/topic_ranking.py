@@ -1,0 +1,37 @@
+"""The bridge from a research run back to the textbook: one topic of TREC files as a Ranking.
+
+>>> # irlab explain ap --qrels qrels.test --run results.test --topic 302
+"""
+
+from __future__ import annotations
+
+from .document import Note
+from .ranking import Ranking
+
+
+def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = None) -> tuple[Ranking, list[Note]]:
+    """The topic's ranking in trec_eval's order (score descending, ties by docno descending), judged by the qrels.
+
+    Unjudged and negatively judged documents count as non-relevant (grade 0), as trec_eval counts them for
+    P, AP and nDCG; the judged documents not retrieved give R and the ideal ranking.
+    """
+    from .errors import RankingError
+    from .trec.evaluate import topic_judgments
+
+    judged = topic_judgments(qrels, run, topic, relevance_level=threshold, depth=depth)
+    if not judged.ranked:
+        raise RankingError(f"topic {topic} has no retrieved documents in {run}")
+    unjudged = sum(1 for g in judged.grades if g is None)
+    negative = sum(1 for g in judged.grades if g is not None and g < 0)
+    grades = tuple(max(g, 0) if g is not None else 0 for g in judged.grades)
+    unretrieved = tuple(g for g in judged.unretrieved if g > 0)
+    ranking = Ranking.from_grades(grades, unretrieved=unretrieved, threshold=threshold, ids=tuple(judged.ranked),
+                                  text=f"topic {judged.topic}")
+    notes = [Note("assumption", f"topic {judged.topic} of {run} judged by {qrels}: documents ranked as trec_eval ranks "
+                                "them (score descending, ties by docno descending)"
+                                + (f"; cut at depth {depth}" if depth else ""))]
+    if unjudged or negative:
+        parts = [f"{unjudged} unjudged"] if unjudged else []
+        parts += [f"{negative} with a negative grade"] if negative else []
+        notes.append(Note("assumption", f"{' and '.join(parts)} retrieved documents count as non-relevant (grade 0), as in trec_eval"))
+    return ranking, notes
