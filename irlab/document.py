@@ -129,7 +129,26 @@ class Section:
     meta: dict = field(default_factory=dict)  # machine-readable facts for JSON (metric, value, conventions…)
 
 
-class Document:
+class Displayable:
+    """Anything with ``render(fmt)``: printed as text, displayed richly (and deterministically) in Jupyter."""
+
+    def render(self, fmt: str = "text", **options) -> str:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.render("text")
+
+    def _repr_markdown_(self) -> str:
+        return self.render("markdown")
+
+    def _repr_latex_(self) -> str:
+        return self.render("latex")
+
+    def _repr_html_(self) -> str:
+        return self.render("html")
+
+
+class Document(Displayable):
     """A titled list of blocks with rich displays for Jupyter; ``str(doc)`` is the plain-text rendering."""
 
     def __init__(self, title: str, blocks=(), meta: dict | None = None):
@@ -142,17 +161,5 @@ class Document:
 
         return render(self, fmt, **options)
 
-    def __str__(self) -> str:
-        return self.render("text")
-
     def __repr__(self) -> str:
         return f"<Document {self.title!r}>"
-
-    def _repr_markdown_(self) -> str:
-        return self.render("markdown")
-
-    def _repr_latex_(self) -> str:
-        return self.render("latex")
-
-    def _repr_html_(self) -> str:
-        return self.render("html")

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from . import exact, trace
 from .conventions import Choice, Convention
-from .document import Answer, Document, Formula, Note, Paragraph, Section, Steps, Table
+from .document import Answer, Displayable, Document, Formula, Note, Paragraph, Section, Steps, Table
 from .errors import ParameterError
 
 
@@ -43,7 +43,7 @@ class Metric:
         return Formula(self.formula_text, self.formula_latex)
 
 
-class Result:
+class Result(Displayable):
     """An exact metric value that remembers how it was computed and explains itself in every format.
 
     ``result.value`` is exact (int, Fraction or sympy expression), ``float(result)`` its decimal,
@@ -144,18 +144,6 @@ class Result:
 
     def render(self, fmt: str = "text", **options) -> str:
         return self.document().render(fmt, **options)
-
-    def __str__(self) -> str:
-        return self.render("text")
-
-    def _repr_markdown_(self) -> str:
-        return self.render("markdown")
-
-    def _repr_latex_(self) -> str:
-        return self.render("latex")
-
-    def _repr_html_(self) -> str:
-        return self.render("html")
 
 
 def _declared_formula(metric: str) -> Formula | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .. import exact
-from ..document import Section
 
 NOTE_TITLES = {"convention": "Convention", "assumption": "Assumption", "warning": "Warning", "reading": "Reading"}
 
@@ -29,30 +28,16 @@ def cell_latex(cell, text_to_latex) -> str:
     return exact.value_latex(cell)
 
 
-def step_chain_text(step) -> str:
-    """'AP = S / R = (21/10) / 5 = 21/50 = 0.42': symbol, formula, substitution and value."""
-    parts = [step.symbol]
-    if step.formula_text:
-        parts.append(step.formula_text)
-    if step.substitution_text:
-        parts.append(step.substitution_text)
-    value = exact.value_text(step.value)
+def step_chain(step, fmt: str = "text") -> str:
+    """'AP = S / R = (21/10) / 5 = 21/50 = 0.42': symbol, formula, substitution and value, in text or LaTeX."""
+    from ..trace import symbol_latex
+
+    latex = fmt == "latex"
+    parts = [symbol_latex(step.symbol) if latex else step.symbol]
+    for part in ((step.formula_latex, step.substitution_latex) if latex else (step.formula_text, step.substitution_text)):
+        if part:
+            parts.append(part)
+    value = exact.value_latex(step.value) if latex else exact.value_text(step.value)
     if value != parts[-1]:
         parts.append(value)
     return " = ".join(parts)
-
-
-def step_chain_latex(step, symbol_latex) -> str:
-    parts = [symbol_latex(step.symbol)]
-    if step.formula_latex:
-        parts.append(step.formula_latex)
-    if step.substitution_latex:
-        parts.append(step.substitution_latex)
-    value = exact.value_latex(step.value)
-    if value != parts[-1]:
-        parts.append(value)
-    return " = ".join(parts)
-
-
-def sections_of(blocks):
-    return [b for b in blocks if isinstance(b, Section)]

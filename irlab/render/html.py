@@ -6,7 +6,7 @@ from html import escape
 
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, step_chain_text
+from .common import NOTE_TITLES, cell_text, step_chain
 
 STYLE = """
 .irlab { font-family: system-ui, sans-serif; line-height: 1.4; max-width: 60em; }
@@ -62,7 +62,7 @@ def _blocks(blocks, level):
             parts.append("<ol>")
             for step in block.steps:
                 note = f" ({escape(step.note)})" if step.note else ""
-                parts.append(f'<li class="step">{escape(step.label)}: <code>{escape(step_chain_text(step))}</code>{note}</li>')
+                parts.append(f'<li class="step">{escape(step.label)}: <code>{escape(step_chain(step))}</code>{note}</li>')
             parts.append("</ol>")
         elif isinstance(block, Answer):
             value = escape(exact.value_text(block.value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, cell_latex, step_chain_latex
+from .common import NOTE_TITLES, cell_latex, step_chain
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
@@ -76,7 +76,7 @@ def _blocks(blocks, level):
             lines.append(r"\begin{enumerate}")
             for step in block.steps:
                 note = f" ({latex_text(step.note)})" if step.note else ""
-                lines.append(rf"\item {latex_text(step.label)}: \( {step_chain_latex(step, symbol_latex)} \){note}")
+                lines.append(rf"\item {latex_text(step.label)}: \( {step_chain(step, "latex")} \){note}")
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
             value = exact.value_latex(block.value, inline=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, step_chain_text
+from .common import NOTE_TITLES, cell_text, step_chain
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 
@@ -37,7 +37,7 @@ def _blocks(blocks, level):
         elif isinstance(block, Steps):
             for number, step in enumerate(block.steps, 1):
                 note = f" ({step.note})" if step.note else ""
-                lines.append(f"Step {number}. {step.label}: {step_chain_text(step)}{note}")
+                lines.append(f"Step {number}. {step.label}: {step_chain(step)}{note}")
             lines.append("")
         elif isinstance(block, Answer):
             lines += [f"{block.label}: {block.symbol} = {exact.value_text(block.value)}", ""]
