@@ -25,6 +25,7 @@ import dataclasses
 import io
 import itertools
 import math
+import numbers
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -104,25 +105,29 @@ def _finish(ax, xlabel: str, ylabel: str, title: str) -> None:
 
 
 def _legend(ax, **options):
-    legend = ax.legend(fontsize=SMALL_SIZE, frameon=True, framealpha=1.0, edgecolor=GREY, **options)
-    return legend
+    return ax.legend(fontsize=SMALL_SIZE, frameon=True, framealpha=1.0, edgecolor=GREY, **options)
+
+
+def _is_exact(value) -> bool:
+    """An int, a Fraction or a sympy expression: what irlab computes (bool and numpy scalars are not)."""
+    if type(value) is bool:
+        return False
+    return isinstance(value, (int, Fraction)) or hasattr(value, "free_symbols")
 
 
 def _as_float(value) -> float:
-    """A float for an exact irlab value (int, Fraction, sympy), a Result, or a plain number."""
+    """A float for an exact irlab value (int, Fraction, sympy), a Result, or any real number (numpy too)."""
     if isinstance(value, Result):
         return float(value)
-    if isinstance(value, (bool, int, float, Fraction)):
+    if _is_exact(value):
+        return exact.to_float(value)
+    if isinstance(value, numbers.Real):
         return float(value)
-    return exact.to_float(value)
+    raise ParameterError(f"cannot plot {value!r}: expected a number")
 
 
 def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _level_text(level) -> str:
-    return f"{float(level):g}"
 
 
 # 1. precision–recall ----------------------------------------------------------------------------
@@ -285,13 +290,13 @@ def dcg_curves(ranking, k=None, gain=None, discount=None, title=None, ax=None) -
 
 def _mean(values: list) -> float:
     """The mean, exact when every value is exact (int, Fraction, sympy, Result), else a float sum."""
-    exacts = [v.value if isinstance(v, Result) else v for v in values]
-    if all(not isinstance(v, float) for v in exacts):
+    values = [v.value if isinstance(v, Result) else v for v in values]
+    if all(_is_exact(v) for v in values):
         total = 0
-        for v in exacts:
+        for v in values:
             total = exact.add(total, v)
-        return exact.to_float(exact.div(total, len(exacts)))
-    return math.fsum(_as_float(v) for v in exacts) / len(exacts)
+        return exact.to_float(exact.div(total, len(values)))
+    return math.fsum(_as_float(v) for v in values) / len(values)
 
 
 def topic_bars(values, measure, title=None, ax=None) -> "Figure":

@@ -204,6 +204,20 @@ def test_topic_bars_accept_exact_values_and_results():
     assert float(line(ax, "irlab-topic-mean").get_ydata()[0]) == 0.5
 
 
+def test_topic_bars_accept_numpy_and_sympy_values():
+    import numpy
+
+    from irlab import ndcg
+
+    ax = topic_bars({"a": numpy.float64(0.25), "b": numpy.int64(1)}, "P@1").axes[0]
+    assert [float(p.get_height()) for p in ax.patches] == [0.25, 1.0]
+    assert float(line(ax, "irlab-topic-mean").get_ydata()[0]) == 0.625
+    value = ndcg(Ranking.parse("0,1")).value  # a sympy expression: 1/log2(3)
+    ax = topic_bars({"a": value, "b": 1}, "nDCG").axes[0]
+    assert float(ax.patches[0].get_height()) == to_float(value)
+    assert float(line(ax, "irlab-topic-mean").get_ydata()[0]) == pytest.approx((to_float(value) + 1) / 2, abs=1e-15)
+
+
 def test_topic_bars_measures_above_one_and_bad_input():
     ax = topic_bars({"a": 7.0, "b": 9.3}, "DCG").axes[0]
     assert ax.get_ylim()[1] >= 9.3
@@ -214,6 +228,8 @@ def test_topic_bars_measures_above_one_and_bad_input():
         topic_bars({}, "AP")
     with pytest.raises(ParameterError):
         topic_bars({"a": 1}, "")
+    with pytest.raises(ParameterError):
+        topic_bars({"a": "high"}, "AP")
 
 
 # 4. kappa --------------------------------------------------------------------------------------------
