@@ -5,6 +5,7 @@ iprec_at_recall / 11pt_avg, whose recall points changed in version 10)."""
 
 import math
 import os
+import random
 import tempfile
 
 import pytest
@@ -39,13 +40,19 @@ def _write(d, name, lines):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=data_st, level=st.sampled_from([1, 2]))
-def test_matches_pytrec_eval(data, level):
+@given(data=data_st, level=st.sampled_from([1, 2, 3]), layout=st.sampled_from(["as-is", "sorted", "shuffled"]),
+       seed=st.integers(0, 1000))
+def test_matches_pytrec_eval(data, level, layout, seed):
     qrels = {t: dict(v["qrels"]) for t, v in data.items()}
     run = {t: dict(v["run"]) for t, v in data.items()}
+    lines = [(t, doc, s) for t, v in run.items() for doc, s in v.items()]
+    if layout == "sorted":      # usual run-file shape: grouped, score descending
+        lines.sort(key=lambda x: (x[0], -x[2]))
+    elif layout == "shuffled":  # topics interleaved
+        random.Random(seed).shuffle(lines)
     with tempfile.TemporaryDirectory() as d:
         qp = _write(d, "q", [f"{t} 0 {doc} {g}\n" for t, v in qrels.items() for doc, g in v.items()])
-        rp = _write(d, "r", [f"{t} Q0 {doc} 0 {s!r} run\n" for t, v in run.items() for doc, s in v.items()])
+        rp = _write(d, "r", [f"{t} Q0 {doc} 0 {s!r} run\n" for t, doc, s in lines])
         ours = evaluate(qp, rp, MEASURES, relevance_level=level)
     ev = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES), relevance_level=level)
     theirs = ev.evaluate(run)

@@ -1,16 +1,24 @@
 """Vectorised batch evaluation with trec_eval 10.0 semantics.
 
-All documents of all evaluated topics live in flat numpy arrays, sorted by
-topic (string order), then score descending, then docno descending (byte
-order) -- trec_eval's ranking.  Measures are computed with segment-wise
-cumulative sums; there is no Python loop per document (loops run per measure,
-per cutoff or per relevance level).
+trec_eval ranks each topic's documents by score descending, ties broken by
+docno descending (byte order).  Every trec_eval measure depends only on
 
-Relevance value of a ranked document (``ctx.rel``), as in trec_eval:
+* the number of documents retrieved for the topic, and
+* the rank and grade of each retrieved document that appears in the qrels
+  ("judged", any grade) -- a document absent from the qrels is "not in the
+  pool", and all such documents look alike to every measure.
 
-* ``g >= 0``  the judged grade,
-* ``-1``      not in the qrels ("not in pool"),
-* ``-2``      in the qrels with a negative grade ("in pool, unjudged").
+So the evaluator keeps a *sparse* view: for every topic, its ``num_ret`` and
+the (rank, grade) of its judged retrieved documents, in flat numpy arrays
+sorted by (topic, rank).  Ranks come from trec_eval's ordering without
+sorting the whole run when it is already grouped by topic and sorted by score
+(the usual shape of run files): only tie groups that contain a judged document
+are re-ordered by docno.  Measures are segment-wise sums, cumulative sums and
+counts over these arrays; there is no Python loop per document.
+
+Relevance value of a judged ranked document (``ctx.rel``), as in trec_eval:
+``g >= 0`` the grade; ``-2`` a negative grade ("in pool, unjudged").
+(``-1``, "not in pool", is implicit: every retrieved doc not in the arrays.)
 """
 
 from __future__ import annotations
@@ -30,29 +38,30 @@ UNJUDGED = -2
 
 
 class EvalContext:
-    """Ranked, joined data for a set of topics, plus cached helpers."""
+    """Judged retrieved documents of a set of topics, plus cached helpers."""
 
-    def __init__(self, *, names, topics_b, start, nret, rel, seg, level, rel_levels,
-                 maxgrade, missing, runid, ideal_grades=None, docno=None):
+    def __init__(self, *, names, topics_b, nret, rel, seg, pos, level, rel_levels,
+                 maxgrade, missing, runid, ideal_grades=None):
         self.names = names            # list[str] topic ids (string order)
         self.topics_b = topics_b      # np S array of the same
         self.T = len(names)
-        self.start = start            # int64 (T,) offset of each topic in flat arrays
         self.nret = nret              # int64 (T,) number of ranked docs
-        self.rel = rel                # int64 (N,)
-        self.seg = seg                # int64 (N,) topic index of each doc
+        self.rel = rel                # int64 (N,) grade (>= 0) or -2, judged docs only
+        self.seg = seg                # int64 (N,) topic index
+        self.pos = pos                # int64 (N,) 0-based rank within the topic
         self.N = len(rel)
-        self.pos = np.arange(self.N, dtype=np.int64) - start[seg] if self.N else np.zeros(0, np.int64)
+        counts = np.bincount(seg, minlength=self.T)[: self.T].astype(np.int64)
+        self.start = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+        self.count = counts
         self.level = level
         self.rel_levels = rel_levels  # int64 (T, G) counts of judged docs per grade >= 0
         self.maxgrade = maxgrade      # int64 (T,) max grade in the topic's qrels (any sign)
         self.missing = missing        # bool (T,) topic absent from run (-c)
         self.runid = runid
         self.ideal_grades = ideal_grades  # (seg, grade) of positive judged docs, grade desc
-        self.docno = docno
         self._cache = {}
 
-    # ---- generic segment helpers ------------------------------------------------
+    # ---- generic segment helpers (over the judged retrieved docs) ---------------
     def segsum(self, x):
         return np.bincount(self.seg, weights=x, minlength=self.T)[: self.T]
 
@@ -69,16 +78,18 @@ class EvalContext:
         before[nz] = c[self.start[nz] - 1]
         return c - before[self.seg]
 
-    def at_cut(self, cum, k):
-        """Value of an inclusive within-topic cumulative array at prefix length
-        min(k, nret) (0 for an empty prefix).  ``k`` scalar or (T,) array."""
-        k = np.minimum(np.asarray(k, dtype=np.int64), self.nret)
-        k = np.broadcast_to(k, (self.T,))
-        out = np.zeros(self.T, dtype=np.float64)
-        ok = k > 0
-        if ok.any():
-            out[ok] = cum[self.start[ok] + k[ok] - 1]
-        return out
+    def sum_before(self, x, k):
+        """Per topic: sum of x over judged docs ranked in the top k (k scalar or (T,))."""
+        k = np.asarray(k)
+        lim = k[self.seg] if k.ndim else k
+        return np.bincount(self.seg, weights=np.where(self.pos < lim, x, 0.0),
+                           minlength=self.T)[: self.T]
+
+    def count_before(self, mask, k):
+        """Per topic: number of judged docs with ``mask`` ranked in the top k."""
+        k = np.asarray(k)
+        lim = k[self.seg] if k.ndim else k
+        return self.segcount(mask & (self.pos < lim)).astype(np.float64)
 
     def cached(self, key, fn):
         v = self._cache.get(key)
@@ -94,6 +105,7 @@ class EvalContext:
 
     @property
     def crel(self):
+        """At each judged doc: relevant docs ranked at or above it."""
         return self.cached("crel", lambda: self.segcumsum(self.isrel.astype(np.int64)))
 
     @property
@@ -105,11 +117,11 @@ class EvalContext:
 
     @property
     def num_rel_ret(self):
-        return self.cached("nrr", lambda: self.segcount((self.rel >= 0) & (self.rel >= self.level)))
+        return self.cached("nrr", lambda: self.segcount(self.isrel))
 
     @property
     def prec(self):
-        """Precision at each ranked doc."""
+        """Precision at each judged doc's rank (meaningful at relevant docs)."""
         return self.cached("prec", lambda: self.crel / (self.pos + 1.0))
 
     def disc_prefix(self, n):
@@ -167,6 +179,14 @@ def rank_order(seg, score, docno):
     return order
 
 
+def _is_presorted(seg, score):
+    brk = seg[1:] != seg[:-1]
+    codes = seg[np.concatenate(([0], np.flatnonzero(brk) + 1))]
+    if len(np.unique(codes)) != len(codes):
+        return False
+    return not ((score[1:] > score[:-1]) & ~brk).any()
+
+
 def _presorted_order(seg, score):
     n = len(seg)
     brk = seg[1:] != seg[:-1]
@@ -222,29 +242,102 @@ def _resolve_ties(order, seg, score, docno):
 
 def docno_words(docno):
     """Docnos as big-endian uint64 words: comparing rows of words compares
-    the byte strings (NUL padded), i.e. strcmp order.  A prefix common to
-    all the given docnos is dropped first (it does not change their order)."""
+    the byte strings (NUL padded), i.e. strcmp order.  The longest byte
+    prefix common to all the given docnos is dropped first (it does not
+    change their order), which often leaves a single word."""
     n = len(docno)
     w = docno.dtype.itemsize
     if n == 0:
         return np.zeros((0, 1), dtype=np.uint64)
-    u = np.ascontiguousarray(docno).view(np.uint8).reshape(n, w)
-    used = np.flatnonzero(u.any(axis=0))
-    width = int(used[-1]) + 1 if len(used) else 1
-    same = (u[:, :width] == u[0, :width]).all(axis=0)
-    p = int(np.argmin(same)) if not same.all() else width
-    p = min(p, width - 1)
-    rest = u[:, p:width]
-    w8 = (rest.shape[1] + 7) // 8 * 8
-    buf = np.zeros((n, w8), dtype=np.uint8)
-    buf[:, : rest.shape[1]] = rest
-    return buf.view(">u8").astype(np.uint64)
+    if w % 8:
+        docno = docno.astype(f"S{(w + 7) // 8 * 8}")
+        w = docno.dtype.itemsize
+    words = np.ascontiguousarray(docno).view(">u8").reshape(n, w // 8).astype(np.uint64)
+    k = words.shape[1]
+    # drop all-zero trailing words and constant leading words
+    while k > 1 and not words[:, k - 1].any():
+        k -= 1
+    lead = 0
+    while lead < k - 1 and not np.bitwise_or.reduce(words[:, lead] ^ words[0, lead]):
+        lead += 1
+    words = words[:, lead:k]
+    if words.shape[1] == 2:
+        # drop the common leading bytes of the first word; fold into one word
+        # when what is left fits
+        diff = int(np.bitwise_or.reduce(words[:, 0] ^ words[0, 0]))
+        p = (64 - diff.bit_length()) // 8  # common leading bytes
+        last = words[:, 1]
+        used = int(np.bitwise_or.reduce(last))
+        tail_bytes = 8 - ((used & -used).bit_length() - 1) // 8 if used else 0
+        if p > 0 and 8 - p + tail_bytes <= 8:
+            sh = np.uint64(8 * p)
+            return ((words[:, 0] << sh) | (last >> np.uint64(64 - 8 * p)))[:, None]
+    return np.ascontiguousarray(words)
+
+
+def _tie_ranks(seg, score, docno, rows, order_pos):
+    """Exact ranks of ``rows`` (file positions) in the presorted fast path.
+
+    ``order_pos[i]`` is row i's rank assuming file order inside its tie group;
+    rows in a tie group (equal topic and score) are re-ranked by docno
+    descending -- only the groups that contain one of ``rows``."""
+    n = len(seg)
+    brk = np.ones(n, dtype=bool)
+    brk[1:] = (score[1:] != score[:-1]) | (seg[1:] != seg[:-1])
+    gstarts = np.flatnonzero(brk)
+    gi = np.searchsorted(gstarts, rows, side="right") - 1
+    a = gstarts[gi]
+    b = np.append(gstarts[1:], n)[gi]
+    tied = (b - a) > 1
+    ranks = order_pos[rows].copy()
+    if not tied.any():
+        return ranks
+    ug, first = np.unique(gi[tied], return_index=True)
+    ga, gb = gstarts[ug], np.append(gstarts[1:], n)[ug]
+    sizes = gb - ga
+    member = np.repeat(ga - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes) + np.arange(sizes.sum())
+    gid = np.repeat(np.arange(len(ug)), sizes)
+    words = docno_words(docno[member])
+    keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
+    o = np.lexsort(keys + [gid])
+    # position inside its group after sorting by docno desc
+    within = np.empty(len(member), dtype=np.int64)
+    gstart_sorted = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    within[o] = np.arange(len(member)) - gstart_sorted[gid[o]]
+    # new rank = rank of the group's first member + position inside the group
+    new_rank = order_pos[ga][gid] + within
+    lookup = np.searchsorted(member, rows[tied])
+    ranks[tied] = new_rank[lookup]
+    return ranks
+
+
+def _ranks(seg, score, docno, rows):
+    """0-based rank within its topic of each of ``rows`` (trec_eval order)."""
+    n = len(seg)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if _is_presorted(seg, score):
+        # rank assuming file order within ties: position in block
+        brk = np.ones(n, dtype=bool)
+        brk[1:] = seg[1:] != seg[:-1]
+        bstart = np.flatnonzero(brk)
+        bi = np.cumsum(brk) - 1
+        order_pos = np.arange(n, dtype=np.int64) - bstart[bi]
+        return _tie_ranks(seg, score, docno, rows, order_pos)
+    order = rank_order(seg, score, docno)
+    inv = np.empty(n, dtype=np.int64)
+    inv[order] = np.arange(n, dtype=np.int64)
+    counts = np.bincount(seg)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    return inv[rows] - starts[seg[rows]]
 
 
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> EvalContext:
     qrels = read_qrels(qrels)
     run = read_run(run)
     level = int(relevance_level)
+    if level < 0:
+        raise ParameterError(f"relevance level (-l) must be >= 0, got {level}")
     if depth is not None:
         depth = int(depth)
         if depth < 0:
@@ -260,8 +353,9 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
             f"no topic has both judgments ({qrels.path}) and results ({run.path})"
         )
     names = [t.decode("utf-8", errors="surrogateescape") for t in topics_b.tolist()]
+    missing = ~np.isin(topics_b, run.topics)
 
-    # ---- run rows of evaluated topics, ranked
+    # ---- run rows of evaluated topics (file order)
     rmap = _index_in(topics_b, run.topics)
     rseg = rmap[run.topic_idx]
     keep = rseg >= 0
@@ -271,21 +365,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     else:
         idx = np.flatnonzero(keep)
         seg0, score, docno, rhash = rseg[idx], run.score[idx], run.docno[idx], rhash[idx]
-    order = rank_order(seg0, score, docno)
-    seg = seg0[order]
-    docno = docno[order]
-    rhash = rhash[order]
-    del score
-    counts = np.bincount(seg, minlength=T).astype(np.int64)
-    start = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    if depth is not None and len(seg):
-        pos = np.arange(len(seg), dtype=np.int64) - start[seg]
-        cut = pos < depth
-        if not cut.all():
-            seg, docno, rhash = seg[cut], docno[cut], rhash[cut]
-            counts = np.minimum(counts, depth)
-            start = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    missing = ~np.isin(topics_b, run.topics)
+    nret = np.bincount(seg0, minlength=T)[:T].astype(np.int64)
 
     # ---- qrels rows of evaluated topics
     qmap = _index_in(topics_b, qrels.topics)
@@ -296,11 +376,12 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     qgrade = qrels.grade[qkeep]
     qhash = (qrels.dochash if qrels.dochash is not None else docno_keys(qrels.docno))[qkeep]
 
-    # ---- join
-    rel = np.full(len(seg), NONPOOL, dtype=np.int64)
-    if len(seg) and len(qseg):
+    # ---- join: which run rows are judged (hash join, verified byte-exactly)
+    hi = np.zeros(0, dtype=np.int64)
+    qi = np.zeros(0, dtype=np.int64)
+    if len(seg0) and len(qseg):
         qk = mix_topic(qhash, qseg)
-        rk = mix_topic(rhash, seg)
+        rk = mix_topic(rhash, seg0)
         qo = np.argsort(qk)
         qks = qk[qo]
         # prefilter with a bitmap of the qrels keys' low bits, then binary search
@@ -314,10 +395,20 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
         hit = qks[pc] == rk[cand]
         hi = cand[hit]
         qi = qo[pc[hit]]
-        real = (qseg[qi] == seg[hi]) & (qdoc[qi] == docno[hi])
+        real = (qseg[qi] == seg0[hi]) & (qdoc[qi] == docno[hi])
         hi, qi = hi[real], qi[real]
-        g = qgrade[qi]
-        rel[hi] = np.where(g >= 0, g, UNJUDGED)
+
+    # ---- ranks of the judged retrieved docs
+    pos = _ranks(seg0, score, docno, hi)
+    jseg = seg0[hi].astype(np.int64)
+    g = qgrade[qi]
+    jrel = np.where(g >= 0, g, UNJUDGED).astype(np.int64)
+    if depth is not None:
+        nret = np.minimum(nret, depth)
+        inside = pos < depth
+        jseg, pos, jrel = jseg[inside], pos[inside], jrel[inside]
+    o = np.lexsort((pos, jseg))
+    jseg, pos, jrel = jseg[o], pos[o].astype(np.int64), jrel[o]
 
     # ---- per-topic judgment statistics
     nonneg = qgrade >= 0
@@ -332,9 +423,9 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     ideal = (qseg[pos_mask][io].astype(np.int64), qgrade[pos_mask][io].astype(np.int64))
 
     return EvalContext(
-        names=names, topics_b=topics_b, start=start, nret=counts, rel=rel,
-        seg=seg.astype(np.int64), level=level, rel_levels=rel_levels, maxgrade=maxgrade,
-        missing=missing, runid=run.runid, ideal_grades=ideal, docno=docno,
+        names=names, topics_b=topics_b, nret=nret, rel=jrel, seg=jseg, pos=pos,
+        level=level, rel_levels=rel_levels, maxgrade=maxgrade, missing=missing,
+        runid=run.runid, ideal_grades=ideal,
     )
 
 

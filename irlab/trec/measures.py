@@ -71,11 +71,12 @@ def _zeros(ctx, p):
     return np.zeros(ctx.T)
 
 
+def _rel_prec_sum(ctx):
+    return ctx.cached("relprec", lambda: np.where(ctx.isrel, ctx.prec, 0.0))
+
+
 def _ap_values(ctx):
-    def f():
-        m = ctx.isrel
-        return safe_div(ctx.segsum(np.where(m, ctx.prec, 0.0)), ctx.R)
-    return ctx.cached("ap", f)
+    return ctx.cached("ap", lambda: safe_div(ctx.segsum(_rel_prec_sum(ctx)), ctx.R))
 
 
 def _map(ctx, p):
@@ -83,16 +84,16 @@ def _map(ctx, p):
 
 
 def _rprec(ctx, p):
-    return safe_div(ctx.at_cut(ctx.crel, ctx.R), ctx.R)
+    return safe_div(ctx.count_before(ctx.isrel, ctx.R), ctx.R)
 
 
 def _judged_split(ctx):
-    """(bpref-style relevant mask, judged-nonrelevant mask)."""
+    """(relevant mask, judged-nonrelevant mask) over the judged docs; docs with
+    negative grades (-2) are in neither."""
     def f():
         judged = ctx.rel >= 0
         nonrel = judged & (ctx.rel < ctx.level)
-        rel = judged & ~nonrel
-        return rel, nonrel
+        return judged & ~nonrel, nonrel
     return ctx.cached("judged_split", f)
 
 
@@ -125,35 +126,32 @@ def _recip_rank(ctx, p):
     return out
 
 
-def _interp_prec(ctx):
-    """Interpolated precision at each ranked doc: max precision at or below it."""
-    def f():
-        if ctx.N == 0:
-            return np.zeros(0)
-        p = ctx.prec[::-1]
-        off = 2.0 * (ctx.T - 1 - ctx.seg[::-1])
-        m = np.maximum.accumulate(p + off) - off
-        return m[::-1]
-    return ctx.cached("interp", f)
-
-
 def _iprec_values(ctx, fracs):
-    ip = _interp_prec(ctx)
-    relidx = np.flatnonzero(ctx.isrel)
-    nrel_ret = ctx.segcount(ctx.isrel)
-    relstart = np.concatenate(([0], np.cumsum(nrel_ret)[:-1]))
-    top = np.zeros(ctx.T)
-    has = ctx.nret > 0
-    top[has] = ip[ctx.start[has]]
+    """Interpolated precision: max precision at or below a rank.  Precision
+    only rises at relevant documents, so the max is taken over them."""
+    idx = np.flatnonzero(ctx.isrel)
+    seg = ctx.seg[idx]
+    p = ctx.prec[idx]
+    T = ctx.T
+    if len(idx):
+        off = 2.0 * (T - 1 - seg[::-1])
+        ip = (np.maximum.accumulate(p[::-1] + off) - off)[::-1]
+    else:
+        ip = p
+    nrr = np.bincount(seg, minlength=T)[:T]
+    relstart = np.concatenate(([0], np.cumsum(nrr)[:-1]))
+    top = np.zeros(T)
+    has = nrr > 0
+    top[has] = ip[relstart[has]]
     R = ctx.R
     out = []
     for x in fracs:
         c = np.floor(x * R + 0.5).astype(np.int64)  # lround for non-negative values
-        v = np.zeros(ctx.T)
+        v = np.zeros(T)
         v[c == 0] = top[c == 0]
-        ok = (c >= 1) & (c <= nrel_ret)
+        ok = (c >= 1) & (c <= nrr)
         if ok.any():
-            v[ok] = ip[relidx[relstart[ok] + c[ok] - 1]]
+            v[ok] = ip[relstart[ok] + c[ok] - 1]
         out.append(v)
     return out
 
@@ -170,29 +168,27 @@ def _11pt_avg(ctx, p):
 
 
 def _precision_at(ctx, p):
-    return [ctx.at_cut(ctx.crel, k) / k for k in p]
+    return [ctx.count_before(ctx.isrel, k) / k for k in p]
 
 
 def _relstring(ctx, p):
     n = int(p[0]) if p else 10
     n = max(n, 0)
-    rel = ctx.rel
-    codes = np.full(ctx.N, ord("<"), dtype=np.uint8)
+    mat = np.full((ctx.T, max(n, 1)), ord("-"), dtype=np.uint8)
+    m = ctx.pos < n
+    rel, seg, pos = ctx.rel[m], ctx.seg[m], ctx.pos[m]
+    codes = np.full(len(rel), ord("<"), dtype=np.uint8)
     codes[rel > 9] = ord(">")
     small = (rel >= 0) & (rel <= 9)
     codes[small] = (ord("0") + rel[small]).astype(np.uint8)
-    codes[rel == -1] = ord("-")
     codes[rel == -2] = ord(".")
-    raw = codes.tobytes()
-    out = []
-    for t in range(ctx.T):
-        s = int(ctx.start[t])
-        out.append(raw[s: s + min(n, int(ctx.nret[t]))].decode("ascii"))
-    return out
+    mat[seg, pos] = codes
+    lens = np.minimum(ctx.nret, n)
+    return [mat[t, : lens[t]].tobytes().decode("ascii") for t in range(ctx.T)]
 
 
 def _recall_at(ctx, p):
-    return [safe_div(ctx.at_cut(ctx.crel, k), ctx.R) for k in p]
+    return [safe_div(ctx.count_before(ctx.isrel, k), ctx.R) for k in p]
 
 
 def _infap(ctx, p):
@@ -214,7 +210,7 @@ def _rprec_mult(ctx, p):
     R = ctx.R
     for x in p:
         c = np.floor(x * R + 0.9).astype(np.int64)  # (long)(x*R + 0.9)
-        out.append(safe_div(ctx.at_cut(ctx.crel, c), c))
+        out.append(safe_div(ctx.count_before(ctx.isrel, c), c))
     return out
 
 
@@ -250,12 +246,14 @@ class _Gains:
             body = s[1:] if s[:1] in "+-" else s
             if body.isdigit():
                 self.map.setdefault(int(s), float(val))
+        if -1 in self.map:
+            raise ParameterError("a gain for level -1 (documents not in the qrels) is not supported")
         G = ctx.rel_levels.shape[1]
         self.level_gain = np.array([self.map.get(level, float(level)) for level in range(G)])
         self.ctx = ctx
 
     def of(self, rel):
-        g = np.where(rel >= 0, self.level_gain[np.clip(rel, 0, None)], 0.0)
+        g = np.where(rel >= 0, self.level_gain[np.clip(rel, 0, len(self.level_gain) - 1)], 0.0)
         for lev, val in self.map.items():
             if lev < 0:
                 g = np.where(rel == lev, val, g)
@@ -275,6 +273,7 @@ class _Gains:
         return blocks, cum
 
     def ideal_dcg(self, k=None):
+        """Ideal DCG per topic, over all positive-gain judged docs (cut at k)."""
         ctx = self.ctx
         blocks, total = self.ideal_blocks()
         n = int(total.max()) if len(total) else 0
@@ -286,13 +285,14 @@ class _Gains:
             out += v * (H[b] - H[a])
         return out
 
-    def ideal_at(self, positions_seg, positions):
-        """Ideal gain at given (topic, 0-based position) pairs (0 past the end)."""
-        blocks, _ = self.ideal_blocks()
-        out = np.zeros(len(positions))
+    def ideal_dcg_at(self, c):
+        """Ideal DCG at per-topic prefix lengths c."""
+        ctx = self.ctx
+        blocks, total = self.ideal_blocks()
+        H = ctx.disc_prefix(int(max(total.max() if len(total) else 0, np.max(c) if np.size(c) else 0)))
+        out = np.zeros(np.shape(c))
         for v, a, b in blocks:
-            m = (positions >= a[positions_seg]) & (positions < b[positions_seg])
-            out[m] = v
+            out += v * (H[np.minimum(b, c)] - H[np.minimum(a, c)])
         return out
 
 
@@ -326,19 +326,20 @@ def _ndcg_rel(ctx, p):
     g = gains.of(ctx.rel)
     cdcg = ctx.segcumsum(g * _disc(ctx))
     blocks, P = gains.ideal_blocks()
-    n = int(max(P.max() if len(P) else 0, ctx.nret.max() if len(ctx.nret) else 0))
-    H = ctx.disc_prefix(n + 1)
-    # ideal dcg at prefix length m, per doc
-    m = ctx.pos + 1
     idcg_doc = np.zeros(ctx.N)
-    for v, a, b in blocks:
-        aa, bb = a[ctx.seg], b[ctx.seg]
-        idcg_doc += v * (H[np.minimum(bb, m)] - H[np.minimum(aa, m)])
+    if ctx.N:
+        # ideal dcg at each doc's prefix length, per its own topic's blocks
+        m = ctx.pos + 1
+        H = ctx.disc_prefix(int(max(P.max() if len(P) else 0, m.max())))
+        idcg_doc = np.zeros(ctx.N)
+        for v, a, b in blocks:
+            aa, bb = a[ctx.seg], b[ctx.seg]
+            idcg_doc += v * (H[np.minimum(bb, m)] - H[np.minimum(aa, m)])
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(g > 0, cdcg / idcg_doc, 0.0)
     s = ctx.segsum(terms)
     nrr = ctx.segcount(g > 0)
-    total_dcg = ctx.at_cut(cdcg, ctx.nret)
+    total_dcg = ctx.segsum(g * _disc(ctx))
     total_idcg = gains.ideal_dcg()
     s = s + (P - nrr) * safe_div(total_dcg, total_idcg)
     return np.where(s > 0, safe_div(s, P), 0.0)
@@ -346,32 +347,20 @@ def _ndcg_rel(ctx, p):
 
 def _rndcg(ctx, p):
     gains = _Gains(ctx, p)
-    g = gains.of(ctx.rel)
-    cdcg = ctx.segcumsum(g * _disc(ctx))
+    gd = gains.of(ctx.rel) * _disc(ctx)
     blocks, P = gains.ideal_blocks()
-    n = int(max(P.max() if len(P) else 0, ctx.nret.max() if len(ctx.nret) else 0))
-    H = ctx.disc_prefix(n + 1)
-
-    def idcg_at(c):
-        out = np.zeros(ctx.T)
-        for v, a, b in blocks:
-            out += v * (H[np.minimum(b, c)] - H[np.minimum(a, c)])
-        return out
-
     total = np.zeros(ctx.T)
     count = np.zeros(ctx.T)
     for v, a, b in blocks:
-        c = b
-        ok = (b > a) & (c > 0)
-        val = safe_div(ctx.at_cut(cdcg, c), idcg_at(c))
+        ok = (b > a) & (b > 0)
+        val = safe_div(ctx.sum_before(gd, b), gains.ideal_dcg_at(b))
         total += np.where(ok, val, 0.0)
         count += ok
     # trec_eval adds a last point at num_ret only when its first loop stopped
     # (ideal gain exhausted) at least two documents before the end
-    extra = ctx.nret > P + 1
-    val = safe_div(ctx.at_cut(cdcg, ctx.nret), idcg_at(ctx.nret))
-    ok = extra & (idcg_at(ctx.nret) > 0)
-    total += np.where(ok, val, 0.0)
+    idc = gains.ideal_dcg_at(ctx.nret)
+    ok = (ctx.nret > P + 1) & (idc > 0)
+    total += np.where(ok, safe_div(ctx.segsum(gd), idc), 0.0)
     count += ok
     res = safe_div(total, count)
     return np.where(ctx.R > 0, res, 0.0)
@@ -380,13 +369,16 @@ def _rndcg(ctx, p):
 def _g_measure(ctx, p):
     gains = _Gains(ctx, p)
     g = gains.of(ctx.rel)
-    ideal = gains.ideal_at(ctx.seg, ctx.pos)
-    cost = np.maximum(ideal, 1.0)
+    blocks, _ = gains.ideal_blocks()
+    # cost up to rank i (inclusive): sum over ranks of max(ideal gain, 1)
+    m = ctx.pos + 1
+    C = m.astype(np.float64)
+    for v, a, b in blocks:
+        if v > 1:
+            C += (v - 1.0) * np.clip(m - a[ctx.seg], 0, (b - a)[ctx.seg])
     S = ctx.segcumsum(g)
-    C = ctx.segcumsum(cost)
     with np.errstate(divide="ignore", invalid="ignore"):
         contrib = np.where(g != 0, g / np.log2(2.0 + C - S), 0.0)
-    blocks, _ = gains.ideal_blocks()
     sum_ideal = np.zeros(ctx.T)
     for v, a, b in blocks:
         sum_ideal += v * (b - a)
@@ -395,25 +387,21 @@ def _g_measure(ctx, p):
 
 def _ndcg_cut(ctx, p):
     gains = _Gains(ctx, ())
-    g = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
-    cdcg = ctx.segcumsum(g * _disc(ctx))
-    out = []
-    for k in p:
-        out.append(safe_div(ctx.at_cut(cdcg, k), gains.ideal_dcg(k)))
-    return out
+    gd = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64) * _disc(ctx)
+    return [safe_div(ctx.sum_before(gd, k), gains.ideal_dcg(k)) for k in p]
 
 
 def _map_cut(ctx, p):
-    cprec = ctx.segcumsum(np.where(ctx.isrel, ctx.prec, 0.0))
-    return [safe_div(ctx.at_cut(cprec, k), ctx.R) for k in p]
+    rp = _rel_prec_sum(ctx)
+    return [safe_div(ctx.sum_before(rp, k), ctx.R) for k in p]
 
 
 def _relative_p(ctx, p):
-    return [safe_div(ctx.at_cut(ctx.crel, k), np.minimum(k, ctx.R)) for k in p]
+    return [safe_div(ctx.count_before(ctx.isrel, k), np.minimum(k, ctx.R)) for k in p]
 
 
 def _success(ctx, p):
-    return [(ctx.at_cut(ctx.crel, k) > 0).astype(np.float64) for k in p]
+    return [(ctx.count_before(ctx.isrel, k) > 0).astype(np.float64) for k in p]
 
 
 def _set_p(ctx, p):
@@ -453,7 +441,7 @@ def _rbp(ctx, p):
             prob = float(val)
     gains = _Gains(ctx, p)
     G = ctx.rel_levels.shape[1]
-    # per-topic gain list: levels 0..maxlevel_t (present in the topic) + params
+    # per-topic gain list: levels 0..highest level present in the topic + params
     has = ctx.rel_levels > 0
     top_level = np.where(has.any(axis=1), G - 1 - np.argmax(has[:, ::-1], axis=1), -1)
     lg = gains.level_gain
@@ -481,28 +469,30 @@ def _rbp(ctx, p):
 
 def _rbp_resid(ctx, p):
     prob = 0.9
-    unj = ctx.rel < 0
+    judged = ctx.rel >= 0
     w = np.power(prob, ctx.pos.astype(np.float64))
-    s = ctx.segsum(np.where(unj, w, 0.0))
-    tail = np.power(prob, ctx.nret.astype(np.float64))
-    v = tail + (1 - prob) * s
-    return np.where(ctx.segcount(unj) > 0, v, 0.0)
+    n = ctx.nret.astype(np.float64)
+    all_w = (1.0 - np.power(prob, n)) / (1.0 - prob)   # sum of p^i, i < num_ret
+    s = all_w - ctx.segsum(np.where(judged, w, 0.0))    # over unjudged docs
+    v = np.power(prob, n) + (1 - prob) * s
+    unj = ctx.nret - ctx.segcount(judged)
+    return np.where(unj > 0, v, 0.0)
 
 
 def _unj(ctx, p):
-    c = ctx.segcumsum((ctx.rel < 0).astype(np.int64))
-    return [ctx.at_cut(c, k) / k for k in p]
+    judged = ctx.rel >= 0
+    return [(np.minimum(k, ctx.nret) - ctx.count_before(judged, k)) / k for k in p]
 
 
 def _yaap(ctx, p):
-    s = ctx.segsum(np.where(ctx.isrel, ctx.prec, 0.0))
+    s = ctx.segsum(_rel_prec_sum(ctx))
     return np.log((1.0 + s) / (1.0 + ctx.R - s))
 
 
 # ---- irlab measures beyond trec_eval ----------------------------------------------
 
 def _ideal_ctx_arrays(ctx):
-    """(seg, pos, grade) of the ideal ranking: positive judged grades, desc."""
+    """(seg, pos, grade, start, count) of the ideal rankings: positive grades, desc."""
     def f():
         seg, grade = ctx.ideal_grades
         counts = np.bincount(seg, minlength=ctx.T)[: ctx.T]
@@ -522,55 +512,44 @@ def _cum_within(seg, start, x):
     return c - before[seg]
 
 
-def _at(cum, start, counts, k):
-    k = np.minimum(k, counts)
-    out = np.zeros(len(start))
-    ok = k > 0
-    out[ok] = cum[start[ok] + k[ok] - 1]
-    return out
+def _sum_before(seg, pos, x, k, T):
+    return np.bincount(seg, weights=np.where(pos < k, x, 0.0), minlength=T)[:T]
 
 
-def _err_terms(seg, pos, grade, gmax):
+def _err_terms(seg, grade, gmax):
+    """Per-document ERR terms Pr_i/(i+1) * prod_{j<i}(1 - Pr_j), over the given
+    (sorted) docs; unlisted docs have Pr = 0 and change nothing."""
     gm = gmax[seg]
     with np.errstate(over="ignore", invalid="ignore"):
         pr = np.where(gm > 0, (np.exp2(np.clip(grade, 0, None)) - 1.0) / np.exp2(np.maximum(gm, 0)), 0.0)
-    pr = np.clip(pr, 0.0, 1.0)
-    return pr
+    return np.clip(pr, 0.0, 1.0 - 1e-16)
 
 
-def _err_cum(seg, pos, grade, gmax, start):
-    pr = _err_terms(seg, pos, grade, gmax)
-    lg = np.log1p(-np.minimum(pr, 1 - 1e-16))
+def _err_sums(seg, pos, grade, gmax, start, ks, T):
+    pr = _err_terms(seg, grade, gmax)
+    lg = np.log1p(-pr)
     before = _cum_within(seg, start, lg) - lg
     term = pr / (pos + 1.0) * np.exp(before)
-    return _cum_within(seg, start, term)
-
-
-def _err_values(ctx, ks):
-    gmax = ctx.maxgrade.astype(np.float64)
-    grade = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
-    cum = _err_cum(ctx.seg, ctx.pos, grade, gmax, ctx.start)
-    return [ctx.at_cut(cum, k) for k in ks]
+    return [_sum_before(seg, pos, term, k, T) for k in ks]
 
 
 def _err_cut(ctx, p):
-    return _err_values(ctx, p)
+    grade = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
+    return _err_sums(ctx.seg, ctx.pos, grade, ctx.maxgrade.astype(np.float64), ctx.start, p, ctx.T)
 
 
 def _nerr_cut(ctx, p):
-    vals = _err_values(ctx, p)
-    iseg, ipos, igrade, istart, icount = _ideal_ctx_arrays(ctx)
-    icum = _err_cum(iseg, ipos, igrade, ctx.maxgrade.astype(np.float64), istart)
-    return [safe_div(v, _at(icum, istart, icount, k)) for v, k in zip(vals, p)]
+    vals = _err_cut(ctx, p)
+    iseg, ipos, igrade, istart, _ = _ideal_ctx_arrays(ctx)
+    ideal = _err_sums(iseg, ipos, igrade, ctx.maxgrade.astype(np.float64), istart, p, ctx.T)
+    return [safe_div(v, i) for v, i in zip(vals, ideal)]
 
 
 def _ndcg_exp_cut(ctx, p):
-    g = np.where(ctx.rel > 0, np.exp2(np.clip(ctx.rel, 0, 60).astype(np.float64)) - 1.0, 0.0)
-    cdcg = ctx.segcumsum(g * _disc(ctx))
-    iseg, ipos, igrade, istart, icount = _ideal_ctx_arrays(ctx)
-    ig = (np.exp2(np.clip(igrade, 0, 60)) - 1.0) / np.log2(ipos + 2.0)
-    icum = _cum_within(iseg, istart, ig)
-    return [safe_div(ctx.at_cut(cdcg, k), _at(icum, istart, icount, k)) for k in p]
+    gd = np.where(ctx.rel > 0, np.exp2(np.clip(ctx.rel, 0, 60).astype(np.float64)) - 1.0, 0.0) * _disc(ctx)
+    iseg, ipos, igrade, _, _ = _ideal_ctx_arrays(ctx)
+    igd = (np.exp2(np.clip(igrade, 0, 60)) - 1.0) / np.log2(ipos + 2.0)
+    return [safe_div(ctx.sum_before(gd, k), _sum_before(iseg, ipos, igd, k, ctx.T)) for k in p]
 
 
 # ---------------------------------------------------------------------------

@@ -226,6 +226,9 @@ def _round8(n):
     return max(8, (n + 7) // 8 * 8)
 
 
+_MIN_WIDTH = 16
+
+
 def _full(arr):
     """True if some value of an S array fills its whole width (maybe truncated)."""
     w = arr.dtype.itemsize
@@ -264,14 +267,16 @@ def _fast_chunk(spec, data, widths):
 
 
 def _shrink(a):
-    """Copy of an S array at the width of its longest value."""
+    """An S array at the width of its longest value rounded up to a multiple
+    of 8 (so that rows can be viewed as 64-bit words without copying)."""
     n, w = len(a), a.dtype.itemsize
-    if n == 0:
-        return a.copy()
-    u = a.view(np.uint8).reshape(n, w)
-    used = np.flatnonzero(u.any(axis=0))
-    width = int(used[-1]) + 1 if len(used) else 1
-    return a.astype(f"S{width}") if width < w else a.copy()
+    if n == 0 or w % 8:
+        return a
+    words = a.view(np.uint64).reshape(n, w // 8)
+    k = w // 8
+    while k > 1 and not words[:, k - 1].any():
+        k -= 1
+    return a.astype(f"S{8 * k}") if 8 * k < w else a
 
 
 def _read(path, kind):
@@ -290,7 +295,7 @@ def _read(path, kind):
                         lens[0] = max(lens[0], len(toks[0]))
                         if len(toks) > 2:
                             lens[1] = max(lens[1], len(toks[2]))
-                    widths = [_round8(2 * lens[0]), _round8(2 * lens[1])]
+                    widths = [_round8(max(2 * lens[0], _MIN_WIDTH)), _round8(max(2 * lens[1], _MIN_WIDTH))]
                 res = _fast_chunk(spec, data, widths)
                 if res is not None:
                     while _full(res[0]) or _full(res[1]):
@@ -354,6 +359,7 @@ def docno_keys(docno: np.ndarray) -> np.ndarray:
     if pad:
         docno = docno.astype(f"S{w + pad}")
         w += pad
+    docno = np.ascontiguousarray(docno)
     words = docno.view(np.uint64).reshape(n, w // 8) if n else np.zeros((0, w // 8), np.uint64)
     # sum of word * odd multiplier per position, then a mixing step: trailing
     # zero words (padding) contribute nothing, so any width gives the same key
