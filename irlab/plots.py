@@ -21,13 +21,10 @@ b'\x89PNG\r\n\x1a\n'
 from __future__ import annotations
 
 import base64
-import dataclasses
 import io
-import itertools
 import math
 import numbers
 from fractions import Fraction
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +33,6 @@ from . import exact
 from .errors import ParameterError
 from .metric import Result, check_cutoff
 from .metrics import cohen_kappa, dcg, idcg, interpolated_precision, precision_recall_points
-from .ranking import Ranking
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, never imported at run time
     from matplotlib.axes import Axes
@@ -132,36 +128,6 @@ def _short(text: str, limit: int = 40) -> str:
 
 # 1. precision–recall ----------------------------------------------------------------------------
 
-class _MemoRanking(Ranking):
-    """The same ranking with ``relevance`` and ``hits`` memoised.
-
-    A curve asks ``interpolated_precision`` for one value per recall level, and each call walks the
-    ranking rank by rank; with the plain class every ``hits(k)`` rebuilds ``relevance``, which makes a
-    1000-document curve take about a minute. The values are unchanged: same fields, same methods.
-    """
-
-    @cached_property
-    def relevance(self) -> tuple[bool, ...]:
-        return Ranking.relevance.fget(self)
-
-    @cached_property
-    def _running_hits(self) -> tuple[int, ...]:
-        return (0, *itertools.accumulate(self.relevance))
-
-    def hits(self, k: int | None = None) -> int:
-        if k is None:
-            return self._running_hits[-1]
-        if 0 <= k <= self.retrieved:
-            return self._running_hits[k]
-        return super().hits(k)
-
-
-def _memo(ranking):
-    if type(ranking) is not Ranking:  # a subclass of the caller's: leave it alone
-        return ranking
-    return _MemoRanking(**{f.name: getattr(ranking, f.name) for f in dataclasses.fields(ranking)})
-
-
 def _envelope_levels(ranking, key: str) -> list[Fraction]:
     """Recall levels at which the interpolated precision is evaluated to draw its step line.
 
@@ -198,7 +164,6 @@ def precision_recall_curve(ranking, interpolation=None, title=None, ax=None) -> 
     >>> [round(float(y), 4) for y in ax.lines[2].get_ydata()]
     [1.0, 1.0, 1.0, 0.6, 0.6, 0.6, 0.6, 0.0, 0.0, 0.0, 0.0]
     """
-    ranking = _memo(ranking)
     points = precision_recall_points(ranking)  # raises ParameterError when R = 0
     choice = conv.INTERPOLATION.choice(interpolation)
     levels = _envelope_levels(ranking, choice.key)

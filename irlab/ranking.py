@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .errors import RankingError
 
@@ -132,9 +133,17 @@ class Ranking:
     def is_relevant(self, grade: int) -> bool:
         return grade >= self.threshold
 
-    @property
+    @cached_property
     def relevance(self) -> tuple[bool, ...]:
         return tuple(self.is_relevant(g) for g in self.grades)
+
+    @cached_property
+    def _hits_so_far(self) -> tuple[int, ...]:
+        """Relevant documents in the top k, for k = 0..n (computed once: metrics ask for it at every rank)."""
+        counts = [0]
+        for relevant in self.relevance:
+            counts.append(counts[-1] + relevant)
+        return tuple(counts)
 
     @property
     def retrieved(self) -> int:
@@ -160,7 +169,7 @@ class Ranking:
         return self.relevant_retrieved + self.relevant_unretrieved
 
     def hits(self, k: int | None = None) -> int:
-        return sum(self.relevance[: self.retrieved if k is None else k])
+        return self._hits_so_far[self.retrieved if k is None else min(k, self.retrieved)]
 
     def symbol(self, rank: int) -> str:
         """How the judgment at ``rank`` (1-based) is written: R/N for binary rankings, the grade otherwise."""

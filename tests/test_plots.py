@@ -114,20 +114,6 @@ def test_pr_trec_eval_differs_from_book_where_rounding_differs():
     assert (float(book[4]), float(trec[4])) == (0.4, 0.5)
 
 
-def test_memoised_ranking_is_the_same_ranking():
-    import random
-
-    rng = random.Random(7)
-    for _ in range(20):
-        grades = [rng.choice([0, 0, 1, 2]) for _ in range(rng.randint(1, 40))]
-        ranking = Ranking.from_grades(grades, threshold=rng.choice([1, 2]))
-        memo = plots._memo(ranking)
-        assert type(memo) is not Ranking and memo.grades == ranking.grades
-        assert memo.relevance == ranking.relevance and memo.describe() == ranking.describe()
-        assert [memo.hits(k) for k in [None, *range(-2, len(grades) + 3)]] == [
-            ranking.hits(k) for k in [None, *range(-2, len(grades) + 3)]]
-
-
 def test_pr_curve_of_a_long_ranking_matches_irlab():
     import random
 

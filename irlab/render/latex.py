@@ -76,7 +76,7 @@ def _blocks(blocks, level):
             lines.append(r"\begin{enumerate}")
             for step in block.steps:
                 note = f" ({latex_text(step.note)})" if step.note else ""
-                lines.append(rf"\item {latex_text(step.label)}: \( {step_chain(step, "latex")} \){note}")
+                lines.append(rf"\item {latex_text(step.label)}: \( {step_chain(step, 'latex')} \){note}")
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
             value = exact.value_latex(block.value, inline=True)

@@ -41,7 +41,7 @@ def _blocks(blocks, level):
         elif isinstance(block, Steps):
             for number, step in enumerate(block.steps, 1):
                 note = f" ({_escape(step.note)})" if step.note else ""
-                lines.append(f"{number}. {_escape(step.label)}: ${step_chain(step, "latex")}${note}")
+                lines.append(f"{number}. {_escape(step.label)}: ${step_chain(step, 'latex')}${note}")
             lines.append("")
         elif isinstance(block, Answer):
             lines += [f"**{_escape(block.label)}:** ${symbol_latex(block.symbol)} = {exact.value_latex(block.value)}$", ""]
