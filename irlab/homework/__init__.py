@@ -1,0 +1,24 @@
+"""Homework auto-checking: personal variants, answer checking with diagnosed mistakes, class grading.
+
+>>> from irlab.homework import check
+>>> print(check("exercises/chapter8-book.toml", "8.9", "e", "0.555"))   # doctest: +SKIP
+Not quite: 0.555 is what you get if you divide by the 6 relevant documents retrieved; this exercise divides by all 8 relevant documents (step 2 of the worked solution).
+
+Modules: :mod:`.answers` (reading and comparing answers), :mod:`.variants` (per-student parameters, sheets and
+answer keys), :mod:`.key` (a question's parts), :mod:`.diagnosis` (the catalogue of mistakes),
+:mod:`.feedback` (check, assert_answer), :mod:`.grading` (a class's CSV), :mod:`.cli` (sheet and grade).
+"""
+
+from .answers import ParsedAnswer, Tolerance, parse_answer
+from .cli import add_homework_parsers, run_grade, run_sheet
+from .diagnosis import MISTAKES, Diagnosis, Mistake, diagnose
+from .feedback import Feedback, PartFeedback, assert_answer, check
+from .grading import GradeReport, grade, grade_rows, read_answers
+from .key import answer_key
+from .variants import answer_key_document, sheet_document, variant_set
+
+__all__ = [
+    "check", "assert_answer", "Feedback", "PartFeedback", "grade", "grade_rows", "read_answers", "GradeReport",
+    "sheet_document", "answer_key_document", "variant_set", "answer_key", "parse_answer", "ParsedAnswer", "Tolerance",
+    "MISTAKES", "Mistake", "Diagnosis", "diagnose", "add_homework_parsers", "run_sheet", "run_grade",
+]

@@ -1,0 +1,324 @@
+"""Which mistake gives this wrong answer? A catalogue of named mistakes, each re-solved with irlab's own solvers.
+
+A :class:`Mistake` is data: a name, a short title (for the class summary), a student-facing explanation
+template and either a ``rewrite`` of the question (another convention, another solver, another cut-off, the
+ideal ranking built from the retrieved list only) or an answer ``scale`` (a percentage written without its
+sign). :func:`diagnose` re-solves the question under every mistake that applies, keeps those whose value
+differs from the correct one, and names the first whose value the student's answer matches. It also points to
+the step of the worked solution where the correct and the mistaken computations part ways (steps are numbered
+from 1, as the renderers number them).
+
+Nothing here knows an answer: every mistaken value is computed by the same solvers as the correct one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Callable
+
+from .. import conventions as conv
+from .. import exact
+from ..errors import IrlabError
+from ..exercise_set import Question, _Where, solve_question
+from ..ranking import Ranking
+from .answers import Tolerance, close
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """The question and parameters a mistake solves instead of the real ones."""
+
+    question: Question
+    params: dict
+    context: dict  # extra template fields (e.g. the other cut-off)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    name: str
+    title: str
+    explanation: str  # str.format template; fields from :func:`_context` and the rewrite's context
+    rewrite: Callable[[Question, dict], list[Rewrite]] | None = None
+    scale: Fraction | None = None  # answer-scale mistakes: the mistaken value is the correct one times scale
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    mistake: Mistake
+    message: str  # the filled explanation, without the leading "Not quite:"
+    step: int | None  # first step (1-based) of the worked solution whose value the mistake changes
+    mistaken_value: object
+
+    @property
+    def name(self) -> str:
+        return self.mistake.name
+
+
+# rewrites --------------------------------------------------------------------------------------
+
+def _metric(solver: str):
+    from ..metrics import REGISTRY
+
+    return REGISTRY.get(solver)
+
+
+def _with_options(question: Question, **changes) -> Question:
+    options = {**question.options, **changes}
+    options = {k: v for k, v in options.items() if v is not None}
+    return replace(question, options=options)
+
+
+def convention_choice(convention: conv.Convention, choice: str) -> Callable[[Question, dict], list[Rewrite]]:
+    """Solve with ``convention = choice``, when the question's metric has that convention and uses another."""
+
+    def rewrite(question: Question, params: dict) -> list[Rewrite]:
+        metric = _metric(question.solver)
+        if metric is None or convention not in metric.conventions:
+            return []
+        current = convention.choice(question.options.get(convention.name)).key
+        if current == choice:
+            return []
+        return [Rewrite(_with_options(question, **{convention.name: choice}), params, {})]
+
+    return rewrite
+
+
+def other_solver(source: str, target: str, drop: tuple[str, ...] = ()) -> Callable[[Question, dict], list[Rewrite]]:
+    def rewrite(question: Question, params: dict) -> list[Rewrite]:
+        if question.solver != source:
+            return []
+        options = {k: v for k, v in question.options.items() if k not in drop}
+        return [Rewrite(replace(question, solver=target, options=options), params, {})]
+
+    return rewrite
+
+
+def ideal_from_retrieved(question: Question, params: dict) -> list[Rewrite]:
+    """IDCG from the retrieved list only: forget the judged documents that were not retrieved (and R)."""
+    if question.solver not in ("ndcg", "idcg") or "ranking" not in params:
+        return []
+    if not params.get("unretrieved") and params.get("relevant") is None:
+        return []
+    changed = {k: v for k, v in params.items() if k not in ("unretrieved", "relevant")}
+    return [Rewrite(question, changed, {})]
+
+
+def off_by_one(question: Question, params: dict) -> list[Rewrite]:
+    """The cut-off one rank too early or too late."""
+    k = question.options.get("k")
+    if not isinstance(k, int) or isinstance(k, bool):
+        return []
+    return [Rewrite(_with_options(question, k=other), params, {"k_other": other}) for other in (k - 1, k + 1) if other >= 1]
+
+
+# the catalogue ---------------------------------------------------------------------------------
+
+MISTAKES: tuple[Mistake, ...] = (
+    Mistake("ap-divided-by-relevant-retrieved", "AP divided by the relevant documents retrieved instead of all R",
+            "{given} is what you get if you divide by the {hits} relevant documents retrieved; this exercise divides "
+            "by all {R} relevant documents",
+            convention_choice(conv.AP_DENOMINATOR, "retrieved")),
+    Mistake("ap-divided-by-all-relevant", "AP divided by all R instead of the relevant documents retrieved",
+            "{given} is what you get if you divide by all {R} relevant documents; this exercise divides by the "
+            "{hits} relevant documents retrieved",
+            convention_choice(conv.AP_DENOMINATOR, "relevant")),
+    Mistake("ap-divided-by-min-r-k", "AP divided by min(R, k)",
+            "{given} is what you get if you divide by min(R, k) = {min_rk}; this exercise divides by {ap_divisor}",
+            convention_choice(conv.AP_DENOMINATOR, "min-relevant-k")),
+    Mistake("recall-divided-by-min-r-k", "recall@k divided by min(R, k) instead of R",
+            "{given} is what you get if you divide by min(R, k) = {min_rk}; this exercise divides recall by all "
+            "R = {R} relevant documents",
+            convention_choice(conv.RECALL_DENOMINATOR, "min-relevant-k")),
+    Mistake("recall-divided-by-r", "recall@k divided by R instead of min(R, k)",
+            "{given} is what you get if you divide by all R = {R} relevant documents; this exercise divides recall "
+            "by min(R, k) = {min_rk}",
+            convention_choice(conv.RECALL_DENOMINATOR, "relevant")),
+    Mistake("precision-over-retrieved", "P@k divided by the documents retrieved instead of k",
+            "{given} is what you get if you divide by the {length} documents retrieved; this exercise divides by "
+            "the cut-off k = {k}, counting missing ranks as non-relevant",
+            convention_choice(conv.PRECISION_DENOMINATOR, "retrieved")),
+    Mistake("precision-over-k", "P@k divided by k instead of the documents retrieved",
+            "{given} is what you get if you divide by the cut-off k = {k}; this exercise divides by the {length} "
+            "documents actually retrieved",
+            convention_choice(conv.PRECISION_DENOMINATOR, "k")),
+    Mistake("linear-gain", "linear gain g instead of 2^g - 1",
+            "{given} is what you get with the linear gain gain(g) = g; this exercise uses the exponential gain "
+            "gain(g) = 2^g - 1",
+            convention_choice(conv.GAIN, "linear")),
+    Mistake("exponential-gain", "exponential gain 2^g - 1 instead of g",
+            "{given} is what you get with the exponential gain gain(g) = 2^g - 1; this exercise uses the grade "
+            "itself as the gain, gain(g) = g",
+            convention_choice(conv.GAIN, "exp")),
+    Mistake("discount-log2-rank", "discount log2(i) instead of log2(i + 1)",
+            "{given} is what you get if you divide the gain at rank i by log2(i) (no discount at rank 1); this "
+            "exercise divides by log2(i + 1) at every rank",
+            convention_choice(conv.DISCOUNT, "log2-rank")),
+    Mistake("discount-log2-rank-plus-1", "discount log2(i + 1) instead of log2(i)",
+            "{given} is what you get if you divide the gain at rank i by log2(i + 1); this exercise leaves rank 1 "
+            "undiscounted and divides by log2(i) from rank 2 on",
+            convention_choice(conv.DISCOUNT, "log2-rank-plus-1")),
+    Mistake("idcg-from-retrieved-list", "IDCG from the retrieved list instead of all judgments",
+            "{given} is what you get if the ideal ranking is built from the retrieved list only; this exercise's "
+            "ideal ranking sorts every judged document, including the relevant ones that were not retrieved",
+            ideal_from_retrieved),
+    Mistake("non-interpolated-precision", "non-interpolated instead of interpolated precision",
+            "{given} is the precision at the first rank that reaches recall {level}; interpolated precision is the "
+            "highest precision at any rank whose recall is at least {level}",
+            other_solver("iprec", "prec-at-recall", drop=("interpolation",))),
+    Mistake("interpolated-precision", "interpolated instead of non-interpolated precision",
+            "{given} is the interpolated precision (the highest precision at any rank with recall at least {level}); "
+            "this question asks for the precision at the first rank that reaches recall {level}",
+            other_solver("prec-at-recall", "iprec")),
+    Mistake("interpolation-trec-eval", "trec_eval's rounding of r·R in interpolated precision",
+            "{given} is what you get if you round r·R to the nearest integer, as trec_eval does; this exercise "
+            "needs recall at least {level}, i.e. rounds r·R up",
+            convention_choice(conv.INTERPOLATION, "trec-eval")),
+    Mistake("kappa-per-judge-marginals", "kappa with per-judge instead of pooled marginals",
+            "{given} is what you get if P(E) uses each judge's own proportions (Cohen's original kappa); this "
+            "exercise pools the two judges' judgments to estimate P(E)",
+            convention_choice(conv.KAPPA_MARGINALS, "per-judge")),
+    Mistake("kappa-pooled-marginals", "kappa with pooled instead of per-judge marginals",
+            "{given} is what you get if P(E) pools the two judges' judgments; this exercise uses each judge's own "
+            "proportions (Cohen's original kappa)",
+            convention_choice(conv.KAPPA_MARGINALS, "pooled")),
+    Mistake("off-by-one-rank", "cut-off one rank off (k ± 1)",
+            "{given} is the value at rank {k_other}; this question cuts the list at k = {k}",
+            off_by_one),
+    Mistake("percent-without-sign", "a percentage written without its % sign",
+            "{given} is the right number as a percentage, but written without the % sign it means {given} as a "
+            "fraction of 1; write {as_percent} or {as_fraction}",
+            scale=Fraction(100)),
+    Mistake("fraction-with-percent-sign", "a fraction of 1 followed by a % sign",
+            "{given} has a % sign, which divides the number by 100; the value you computed is right as a fraction "
+            "of 1: write it without the % sign (or as {as_percent})",
+            scale=Fraction(1, 100)),
+)
+
+BY_NAME = {mistake.name: mistake for mistake in MISTAKES}
+
+
+# context for the explanations ------------------------------------------------------------------
+
+def _join(values) -> str:
+    values = [str(v) for v in values]
+    return values[0] if len(values) == 1 else " and ".join(values)
+
+
+def _context(question: Question, params: dict, correct_value) -> dict:
+    """Template fields: R, hits, length, k, min_rk, level, the AP divisor; missing facts read '?'."""
+    ctx: dict = {"k": question.options.get("k", "?"), "level": "?", "R": "?", "hits": "?", "length": "?",
+                 "min_rk": "?", "ap_divisor": "?"}
+    level = question.options.get("recall_level")
+    if level is not None:
+        value = exact.parse_number(str(level)) if not isinstance(level, (int, Fraction)) else level
+        ctx["level"] = f"{float(value):g}"
+    texts = [params["ranking"]] if "ranking" in params else list(params.get("rankings", []))
+    relevant = params.get("relevant")
+    relevants = relevant if isinstance(relevant, list) else [relevant] * len(texts)
+    rs, hits, lengths, min_rks = [], [], [], []
+    k = question.options.get("k")
+    for text, r in zip(texts, relevants):
+        try:
+            ranking = Ranking.parse(text) if isinstance(text, str) else Ranking.from_grades(text)
+        except IrlabError:
+            continue
+        depth = ranking.retrieved if not isinstance(k, int) else min(k, ranking.retrieved)
+        total = r if r is not None else ranking.relevant_retrieved
+        rs.append(total)
+        hits.append(ranking.hits(depth))
+        lengths.append(ranking.retrieved)
+        min_rks.append(min(total, k if isinstance(k, int) else ranking.retrieved))
+    if rs:
+        ctx.update(R=_join(rs), hits=_join(hits), length=_join(lengths), min_rk=_join(min_rks))
+        choice = question.options.get("ap_denominator")
+        ctx["ap_divisor"] = {"retrieved": f"the {ctx['hits']} relevant documents retrieved",
+                             "min-relevant-k": f"min(R, k) = {ctx['min_rk']}"}.get(choice, f"all {ctx['R']} relevant documents")
+    if not exact.is_symbolic(correct_value):
+        ctx["as_percent"] = f"{exact.decimal_text(Fraction(correct_value) * 100, 2)}%"
+        ctx["as_fraction"] = exact.exact_text(correct_value)
+        if exact.is_terminating(correct_value):
+            ctx["as_fraction"] = exact.decimal_text(correct_value)
+    else:
+        ctx["as_percent"] = f"{exact.decimal_text(Fraction(exact.to_float(correct_value)) * 100, 2)}%"
+        ctx["as_fraction"] = exact.decimal_text(correct_value)
+    return ctx
+
+
+# comparing computations ------------------------------------------------------------------------
+
+def _same(a, b) -> bool:
+    if exact.is_symbolic(a) or exact.is_symbolic(b):
+        try:
+            return abs(exact.to_float(a) - exact.to_float(b)) <= 1e-12 * max(1.0, abs(exact.to_float(b)))
+        except (TypeError, ValueError):
+            return str(a) == str(b)
+    return a == b
+
+
+def divergence_step(correct_steps, mistaken_steps) -> int:
+    """The first step (1-based) whose value differs between the two computations."""
+    for number, (right, wrong) in enumerate(zip(correct_steps, mistaken_steps), 1):
+        if not _same(right.value, wrong.value):
+            return number
+    return min(len(correct_steps), len(mistaken_steps)) + 1 if len(correct_steps) != len(mistaken_steps) \
+        else len(correct_steps)
+
+
+def _distinct(a, b) -> bool:
+    """Two candidate values a student's answer could tell apart (at the default tolerance)."""
+    return not close(Fraction(exact.to_float(a)) if exact.is_symbolic(a) else a, b, Tolerance(Fraction(1, 1000)))
+
+
+def mistaken_results(question: Question, params: dict, part: int, path="exercise") -> list[tuple[Mistake, object, Rewrite | None]]:
+    """Every applicable mistake with the Result (or scaled value) it gives for answer ``part`` (0-based)."""
+    found = []
+    for mistake in MISTAKES:
+        if mistake.rewrite is None:
+            continue
+        for rewrite in mistake.rewrite(question, params):
+            try:
+                solution = solve_question(rewrite.params, rewrite.question, _Where(path, None, question.id))
+            except (IrlabError, ZeroDivisionError):
+                continue
+            primary = solution.primary
+            if part < len(primary):
+                found.append((mistake, primary[part].result, rewrite))
+    return found
+
+
+def diagnose(given, question: Question, params: dict, correct_result, part: int = 0, tolerance: Tolerance | None = None,
+             given_text: str | None = None, candidates=None, path="exercise") -> Diagnosis | None:
+    """Name the mistake whose value ``given`` matches, or None.
+
+    ``candidates`` (from :func:`mistaken_results`) may be passed in to reuse them across students' answers.
+    """
+    if given is None:
+        return None
+    tolerance = tolerance or Tolerance()
+    if tolerance.form == "fraction":
+        tolerance = Tolerance()
+    correct = correct_result.value
+    ctx = _context(question, params, correct)
+    ctx["given"] = given_text if given_text is not None else exact.exact_text(given)
+    if candidates is None:
+        candidates = mistaken_results(question, params, part, path)
+    for mistake, result, rewrite in candidates:
+        value = result.value
+        if not _distinct(value, correct) or not close(given, value, tolerance):
+            continue
+        fields = {**ctx, **rewrite.context} if rewrite else ctx
+        step = divergence_step(correct_result.steps, result.steps)
+        return Diagnosis(mistake, mistake.explanation.format_map(_Fields(fields)), step, value)
+    for mistake in MISTAKES:
+        if mistake.scale is None:
+            continue
+        value = exact.mul(correct, mistake.scale)
+        if _distinct(value, correct) and close(given, value, tolerance):
+            return Diagnosis(mistake, mistake.explanation.format_map(_Fields(ctx)), None, value)
+    return None
+
+
+class _Fields(dict):
+    def __missing__(self, key):
+        return "?"

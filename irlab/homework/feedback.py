@@ -1,0 +1,198 @@
+"""Feedback on one answer, for a student in a notebook and for the grading report.
+
+>>> fb = check("exercises/chapter8-book.toml", "8.9", "e", "0.555")          # doctest: +SKIP
+>>> print(fb)
+Not quite: 0.555 is what you get if you divide by the 6 relevant documents retrieved; ...
+
+``check`` returns a :class:`Feedback` that prints as text and displays as Markdown/HTML in Jupyter;
+``assert_answer`` raises AssertionError with the same text (for nbgrader/otter-grader test cells).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .. import exact
+from ..errors import IrlabError
+from .answers import ParsedAnswer, compare, parse_answer
+from .diagnosis import diagnose
+from .key import Key, Part, answer_key, split_reference
+
+
+@dataclass(frozen=True)
+class PartFeedback:
+    exercise: str
+    question: str
+    part: str | None  # part number when the question has several parts
+    part_name: str | None
+    answer: str  # as written
+    status: str  # "correct" | "wrong" | "invalid" | "missing"
+    message: str
+    credit: Fraction  # share of the question's point earned by this part
+    weight: Fraction  # share of the question's point this part is worth
+    mistake: str | None = None
+    step: int | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "correct"
+
+    @property
+    def address(self) -> str:
+        return self.question if self.part is None else f"{self.question}.{self.part}"
+
+    def as_dict(self) -> dict:
+        return {"exercise": self.exercise, "question": self.question, "part": self.part, "part_name": self.part_name,
+                "answer": self.answer, "status": self.status, "correct": self.correct,
+                "credit": exact.exact_text(self.credit), "weight": exact.exact_text(self.weight),
+                "mistake": self.mistake, "step": self.step, "feedback": self.message}
+
+
+def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedback:
+    """Grade one answer to one part of a question; never raises on what the student wrote."""
+    parsed = raw if isinstance(raw, ParsedAnswer) else parse_answer(raw)
+    weight = Fraction(1, len(key.parts))
+    several = len(key.parts) > 1
+    common = dict(exercise=key.exercise.id, question=key.question.id, part=part.number if several else None,
+                  part_name=part.name if several else None, answer=parsed.shown, weight=weight)
+    symbol = part.result.symbol
+    if not parsed.ok:
+        return PartFeedback(**common, status="invalid", credit=Fraction(0),
+                            message=f"No answer recognised: {parsed.problem}.")
+    verdict = compare(parsed, part.value, key.tolerance)
+    if verdict.correct:
+        shown = f" ({symbol} = {exact.value_text(part.value)})" if reveal else ""
+        return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.")
+    if verdict.message:
+        return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
+    diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
+                         parsed.shown, key.mistaken(part), key.path)
+    if diagnosis is not None:
+        where = f" (step {diagnosis.step} of the worked solution)" if diagnosis.step else ""
+        return PartFeedback(**common, status="wrong", credit=Fraction(0), mistake=diagnosis.name,
+                            step=diagnosis.step, message=f"Not quite: {diagnosis.message}{where}.")
+    return PartFeedback(**common, status="wrong", credit=Fraction(0),
+                        message=f"Not quite: {parsed.shown} is not {symbol} for this exercise ({key.tolerance.describe()}), "
+                                "and it matches none of the common mistakes irlab knows; compare your computation "
+                                "with the worked solution step by step.")
+
+
+def missing_part(key: Key, part: Part) -> PartFeedback:
+    several = len(key.parts) > 1
+    return PartFeedback(key.exercise.id, key.question.id, part.number if several else None,
+                        part.name if several else None, "", "missing", "No answer submitted.", Fraction(0),
+                        Fraction(1, len(key.parts)))
+
+
+def split_answers(raw, count: int) -> list | None:
+    """A whole-question answer for a question with ``count`` parts: a list, or text with ';' between parts."""
+    if isinstance(raw, (list, tuple)):
+        return list(raw) if len(raw) == count else None
+    if count == 1:
+        return [raw]
+    if isinstance(raw, str) and raw.count(";") == count - 1:
+        return [piece.strip() for piece in raw.split(";")]
+    return None
+
+
+def grade_reference(key: Key, part_ref: str | None, raw) -> list[PartFeedback]:
+    """Grade an answer addressed to a whole question (part_ref None) or to one part of it."""
+    if part_ref is not None:
+        return [grade_part(key, key.part(part_ref), raw)]
+    pieces = split_answers(raw, len(key.parts))
+    if pieces is None:
+        names = "; ".join(f"{p.name}" for p in key.parts)
+        raise IrlabError(f"question {key.question.id} asks for {len(key.parts)} values ({names}): answer each part as "
+                         f"{key.question.id}.1 … {key.question.id}.{len(key.parts)} (or {key.question.id}:{key.parts[0].name}), "
+                         "or give all of them separated by ';'")
+    return [grade_part(key, part, piece) for part, piece in zip(key.parts, pieces)]
+
+
+@dataclass
+class Feedback:
+    """Feedback on an answer to one question (or one part): prints as text, displays in Jupyter."""
+
+    exercise: str
+    question: str
+    parts: list[PartFeedback] = field(default_factory=list)
+
+    @property
+    def score(self) -> Fraction:
+        return sum((p.credit for p in self.parts), Fraction(0))
+
+    @property
+    def max_score(self) -> Fraction:
+        return sum((p.weight for p in self.parts), Fraction(0))
+
+    @property
+    def correct(self) -> bool:
+        return bool(self.parts) and all(p.correct for p in self.parts)
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    @property
+    def message(self) -> str:
+        return self.text()
+
+    def text(self) -> str:
+        if len(self.parts) == 1:
+            return self.parts[0].message
+        lines = [f"Exercise {self.exercise}, question {self.question}: {exact.exact_text(self.score)} of "
+                 f"{exact.exact_text(self.max_score)}"]
+        lines += [f"  {p.address} ({p.part_name}): {p.message}" for p in self.parts]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        state = "correct" if self.correct else "not correct"
+        return f"<Feedback exercise {self.exercise} question {self.question}: {state}>"
+
+    def _repr_markdown_(self) -> str:
+        head = f"**Exercise {self.exercise}, question {self.question}**"
+        if len(self.parts) == 1:
+            return f"{head}: {self.parts[0].message}\n"
+        return head + "\n\n" + "\n".join(f"- `{p.address}` ({p.part_name}): {p.message}" for p in self.parts) + "\n"
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.correct else "#9a6700"
+        head = f"<strong>Exercise {html.escape(self.exercise)}, question {html.escape(self.question)}</strong>"
+        if len(self.parts) == 1:
+            body = f"{head}: {html.escape(self.parts[0].message)}"
+        else:
+            items = "".join(f"<li><code>{html.escape(p.address)}</code> ({html.escape(p.part_name or '')}): "
+                            f"{html.escape(p.message)}</li>" for p in self.parts)
+            body = f"{head}<ul>{items}</ul>"
+        return f'<div class="irlab-feedback" style="border-left: 4px solid {colour}; padding-left: 0.5em">{body}</div>'
+
+    def as_dict(self) -> dict:
+        return {"exercise": self.exercise, "question": self.question, "correct": self.correct,
+                "score": exact.exact_text(self.score), "max": exact.exact_text(self.max_score),
+                "parts": [p.as_dict() for p in self.parts]}
+
+
+def check(exercise_file, exercise_id, question_id, answer, student=None, seed=None) -> Feedback:
+    """Check one answer (a number or text such as '21/50', '0.42', '42%'); returns printable :class:`Feedback`.
+
+    ``question_id`` is 'b' for a whole question (several parts: a list or '0.2; 0.5; 2/7'), 'b.2' or
+    'b:recall' for one part. With ``student`` (and ``seed``), the answer is checked against that student's
+    variant. Bad references (unknown exercise, question or part) raise an IrlabError; a bad *answer* never does.
+    """
+    from .variants import variant_set
+
+    exercise = variant_set(exercise_file, student, seed).exercise(str(exercise_id))
+    question, part_ref = split_reference(str(question_id), exercise)
+    key = answer_key(exercise_file, exercise.id, question, student, seed)
+    return Feedback(exercise.id, key.question.id, grade_reference(key, part_ref, answer))
+
+
+def assert_answer(exercise_file, exercise_id, question_id, answer, student=None, seed=None) -> Feedback:
+    """Like :func:`check`, but raise AssertionError (message: the feedback) unless the answer is correct."""
+    feedback = check(exercise_file, exercise_id, question_id, answer, student, seed)
+    if not feedback.correct:
+        raise AssertionError(feedback.text())
+    return feedback

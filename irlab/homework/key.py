@@ -1,0 +1,130 @@
+"""The answer key of one question of a student's variant: its parts, their exact values, how to address them.
+
+A question may ask for several values (precision, recall and F; the highest and lowest MAP). Each value is a
+*part*, addressed in an answer as ``b.2`` (1-based position) or ``b:recall`` (its name: the metric when the
+parts' metrics differ, else the first word of its label that the other parts do not share, e.g. ``c:highest``,
+``a:macro``). A plain ``b`` addresses the whole question: one value for a one-part question, or every part in
+order separated by ``;`` (``0.2; 0.5; 2/7``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import InputFileError, IrlabError
+from ..exercise_set import Exercise, Question, _Where, check_consistency, solve_question
+from ..metric import Result
+from .answers import Tolerance
+from .variants import _stamp, variant_set
+
+
+@dataclass(frozen=True)
+class Part:
+    index: int  # 0-based
+    name: str  # e.g. "recall", "highest"
+    label: str
+    result: Result
+
+    @property
+    def number(self) -> str:
+        return str(self.index + 1)
+
+    @property
+    def value(self):
+        return self.result.value
+
+
+@dataclass
+class Key:
+    """Everything needed to grade one question of one student's variant."""
+
+    path: Path
+    exercise: Exercise
+    question: Question
+    params: dict  # the parameters the question was solved with
+    parts: list[Part]
+    tolerance: Tolerance
+    candidates: dict  # part index -> mistaken results, filled on first use
+
+    def part(self, ref: str) -> Part:
+        ref = ref.strip().lower()
+        for part in self.parts:
+            if ref in (part.number, part.name.lower()):
+                return part
+        known = ", ".join(f"{self.question.id}.{p.number} ({self.question.id}:{p.name})" for p in self.parts)
+        raise IrlabError(f"question {self.question.id} has no part {ref!r} (parts: {known})")
+
+    def mistaken(self, part: Part):
+        from .diagnosis import mistaken_results
+
+        if part.index not in self.candidates:
+            self.candidates[part.index] = mistaken_results(self.question, self.params, part.index, self.path)
+        return self.candidates[part.index]
+
+
+def _words(label: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z][a-z0-9-]*", label.lower()) if w not in {"of", "the", "a", "an"}]
+
+
+def part_names(answers) -> list[str]:
+    metrics = [a.result.metric for a in answers]
+    if len(set(metrics)) == len(metrics):
+        return metrics
+    names = []
+    for i, answer in enumerate(answers):
+        others = {w for j, other in enumerate(answers) if j != i for w in _words(other.label)}
+        unique = [w for w in _words(answer.label) if w not in others]
+        names.append(unique[0] if unique else str(i + 1))
+    return names
+
+
+@lru_cache(maxsize=65536)
+def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: str) -> Key:
+    exercise_set = variant_set(path, student, seed)
+    exercise = exercise_set.exercise(exercise_id)
+    where = _Where(exercise_set.path, exercise.id)
+    question = next((q for q in exercise.questions if q.id == question_id), None)
+    if question is None:
+        known = ", ".join(q.id for q in exercise.questions)
+        raise InputFileError(exercise_set.path, None, f"exercise {exercise.id} has no question {question_id!r} "
+                                                      f"(it has {known})")
+    try:
+        params, _ = check_consistency(exercise, exercise_set.path)
+        solution = solve_question(params, question, _Where(exercise_set.path, exercise.id, question.id))
+    except InputFileError:
+        raise
+    except IrlabError as error:
+        raise where.error(str(error)) from None
+    answers = solution.primary or solution.answers
+    names = part_names(answers)
+    parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
+    try:
+        tolerance = Tolerance.of(question.options)
+    except (TypeError, ValueError):
+        raise _Where(exercise_set.path, exercise.id, question.id).error(
+            "tolerance must be a number, decimals an integer", "tolerance") from None
+    return Key(exercise_set.path, exercise, question, params, parts, tolerance, {})
+
+
+def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
+    """The key of one question of ``student``'s variant (of the set as written when student is None)."""
+    path = Path(path)
+    return _key_cached(str(path), _stamp(path), None if student is None else str(student),
+                       None if seed is None else str(seed), str(exercise_id), str(question_id))
+
+
+def split_reference(question_ref: str, exercise: Exercise) -> tuple[str, str | None]:
+    """'b' -> ('b', None); 'b.2' -> ('b', '2'); 'b:recall' -> ('b', 'recall'); a question id containing '.' wins."""
+    ref = str(question_ref).strip()
+    ids = {q.id for q in exercise.questions}
+    if ref in ids:
+        return ref, None
+    for separator in (":", "."):
+        if separator in ref:
+            head, tail = ref.rsplit(separator, 1)
+            if head.strip() in ids:
+                return head.strip(), tail.strip()
+    return ref, None
