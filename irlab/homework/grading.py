@@ -246,11 +246,11 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
         if not row.student:
             problem(row, "no student id")
             continue
+        if row.student not in students:
+            students.append(row.student)  # listed (and scored) even when none of their rows can be graded
         if row.exercise not in exercise_ids:
             problem(row, f"unknown exercise {row.exercise!r} (the set has {', '.join(exercise_ids)})")
             continue
-        if row.student not in students:
-            students.append(row.student)
         try:
             who = row.student if variants else None
             exercise = variant_set(exercise_file, who, seed).exercise(row.exercise)

@@ -258,7 +258,9 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
         for question in exercise.questions:
             inner.append(Paragraph(f"{question.id}) {question.text}" if question.text else f"{question.id})"))
         blocks.append(Section(_exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
-    return Document(exercise_set.title, blocks, _variant_meta(exercise_set, student, seed))
+    meta = _variant_meta(exercise_set, student, seed)
+    meta["questions"] = [{"exercise": e.id, "question": q.id, "text": q.text} for e in exercises for q in e.questions]
+    return Document(exercise_set.title, blocks, meta)
 
 
 def answer_key_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:

@@ -1,0 +1,67 @@
+"""irlab sheet / irlab grade, wired into a small argparse parser as the lead will wire them into irlab.cli."""
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from irlab import IrlabError, ParameterError
+from irlab.homework import add_homework_parsers, run_grade, run_sheet, sheet_document, answer_key_document
+
+EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
+SEED = EXERCISES / "chapter8-seed.toml"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ParameterError(message)
+
+
+def parser():
+    main = _Parser(prog="irlab")
+    commands = main.add_subparsers(dest="command", parser_class=_Parser)
+    add_homework_parsers(commands)
+    return main
+
+
+def run(capsys, *argv):
+    args = parser().parse_args([str(a) for a in argv])
+    code = {"sheet": run_sheet, "grade": run_grade}[args.command](args)
+    return code, capsys.readouterr().out
+
+
+def test_sheet_and_key(capsys):
+    code, out = run(capsys, "sheet", SEED, "--student", "s123", "--seed", "2026")
+    assert code == 0 and out == sheet_document(SEED, "s123", "2026").render("text")
+    code, out = run(capsys, "sheet", SEED, "--student", "s123", "--seed", "2026", "--key", "--format", "markdown")
+    assert out == answer_key_document(SEED, "s123", "2026").render("markdown")
+    code, out = run(capsys, "sheet", SEED, "--student", "s123", "--exercise", "8/2", "--format", "json")
+    data = json.loads(out)
+    assert [s["exercise"] for s in data["sections"]] == ["8/2"]
+    code, out = run(capsys, "sheet", SEED, "--student", "s1", "--format", "latex")
+    assert "\\section" in out or "\\subsection" in out
+
+
+def test_grade(capsys, tmp_path):
+    answers = tmp_path / "answers.csv"
+    answers.write_text("student,exercise,question,answer\ns1,8/2,b,0.7\ns1,8/2,a,3/5\n", encoding="utf-8")
+    code, out = run(capsys, "grade", SEED, answers, "--as-written")
+    assert code == 0
+    assert out.splitlines()[0] == "student,exercise,question,score,max,answer,mistakes,feedback"
+    assert out.splitlines()[-1] == "s1,,total,1,3,,,"
+    code, out = run(capsys, "grade", SEED, answers, "--as-written", "--format", "json")
+    assert json.loads(out)["mistakes"][0]["mistake"] == "ap-divided-by-relevant-retrieved"
+    code, out = run(capsys, "grade", SEED, answers, "--seed", "x", "--format", "text")
+    assert "graded against each student's variant" in out and "(seed x)" in out
+
+
+def test_usage_and_input_errors(capsys, tmp_path):
+    with pytest.raises(ParameterError, match="--student"):
+        parser().parse_args(["sheet", str(SEED)])
+    with pytest.raises(ParameterError, match="invalid choice"):
+        parser().parse_args(["grade", str(SEED), "a.csv", "--format", "pdf"])
+    with pytest.raises(IrlabError, match="no such file"):
+        run(capsys, "grade", SEED, tmp_path / "none.csv")
+    with pytest.raises(IrlabError, match="no exercise '9'"):
+        run(capsys, "sheet", SEED, "--student", "s1", "--exercise", "9")
