@@ -275,39 +275,38 @@ def docno_words(docno):
     return np.ascontiguousarray(words)
 
 
-def _tie_ranks(seg, score, docno, rows, order_pos):
+def _tie_ranks(seg, score, docno, rows, block_rank):
     """Exact ranks of ``rows`` (file positions) in the presorted fast path.
 
-    ``order_pos[i]`` is row i's rank assuming file order inside its tie group;
-    rows in a tie group (equal topic and score) are re-ranked by docno
-    descending -- only the groups that contain one of ``rows``."""
+    ``block_rank(i)`` is the rank of file position i assuming file order
+    inside tie groups; rows in a tie group (equal topic and score) are
+    re-ranked by docno descending -- only the groups that contain one of
+    ``rows`` are looked at."""
     n = len(seg)
     brk = np.ones(n, dtype=bool)
-    brk[1:] = (score[1:] != score[:-1]) | (seg[1:] != seg[:-1])
+    np.not_equal(score[1:], score[:-1], out=brk[1:])
+    brk[1:] |= seg[1:] != seg[:-1]
     gstarts = np.flatnonzero(brk)
+    gends = np.append(gstarts[1:], n)
     gi = np.searchsorted(gstarts, rows, side="right") - 1
-    a = gstarts[gi]
-    b = np.append(gstarts[1:], n)[gi]
-    tied = (b - a) > 1
-    ranks = order_pos[rows].copy()
+    tied = (gends[gi] - gstarts[gi]) > 1
+    ranks = block_rank(rows)
     if not tied.any():
         return ranks
-    ug, first = np.unique(gi[tied], return_index=True)
-    ga, gb = gstarts[ug], np.append(gstarts[1:], n)[ug]
+    ug = np.unique(gi[tied])
+    ga, gb = gstarts[ug], gends[ug]
     sizes = gb - ga
-    member = np.repeat(ga - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes) + np.arange(sizes.sum())
+    offs = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    member = np.repeat(ga - offs, sizes) + np.arange(int(sizes.sum()))
     gid = np.repeat(np.arange(len(ug)), sizes)
     words = docno_words(docno[member])
     keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
     o = np.lexsort(keys + [gid])
     # position inside its group after sorting by docno desc
     within = np.empty(len(member), dtype=np.int64)
-    gstart_sorted = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    within[o] = np.arange(len(member)) - gstart_sorted[gid[o]]
-    # new rank = rank of the group's first member + position inside the group
-    new_rank = order_pos[ga][gid] + within
-    lookup = np.searchsorted(member, rows[tied])
-    ranks[tied] = new_rank[lookup]
+    within[o] = np.arange(len(member)) - offs[gid[o]]
+    new_rank = block_rank(ga)[gid] + within
+    ranks[tied] = new_rank[np.searchsorted(member, rows[tied])]
     return ranks
 
 
@@ -316,14 +315,14 @@ def _ranks(seg, score, docno, rows):
     n = len(seg)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    if _is_presorted(seg, score):
-        # rank assuming file order within ties: position in block
-        brk = np.ones(n, dtype=bool)
-        brk[1:] = seg[1:] != seg[:-1]
-        bstart = np.flatnonzero(brk)
-        bi = np.cumsum(brk) - 1
-        order_pos = np.arange(n, dtype=np.int64) - bstart[bi]
-        return _tie_ranks(seg, score, docno, rows, order_pos)
+    bbrk = seg[1:] != seg[:-1]
+    bstart = np.concatenate(([0], np.flatnonzero(bbrk) + 1))
+    presorted = (len(np.unique(seg[bstart])) == len(bstart)
+                 and not ((score[1:] > score[:-1]) & ~bbrk).any())
+    if presorted:
+        def block_rank(i):
+            return i - bstart[np.searchsorted(bstart, i, side="right") - 1]
+        return _tie_ranks(seg, score, docno, rows, block_rank)
     order = rank_order(seg, score, docno)
     inv = np.empty(n, dtype=np.int64)
     inv[order] = np.arange(n, dtype=np.int64)
@@ -359,12 +358,16 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     rmap = _index_in(topics_b, run.topics)
     rseg = rmap[run.topic_idx]
     keep = rseg >= 0
-    rhash = run.dochash if run.dochash is not None else docno_keys(run.docno)
+    rkeys = run.pairkey
+    if rkeys is None:
+        rkeys = mix_topic(run.dochash if run.dochash is not None else docno_keys(run.docno),
+                          run.topic_idx)
     if keep.all():
-        seg0, score, docno = rseg, run.score, run.docno
+        seg0, score, docno, rtid = rseg, run.score, run.docno, run.topic_idx
     else:
         idx = np.flatnonzero(keep)
-        seg0, score, docno, rhash = rseg[idx], run.score[idx], run.docno[idx], rhash[idx]
+        seg0, score, docno, rtid = rseg[idx], run.score[idx], run.docno[idx], run.topic_idx[idx]
+        rkeys = rkeys[idx]
     nret = np.bincount(seg0, minlength=T)[:T].astype(np.int64)
 
     # ---- qrels rows of evaluated topics
@@ -375,27 +378,31 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     qdoc = qrels.docno[qkeep]
     qgrade = qrels.grade[qkeep]
     qhash = (qrels.dochash if qrels.dochash is not None else docno_keys(qrels.docno))[qkeep]
+    # the same qrels rows, with topics numbered as in the run (-1: not in run)
+    q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx][qkeep]
 
     # ---- join: which run rows are judged (hash join, verified byte-exactly)
     hi = np.zeros(0, dtype=np.int64)
     qi = np.zeros(0, dtype=np.int64)
-    if len(seg0) and len(qseg):
-        qk = mix_topic(qhash, qseg)
-        rk = mix_topic(rhash, seg0)
+    inrun = np.flatnonzero(q_rtid >= 0)
+    if len(seg0) and len(inrun):
+        qk = mix_topic(qhash[inrun], q_rtid[inrun])
         qo = np.argsort(qk)
         qks = qk[qo]
+        qo = inrun[qo]
         # prefilter with a bitmap of the qrels keys' low bits, then binary search
         bits = max(16, min(26, int(len(qks) * 16).bit_length()))
         mask = np.uint64((1 << bits) - 1)
         table = np.zeros(1 << bits, dtype=bool)
-        table[(qks & mask).astype(np.int64)] = True
-        cand = np.flatnonzero(table[(rk & mask).astype(np.int64)])
-        p = np.searchsorted(qks, rk[cand])
+        table[(qks & mask).view(np.int64)] = True
+        cand = np.flatnonzero(table[(rkeys & mask).view(np.int64)])
+        rk = rkeys[cand]
+        p = np.searchsorted(qks, rk)
         pc = np.minimum(p, len(qks) - 1)
-        hit = qks[pc] == rk[cand]
+        hit = qks[pc] == rk
         hi = cand[hit]
         qi = qo[pc[hit]]
-        real = (qseg[qi] == seg0[hi]) & (qdoc[qi] == docno[hi])
+        real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])
         hi, qi = hi[real], qi[real]
 
     # ---- ranks of the judged retrieved docs

@@ -106,6 +106,7 @@ class Run:
     docno: np.ndarray
     score: np.ndarray
     dochash: np.ndarray | None = None
+    pairkey: np.ndarray | None = None   # mix_topic(dochash, topic_idx)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -229,14 +230,6 @@ def _round8(n):
 _MIN_WIDTH = 16
 
 
-def _full(arr):
-    """True if some value of an S array fills its whole width (maybe truncated)."""
-    w = arr.dtype.itemsize
-    if len(arr) == 0:
-        return False
-    return bool(arr.view(np.uint8).reshape(len(arr), w)[:, w - 1].any())
-
-
 def _fast_chunk(spec, data, widths):
     """Parse with loadtxt; return None when the slow path must decide."""
     if not data.isascii() or any(c in data for c in _SUSPECT_BYTES):
@@ -259,80 +252,105 @@ def _fast_chunk(spec, data, widths):
                              encoding="latin1")
     except (ValueError, OverflowError):
         return None
-    q, d, v = arr["q"].copy(), arr["d"].copy(), arr["v"].copy()
-    del arr
-    if spec.kind == "run" and len(v) and not np.isfinite(v).all():
+    if spec.kind == "run" and len(arr) and not np.isfinite(arr["v"]).all():
         return None
-    return q, d, v
+    return arr
 
 
-def _shrink(a):
-    """An S array at the width of its longest value rounded up to a multiple
-    of 8 (so that rows can be viewed as 64-bit words without copying)."""
-    n, w = len(a), a.dtype.itemsize
-    if n == 0 or w % 8:
-        return a
-    words = a.view(np.uint64).reshape(n, w // 8)
-    k = w // 8
-    while k > 1 and not words[:, k - 1].any():
-        k -= 1
-    return a.astype(f"S{8 * k}") if 8 * k < w else a
+def _field_full(arr, name):
+    """True if some value fills the field's whole width (it may be truncated)."""
+    if len(arr) == 0:
+        return False
+    dt, off = arr.dtype.fields[name][:2]
+    u = arr.view(np.uint8).reshape(len(arr), arr.dtype.itemsize)
+    return bool(u[:, off + dt.itemsize - 1].any())
+
+
+class _Columns:
+    """Growable output columns (qid, docno, value)."""
+
+    def __init__(self, capacity, wq, wd, vdtype):
+        self.n = 0
+        self.q = np.zeros(capacity, dtype=f"S{wq}")
+        self.d = np.zeros(capacity, dtype=f"S{wd}")
+        self.v = np.zeros(capacity, dtype=vdtype)
+
+    def add(self, q, d, v, used_q, used_d):
+        m = len(v)
+        need = self.n + m
+        if need > len(self.v):
+            cap = max(need, int(len(self.v) * 1.5) + 1024)
+            self.q = np.concatenate((self.q[: self.n], np.zeros(cap - self.n, self.q.dtype)))
+            self.d = np.concatenate((self.d[: self.n], np.zeros(cap - self.n, self.d.dtype)))
+            self.v = np.concatenate((self.v[: self.n], np.zeros(cap - self.n, self.v.dtype)))
+        if used_q > self.q.dtype.itemsize:
+            self.q = self.q.astype(f"S{_round8(used_q)}")
+        if used_d > self.d.dtype.itemsize:
+            self.d = self.d.astype(f"S{_round8(used_d)}")
+        self.q[self.n: need] = q
+        self.d[self.n: need] = d
+        self.v[self.n: need] = v
+        self.n = need
+
+    def final(self):
+        return self.q[: self.n], self.d[: self.n], self.v[: self.n]
 
 
 def _read(path, kind):
     spec = _Spec(kind)
     path = os.fspath(path)
-    qs, ds, vs = [], [], []
     runid = None
     widths = None
-    slow_seen = None  # dict used by the slow path for duplicate detection
+    cols = None
     with open_maybe_gzip(path) as f:
+        try:
+            total = os.fstat(f.fileno()).st_size if not isinstance(f, gzip.GzipFile) else None
+        except (OSError, AttributeError):
+            total = None
         try:
             for first_line, data in _chunks(f):
                 if widths is None:
-                    lens = [0, 0]
+                    lens = [1, 1]
                     for toks in _first_data_tokens(data):
                         lens[0] = max(lens[0], len(toks[0]))
                         if len(toks) > 2:
                             lens[1] = max(lens[1], len(toks[2]))
-                    widths = [_round8(max(2 * lens[0], _MIN_WIDTH)), _round8(max(2 * lens[1], _MIN_WIDTH))]
-                res = _fast_chunk(spec, data, widths)
-                if res is not None:
-                    while _full(res[0]) or _full(res[1]):
-                        if _full(res[0]):
-                            widths[0] *= 2
-                        if _full(res[1]):
-                            widths[1] *= 2
-                        res = _fast_chunk(spec, data, widths)
-                        if res is None:
-                            break
-                if res is None:
+                    widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
+                    lines = max(data.count(b"\n"), 1)
+                    est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
+                    cols = _Columns(est, widths[0], widths[1],
+                                    np.float64 if kind == "run" else np.int64)
+                arr = _fast_chunk(spec, data, widths)
+                while arr is not None:
+                    full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
+                    if not (full_q or full_d):
+                        break
+                    widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
+                    arr = _fast_chunk(spec, data, widths)
+                if arr is None:
                     q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
+                    used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
+                    cols.add(q, d, v, used_q, used_d)
                 else:
-                    q, d, v = res
-                    q, d = _shrink(q), _shrink(d)
                     rid = None
-                if kind == "run" and len(q):
+                    cols.add(arr["q"], arr["d"], arr["v"], widths[0], widths[1])
+                    del arr
+                if kind == "run" and cols.n:
                     runid = rid if rid is not None else _last_runid(data) or runid
-                qs.append(q)
-                ds.append(d)
-                vs.append(v)
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             raise InputFileError(path, None, f"cannot read file: {exc}") from None
-    n = sum(len(x) for x in qs)
-    if n == 0:
+    if cols is None or cols.n == 0:
         raise InputFileError(path, None, "no data lines (empty file?)")
-    q = np.concatenate(qs) if len(qs) > 1 else qs[0]
-    d = np.concatenate(ds) if len(ds) > 1 else ds[0]
-    v = np.concatenate(vs) if len(vs) > 1 else vs[0]
-    del qs, ds, vs
+    q, d, v = cols.final()
+    del cols
     topics, tidx = _code_topics(q)
-    del q, slow_seen
+    del q
     h = docno_keys(d)
-    dup = _find_duplicate(tidx, d, h)
+    keys = mix_topic(h, tidx)
+    dup = _find_duplicate(tidx, d, keys)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
-    return topics, tidx, d, v, runid, h
+    return topics, tidx, d, v, runid, h, keys
 
 
 def _code_topics(q):
@@ -386,9 +404,8 @@ def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
     return mix_topic(docno_keys(docno), topic_idx)
 
 
-def _find_duplicate(tidx, d, h):
+def _find_duplicate(tidx, d, keys):
     """Row index of some duplicated (topic, docno) pair, or None."""
-    keys = mix_topic(h, tidx)
     s = np.sort(keys)
     if not (s[1:] == s[:-1]).any():
         return None
@@ -426,7 +443,7 @@ def read_qrels(path) -> Qrels:
     """Read a TREC qrels file (``qid iter docno grade``)."""
     if isinstance(path, Qrels):
         return path
-    topics, tidx, d, g, _, h = _read(path, "qrels")
+    topics, tidx, d, g, _, h, _ = _read(path, "qrels")
     order = np.lexsort((d, tidx))
     return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], h[order])
 
@@ -435,5 +452,5 @@ def read_run(path) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score runid``)."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid, h = _read(path, "run")
-    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, h)
+    topics, tidx, d, s, runid, h, keys = _read(path, "run")
+    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, h, keys)
