@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from .. import exact
 
@@ -116,16 +117,25 @@ class Tolerance:
         return f"within a relative tolerance of {exact.decimal_text(self.rtol, 6)}"
 
 
+@lru_cache(maxsize=65536)
+def _symbolic_decimal(value) -> Fraction:
+    return Fraction(exact.to_float(value))
+
+
+def rational_value(value) -> Fraction:
+    """The value as a Fraction: exact for rationals, the (cached) decimal of a symbolic value."""
+    if exact.is_symbolic(value):
+        return _symbolic_decimal(value)
+    return Fraction(value)
+
+
 def close(given, expected, tolerance: Tolerance = Tolerance()) -> bool:
     """True when ``given`` (exact rational) is within the tolerance of ``expected`` (exact or symbolic)."""
     if given is None:
         return False
     if tolerance.form == "fraction" and not exact.is_symbolic(expected):
         return Fraction(given) == Fraction(expected)
-    if exact.is_symbolic(expected):
-        target = Fraction(exact.to_float(expected))
-    else:
-        target = Fraction(expected)
+    target = rational_value(expected)
     difference = abs(Fraction(given) - target)
     if tolerance.decimals is not None:
         return difference <= Fraction(1, 2 * 10**tolerance.decimals)

@@ -22,7 +22,7 @@ from .. import exact
 from ..errors import IrlabError
 from ..exercise_set import Question, _Where, solve_question
 from ..ranking import Ranking
-from .answers import Tolerance, close
+from .answers import Tolerance, close, rational_value
 
 
 @dataclass(frozen=True)
@@ -238,10 +238,10 @@ def _context(question: Question, params: dict, correct_value) -> dict:
         ctx["as_percent"] = f"{exact.decimal_text(Fraction(correct_value) * 100, 2)}%"
         ctx["as_fraction"] = exact.exact_text(correct_value)
         if exact.is_terminating(correct_value):
-            ctx["as_fraction"] = exact.decimal_text(correct_value)
+            ctx["as_fraction"] = exact.decimal_text(rational_value(correct_value))
     else:
-        ctx["as_percent"] = f"{exact.decimal_text(Fraction(exact.to_float(correct_value)) * 100, 2)}%"
-        ctx["as_fraction"] = exact.decimal_text(correct_value)
+        ctx["as_percent"] = f"{exact.decimal_text(rational_value(correct_value) * 100, 2)}%"
+        ctx["as_fraction"] = exact.decimal_text(rational_value(correct_value))
     return ctx
 
 
@@ -249,10 +249,13 @@ def _context(question: Question, params: dict, correct_value) -> dict:
 
 def _same(a, b) -> bool:
     if exact.is_symbolic(a) or exact.is_symbolic(b):
+        if a == b:
+            return True
         try:
-            return abs(exact.to_float(a) - exact.to_float(b)) <= 1e-12 * max(1.0, abs(exact.to_float(b)))
+            x, y = rational_value(a), rational_value(b)
         except (TypeError, ValueError):
             return str(a) == str(b)
+        return abs(x - y) <= Fraction(1, 10**12) * max(1, abs(y))
     return a == b
 
 
@@ -267,7 +270,7 @@ def divergence_step(correct_steps, mistaken_steps) -> int:
 
 def _distinct(a, b) -> bool:
     """Two candidate values a student's answer could tell apart (at the default tolerance)."""
-    return not close(Fraction(exact.to_float(a)) if exact.is_symbolic(a) else a, b, Tolerance(Fraction(1, 1000)))
+    return not close(rational_value(a), b, Tolerance(Fraction(1, 1000)))
 
 
 def mistaken_results(question: Question, params: dict, part: int, path="exercise") -> list[tuple[Mistake, object, Rewrite | None]]:
