@@ -153,3 +153,23 @@ def test_bad_references_raise_irlab_errors():
         check(SEED, "8/4", "b:x", "1")
     with pytest.raises(IrlabError, match="asks for 3 values"):
         check(SEED, "8/4", "b", "0.2")
+
+
+def test_bad_tolerance_keys_name_the_question(tmp_path):
+    from irlab import InputFileError
+
+    path = tmp_path / "bad.toml"
+    path.write_text('''
+title = "Bad"
+[[exercise]]
+id = "1"
+statement = "{ranking}"
+[exercise.parameters]
+ranking = "RN"
+[[exercise.question]]
+id = "a"
+solver = "precision"
+form = "roman"
+''', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"exercise 1, question a, key 'form': must be one of any, fraction, decimal"):
+        check(path, "1", "a", "1/2")

@@ -63,7 +63,8 @@ def test_the_sheet_states_the_variant_and_hides_the_answers():
     assert variant.parameters["ranking"] in text
     assert f"The list contains {shown} relevant documents" in text
     assert f"contains {variant.parameters['relevant']} documents relevant" in text
-    assert "Answer" not in text and "Inconsistent" not in text and "Step 1" not in text
+    assert "Answer:" not in text and "Result:" not in text and "Inconsistent" not in text and "Step 1" not in text
+    assert "(Answer each value: b.1 = Precision; b.2 = Recall; b.3 = F-measure.)" in text
     assert "Student: s123 (variant seed 2026)" in text
     assert "judge 1" in text  # the 8/4 judgment table is printed
 

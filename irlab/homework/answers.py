@@ -20,7 +20,7 @@ from .. import exact
 
 DEFAULT_RTOL = Fraction(1, 100)
 DEFAULT_ATOL = Fraction(1, 10**8)
-FORMS = ("any", "fraction", "decimal")
+FORMS = ("any", "fraction", "decimal")  # "decimal" (like "any"): a decimal within the tolerance is right
 
 _FRACTION = re.compile(r"^[+-]?\d+\s*/\s*\d+$")
 _DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")

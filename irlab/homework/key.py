@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, _Where, check_consistency, solve_question
 from ..metric import Result
-from .answers import Tolerance
+from .answers import FORMS, Tolerance
 from .variants import _stamp, variant_set
 
 
@@ -101,11 +101,15 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
     answers = solution.primary or solution.answers
     names = part_names(answers)
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
+    qwhere = _Where(exercise_set.path, exercise.id, question.id)
     try:
         tolerance = Tolerance.of(question.options)
     except (TypeError, ValueError):
-        raise _Where(exercise_set.path, exercise.id, question.id).error(
-            "tolerance must be a number, decimals an integer", "tolerance") from None
+        raise qwhere.error("tolerance must be a number and decimals an integer", "tolerance") from None
+    if tolerance.form not in FORMS:
+        raise qwhere.error(f"must be one of {', '.join(FORMS)}, got {tolerance.form!r}", "form")
+    if tolerance.rtol < 0 or (tolerance.decimals is not None and tolerance.decimals < 0):
+        raise qwhere.error("tolerance and decimals must not be negative", "tolerance")
     return Key(exercise_set.path, exercise, question, params, parts, tolerance, {})
 
 

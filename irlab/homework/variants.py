@@ -246,6 +246,17 @@ def _variant_meta(exercise_set: ExerciseSet, student, seed) -> dict:
             "variant": {e.id: e.parameters for e in exercise_set.exercises}}
 
 
+def _parts_hint(path, exercise: Exercise, question, student, seed) -> str | None:
+    """How to address the answers of a question that asks for several values (see irlab.homework.key)."""
+    from .key import answer_key
+
+    parts = answer_key(path, exercise.id, question.id, student, seed).parts
+    if len(parts) < 2:
+        return None
+    listed = "; ".join(f"{question.id}.{p.number} = {p.label}" for p in parts)
+    return f"(Answer each value: {listed}.)"
+
+
 def sheet_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:
     """The student's exercise sheet: statements and questions with their own numbers, no answers."""
     exercise_set = variant_set(path, student, seed)
@@ -257,6 +268,9 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
             inner.append(_judgment_table(exercise.parameters))
         for question in exercise.questions:
             inner.append(Paragraph(f"{question.id}) {question.text}" if question.text else f"{question.id})"))
+            hint = _parts_hint(path, exercise, question, student, seed)
+            if hint:
+                inner.append(Paragraph(hint))
         blocks.append(Section(_exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
     meta = _variant_meta(exercise_set, student, seed)
     meta["questions"] = [{"exercise": e.id, "question": q.id, "text": q.text} for e in exercises for q in e.questions]
