@@ -173,3 +173,13 @@ form = "roman"
 ''', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"exercise 1, question a, key 'form': must be one of any, fraction, decimal"):
         check(path, "1", "a", "1/2")
+
+
+def test_module_doctests():
+    import doctest
+
+    from irlab.homework import answers, feedback
+
+    for module in (answers, feedback):
+        failures, _ = doctest.testmod(module)
+        assert failures == 0

@@ -156,3 +156,19 @@ def test_short_rows_grade_blank(tmp_path):
     assert report.students[0].questions[0].parts[0].status == "invalid"
     with pytest.raises(InputFileError, match=r":2: the row has 2 fields, no question"):
         grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2\n", "short.csv"), variants=False)
+
+
+def test_most_common_mistakes_first(tmp_path):
+    text = ("student,exercise,question,answer\n"
+            "a,8/2,b,0.7\n"        # AP ÷ 3 relevant retrieved instead of ÷ 5
+            "b,8/2,b,0.7\n"
+            "c,8/2,b,42\n"         # a percentage without its % sign
+            "c,8/3,b,0.5056\n"     # MAP with each AP ÷ relevant retrieved
+            "d,8/2,a,0.6\n")
+    report = grade(SEED, write(tmp_path, text), variants=False)
+    summary = report.mistake_summary()
+    assert [(m["mistake"], m["answers"], m["students"]) for m in summary] == [
+        ("ap-divided-by-relevant-retrieved", 3, 3), ("percent-without-sign", 1, 1)]
+    assert summary[0]["questions"] == ["8/2 b", "8/3 b"]
+    assert {s.student: s.score for s in report.students} == {"a": 0, "b": 0, "c": 0, "d": 1}
+    assert all(s.max_score == 5 for s in report.students)  # 8/2 a-c and 8/3 a-b

@@ -1,8 +1,7 @@
 """Feedback on one answer, for a student in a notebook and for the grading report.
 
->>> fb = check("exercises/chapter8-book.toml", "8.9", "e", "0.555")          # doctest: +SKIP
->>> print(fb)
-Not quite: 0.555 is what you get if you divide by the 6 relevant documents retrieved; ...
+>>> print(check("exercises/chapter8-book.toml", "8.9", "e", "0.555"))          # doctest: +SKIP
+Not quite: 0.555 is what you get if you divide by the 6 relevant documents retrieved; this exercise divides by all 8 relevant documents (step 2 of the worked solution).
 
 ``check`` returns a :class:`Feedback` that prints as text and displays as Markdown/HTML in Jupyter;
 ``assert_answer`` raises AssertionError with the same text (for nbgrader/otter-grader test cells).
