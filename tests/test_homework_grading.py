@@ -172,3 +172,13 @@ def test_most_common_mistakes_first(tmp_path):
     assert summary[0]["questions"] == ["8/2 b", "8/3 b"]
     assert {s.student: s.score for s in report.students} == {"a": 0, "b": 0, "c": 0, "d": 1}
     assert all(s.max_score == 5 for s in report.students)  # 8/2 a-c and 8/3 a-b
+
+
+def test_semicolon_separated_files_with_decimal_commas(tmp_path):
+    text = "student;exercise;question;answer\ns1;8/2;a;0,6\ns1;8/2;b;\"0,7\"\n"
+    report = grade(SEED, write(tmp_path, text), variants=False)
+    scores = [q.score for q in report.students[0].questions]
+    assert scores == [1, 0, 0]
+    assert report.students[0].questions[1].parts[0].mistake == "ap-divided-by-relevant-retrieved"
+    quoted = 'student,exercise,question,answer\ns1,8/2,a,"0,6"\n'
+    assert grade(SEED, write(tmp_path, quoted, "q.csv"), variants=False).students[0].score == 1

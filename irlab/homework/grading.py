@@ -1,8 +1,10 @@
 """Grade a class: a CSV of answers against each student's own variant, with feedback and a mistakes summary.
 
 The answers file is CSV with a header naming (at least) the columns ``student``, ``exercise``, ``question`` and
-``answer`` (any order, any case; other columns are ignored). ``question`` is ``b`` for a whole question (a
-several-part question takes its values separated by ``;``), ``b.2`` or ``b:recall`` for one part.
+``answer`` (any order, any case; other columns are ignored), separated by commas — or by semicolons or tabs,
+as spreadsheets in decimal-comma locales write them (then ``0,42`` needs no quotes). ``question`` is ``b`` for
+a whole question (a several-part question takes its values separated by ``;``, quoted in a semicolon-separated
+file), ``b.2`` or ``b:recall`` for one part.
 
 Scoring: every question of every exercise that appears in the file is worth 1 point, split equally between its
 parts; a part earns its share when the answer is correct (see :mod:`irlab.homework.answers` for tolerances). A
@@ -54,8 +56,18 @@ def read_answers(path) -> list[AnswerRow]:
     return parse_answers(text, path)
 
 
+def _delimiter(text: str) -> str:
+    """',' unless the header line has none and uses ';' or a tab (spreadsheets in decimal-comma locales)."""
+    first = text.split("\n", 1)[0]
+    if "," not in first:
+        for candidate in (";", "\t"):
+            if candidate in first:
+                return candidate
+    return ","
+
+
 def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
     try:
         header = next(reader)
     except StopIteration:
