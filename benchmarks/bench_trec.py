@@ -36,7 +36,10 @@ MEASURES = ["map", "ndcg", "P", "recall", "ndcg_cut", "recip_rank", "bpref", "Rp
 # data generation
 
 
-def generate(dirpath: Path, topics: int, docs: int, judged: int, seed: int):
+def generate(dirpath: Path, topics: int, docs: int, judged: int, seed: int, layout: str = "sorted"):
+    """Write qrels.txt and run.txt.  ``layout``: "sorted" (each topic's lines
+    together, by decreasing score -- how TREC runs are usually written) or
+    "shuffled" (lines of every 100 topics interleaved at random)."""
     rng = np.random.default_rng(seed)
     run_path = dirpath / "run.txt"
     qrels_path = dirpath / "qrels.txt"
@@ -64,6 +67,9 @@ def generate(dirpath: Path, topics: int, docs: int, judged: int, seed: int):
                 jd += [f"DOC-{x:09d}" for x in extra]
                 grades = rng.choice([0, 0, 0, 1, 1, 2, 3], size=len(jd))
                 qlines.extend(f"{qid} 0 {d} {g}\n" for d, g in zip(jd, grades))
+            if layout == "shuffled":
+                perm = rng.permutation(len(lines))
+                lines = [lines[i] for i in perm]
             fr.write("".join(lines))
             fq.write("".join(qlines))
     return qrels_path, run_path
@@ -146,6 +152,10 @@ def main(argv=None):
     ap.add_argument("--docs", type=int, default=1000, help="retrieved documents per topic")
     ap.add_argument("--judged", type=int, default=30, help="judgments per topic")
     ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--layout", choices=("sorted", "shuffled"), default="sorted",
+                    help="run file layout: grouped by topic and score-sorted (usual), or shuffled")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --dir: reuse qrels.txt/run.txt already there instead of generating")
     ap.add_argument("--tools", default="irlab,pytrec_eval,ranx")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool (best wall time is kept)")
     ap.add_argument("--dir", help="keep the generated files here instead of a temp dir")
@@ -160,11 +170,14 @@ def main(argv=None):
         d = Path(args.dir) if args.dir else Path(tmp)
         d.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        qrels, run = generate(d, args.topics, args.docs, args.judged, args.seed)
+        if args.reuse and (d / "run.txt").is_file() and (d / "qrels.txt").is_file():
+            qrels, run = d / "qrels.txt", d / "run.txt"
+        else:
+            qrels, run = generate(d, args.topics, args.docs, args.judged, args.seed, args.layout)
         gen = time.perf_counter() - t0
         size = run.stat().st_size / 2**20
         print(f"# {args.topics} topics x {args.docs} docs = {args.topics * args.docs:,} run lines "
-              f"({size:.0f} MiB), ~{args.judged} judgments/topic; generated in {gen:.1f}s")
+              f"({size:.0f} MiB, {args.layout}), ~{args.judged} judgments/topic; prepared in {gen:.1f}s")
         print(f"# python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} cpus, "
               f"measures: {', '.join(MEASURES)}")
         results = {}

@@ -275,22 +275,21 @@ def docno_words(docno):
     return np.ascontiguousarray(words)
 
 
-def _tie_ranks(seg, score, docno, rows, block_rank):
-    """Exact ranks of ``rows`` (file positions) in the presorted fast path.
-
-    ``block_rank(i)`` is the rank of file position i assuming file order
-    inside tie groups; rows in a tie group (equal topic and score) are
-    re-ranked by docno descending -- only the groups that contain one of
-    ``rows`` are looked at."""
-    n = len(seg)
+def _tie_fix(g, s, docno_at, posr, rank_of):
+    """Exact ranks for the rows at positions ``posr`` of a ranking whose
+    order is right except inside tie groups (runs of equal topic ``g`` and
+    score ``s``).  Only the tie groups containing one of ``posr`` are
+    re-ordered (by docno descending).  ``rank_of(p)``: rank of position p in
+    the given order; ``docno_at(p)``: docno at position p."""
+    n = len(g)
     brk = np.ones(n, dtype=bool)
-    np.not_equal(score[1:], score[:-1], out=brk[1:])
-    brk[1:] |= seg[1:] != seg[:-1]
+    np.not_equal(s[1:], s[:-1], out=brk[1:])
+    brk[1:] |= g[1:] != g[:-1]
     gstarts = np.flatnonzero(brk)
     gends = np.append(gstarts[1:], n)
-    gi = np.searchsorted(gstarts, rows, side="right") - 1
+    gi = np.searchsorted(gstarts, posr, side="right") - 1
     tied = (gends[gi] - gstarts[gi]) > 1
-    ranks = block_rank(rows)
+    ranks = rank_of(posr)
     if not tied.any():
         return ranks
     ug = np.unique(gi[tied])
@@ -299,36 +298,59 @@ def _tie_ranks(seg, score, docno, rows, block_rank):
     offs = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     member = np.repeat(ga - offs, sizes) + np.arange(int(sizes.sum()))
     gid = np.repeat(np.arange(len(ug)), sizes)
-    words = docno_words(docno[member])
+    words = docno_words(docno_at(member))
     keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
     o = np.lexsort(keys + [gid])
     # position inside its group after sorting by docno desc
     within = np.empty(len(member), dtype=np.int64)
     within[o] = np.arange(len(member)) - offs[gid[o]]
-    new_rank = block_rank(ga)[gid] + within
-    ranks[tied] = new_rank[np.searchsorted(member, rows[tied])]
+    new_rank = rank_of(ga)[gid] + within
+    ranks[tied] = new_rank[np.searchsorted(member, posr[tied])]
     return ranks
 
 
-def _ranks(seg, score, docno, rows):
+def _score_topic_order(seg, score, T):
+    """Row order by (topic, score desc), ties in file order, via one packed
+    64-bit sort; None when the keys do not fit in 64 bits."""
+    n = len(seg)
+    neg = -score  # ascending order of -score == descending score; -0.0 == 0.0
+    uniq = np.unique(neg)
+    bi = max((n - 1).bit_length(), 1)
+    br = max((len(uniq) - 1).bit_length(), 1)
+    bs = max((T - 1).bit_length(), 1)
+    if bi + br + bs > 63:
+        return None
+    packed = np.searchsorted(uniq, neg).astype(np.int64) << (bi)
+    packed += seg.astype(np.int64) << (br + bi)
+    packed += np.arange(n, dtype=np.int64)
+    packed.sort()
+    packed &= (1 << bi) - 1
+    return packed
+
+
+def _ranks(seg, score, docno, rows, T):
     """0-based rank within its topic of each of ``rows`` (trec_eval order)."""
     n = len(seg)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     bbrk = seg[1:] != seg[:-1]
     bstart = np.concatenate(([0], np.flatnonzero(bbrk) + 1))
-    presorted = (len(np.unique(seg[bstart])) == len(bstart)
+    presorted = (len(bstart) <= T and len(np.unique(seg[bstart])) == len(bstart)
                  and not ((score[1:] > score[:-1]) & ~bbrk).any())
     if presorted:
         def block_rank(i):
             return i - bstart[np.searchsorted(bstart, i, side="right") - 1]
-        return _tie_ranks(seg, score, docno, rows, block_rank)
-    order = rank_order(seg, score, docno)
+        return _tie_fix(seg, score, lambda p: docno[p], rows, block_rank)
+    order = _score_topic_order(seg, score, T)
+    if order is None:
+        order = rank_order(seg, score, docno)
     inv = np.empty(n, dtype=np.int64)
     inv[order] = np.arange(n, dtype=np.int64)
-    counts = np.bincount(seg)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    return inv[rows] - starts[seg[rows]]
+    counts = np.bincount(seg, minlength=T)
+    tstart = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    g = seg[order]
+    return _tie_fix(g, score[order], lambda p: docno[order[p]], inv[rows],
+                    lambda p: p - tstart[g[p]])
 
 
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> EvalContext:
@@ -406,7 +428,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
         hi, qi = hi[real], qi[real]
 
     # ---- ranks of the judged retrieved docs
-    pos = _ranks(seg0, score, docno, hi)
+    pos = _ranks(seg0, score, docno, hi, T)
     jseg = seg0[hi].astype(np.int64)
     g = qgrade[qi]
     jrel = np.where(g >= 0, g, UNJUDGED).astype(np.int64)

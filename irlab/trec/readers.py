@@ -356,16 +356,27 @@ def _read(path, kind):
 def _code_topics(q):
     """Distinct topic ids (sorted bytes) and an int32 code per row.
 
-    Uses the fact that run files are normally grouped by topic: only the
-    change points are sorted."""
+    Run files are normally grouped by topic: then only the change points are
+    sorted.  Otherwise topics are found through 64-bit hashes (checked
+    byte-exactly), avoiding a string sort of every row."""
     n = len(q)
     change = np.flatnonzero(q[1:] != q[:-1]) + 1
-    starts = np.concatenate(([0], change))
-    seg_vals = q[starts]
-    topics, inv = np.unique(seg_vals, return_inverse=True)
-    lens = np.diff(np.append(starts, n))
-    tidx = np.repeat(inv.astype(np.int32), lens)
-    return topics, tidx
+    if len(change) < max(n // 8, 1024):
+        starts = np.concatenate(([0], change))
+        topics, inv = np.unique(q[starts], return_inverse=True)
+        lens = np.diff(np.append(starts, n))
+        return topics, np.repeat(inv.astype(np.int32), lens)
+    h = docno_keys(q)
+    uh = np.unique(h)
+    hidx = np.searchsorted(uh, h)
+    rep = np.empty(len(uh), dtype=np.int64)
+    rep[hidx[::-1]] = np.arange(n - 1, -1, -1)  # first row of each hash
+    strings = q[rep]
+    if not (strings[hidx] == q).all():  # a hash collision: do it the slow way
+        topics, inv = np.unique(q, return_inverse=True)
+        return topics, inv.astype(np.int32)
+    topics, inv2 = np.unique(strings, return_inverse=True)
+    return topics, inv2.astype(np.int32)[hidx]
 
 
 def docno_keys(docno: np.ndarray) -> np.ndarray:
