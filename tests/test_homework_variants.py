@@ -156,3 +156,16 @@ def test_graded_and_judge_variants():
     table = exercises["3"].parameters["judgments"]
     assert 10 <= len(table) <= 14 and all(len(row) == 3 for row in table)
     assert set(exercises["3"].parameters["retrieved"]) <= {row[0] for row in table}
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdflatex") is None, reason="pdflatex is not installed")
+def test_sheet_and_key_compile_with_latex(tmp_path):
+    import subprocess
+
+    for name, document in (("sheet", sheet_document(SEED, "s_1 & co", "2026")),
+                           ("key", answer_key_document(HOMEWORK, "s_1", "2026"))):
+        tex = tmp_path / f"{name}.tex"
+        tex.write_text(document.render("latex", standalone=True), encoding="utf-8")
+        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout[-2000:]
