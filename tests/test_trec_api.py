@@ -196,3 +196,34 @@ def test_utility_with_params_under_complete_keeps_trec_eval_bogus_value(files):
     assert res.per_topic["3"]["utility_2,-1,0,0"] == -1.0
     plain = evaluate(q, r, ["utility"], complete=True)
     assert plain.per_topic["3"]["utility"] == 0.0
+
+
+def test_progress_bar_only_for_long_runs_on_a_tty(files, capsys, monkeypatch):
+    import sys
+
+    import irlab.trec.cli as tcli
+
+    q, r = files
+    # not a TTY: nothing on stderr even for a "long" run
+    monkeypatch.setattr(tcli, "_LONG_RUN_BYTES", 0)
+    monkeypatch.setattr(tcli, "_PROGRESS_DELAY", 0.0)
+    cli([q, r], capsys)
+    assert capsys.readouterr().err == ""
+    # TTY and long: a bar on stderr, stdout unchanged
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    parser = argparse.ArgumentParser(prog="irlab")
+    add_eval_parser(parser.add_subparsers(dest="cmd"))
+    assert run_eval(parser.parse_args(["eval", "-m", "map", str(q), str(r)])) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("map")
+    assert "irlab eval: [" in err and "%" in err
+
+
+def test_progress_render():
+    from irlab.trec.cli import _Progress
+
+    p = _Progress("x", enabled=False)
+    p.update("reading run", 0.5)
+    line = p.render(1.0)
+    assert "[" + "#" * 15 + "-" * 15 + "]" in line and " 50%" in line and "reading run" in line

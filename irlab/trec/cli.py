@@ -65,33 +65,49 @@ def add_eval_parser(subparsers):
 
 
 class _Progress:
-    """A minimal stderr spinner, shown only for long runs on a terminal."""
+    """A one-line progress bar on stderr (only for long runs on a terminal)."""
 
-    def __init__(self, label, enabled):
+    WIDTH = 30
+
+    def __init__(self, label, enabled, stream=None):
         self.label = label
         self.enabled = enabled
+        self.stream = stream or sys.stderr
         self._stop = threading.Event()
         self._thread = None
         self.stage = "reading"
+        self.fraction = 0.0
+        self.shown = False
 
     def __enter__(self):
         if self.enabled:
-            self._thread = threading.Thread(target=self._spin, daemon=True)
+            self._thread = threading.Thread(target=self._loop, daemon=True)
             self._thread.start()
         return self
 
-    def _spin(self):
+    def update(self, stage=None, fraction=None):
+        if stage is not None:
+            self.stage = stage
+        if fraction is not None:
+            self.fraction = max(0.0, min(1.0, fraction))
+
+    def render(self, elapsed):
+        filled = int(round(self.fraction * self.WIDTH))
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        return f"\r{self.label}: [{bar}] {self.fraction * 100:3.0f}% {self.stage} {elapsed:5.1f}s"
+
+    def _loop(self):
         if self._stop.wait(_PROGRESS_DELAY):
             return
-        t0 = time.monotonic()
-        frames = "|/-\\"
-        i = 0
-        while not self._stop.wait(0.2):
-            sys.stderr.write(f"\r{self.label}: {self.stage} {frames[i % 4]} {time.monotonic() - t0:5.1f}s")
-            sys.stderr.flush()
-            i += 1
-        sys.stderr.write("\r" + " " * 60 + "\r")
-        sys.stderr.flush()
+        t0 = time.monotonic() - _PROGRESS_DELAY
+        while True:
+            self.stream.write(self.render(time.monotonic() - t0))
+            self.stream.flush()
+            self.shown = True
+            if self._stop.wait(0.2):
+                break
+        self.stream.write("\r" + " " * (len(self.label) + self.WIDTH + 40) + "\r")
+        self.stream.flush()
 
     def __exit__(self, *exc):
         self._stop.set()
@@ -118,15 +134,18 @@ def run_eval(args) -> int:
     from irlab.trec.readers import read_qrels, read_run
 
     plan = parse_measures(args.measures or ["official"])
-    long_run = _size(args.run) + _size(args.qrels) >= _LONG_RUN_BYTES
+    long_run = _size(args.run) + _size(args.qrels) >= _LONG_RUN_BYTES  # and >1 s, see _Progress
     show = long_run and sys.stdout.isatty() and sys.stderr.isatty()
+    qsize, rsize = _size(args.qrels), _size(args.run)
+    share = qsize / max(qsize + rsize, 1)
     with _Progress("irlab eval", show) as prog:
-        qrels = read_qrels(args.qrels)
-        run = read_run(args.run)
-        prog.stage = "evaluating"
+        qrels = read_qrels(args.qrels, progress=lambda f: prog.update("reading qrels", 0.9 * share * f))
+        run = read_run(args.run, progress=lambda f: prog.update("reading run", 0.9 * (share + (1 - share) * f)))
+        prog.update("evaluating", 0.9)
         ctx = prepare(qrels, run, relevance_level=args.relevance_level, depth=args.depth,
                       complete=args.complete)
         result = compute_all(ctx, plan)
+        prog.update("done", 1.0)
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic))
     sys.stdout.flush()
     return 0

@@ -296,17 +296,19 @@ class _Columns:
         return self.q[: self.n], self.d[: self.n], self.v[: self.n]
 
 
-def _read(path, kind):
+def _read(path, kind, progress=None):
     spec = _Spec(kind)
     path = os.fspath(path)
     runid = None
     widths = None
     cols = None
     with open_maybe_gzip(path) as f:
+        raw = f.fileobj if isinstance(f, gzip.GzipFile) else f
         try:
-            total = os.fstat(f.fileno()).st_size if not isinstance(f, gzip.GzipFile) else None
+            disk_size = os.fstat(raw.fileno()).st_size
         except (OSError, AttributeError):
-            total = None
+            disk_size = None
+        total = None if isinstance(f, gzip.GzipFile) else disk_size
         try:
             for first_line, data in _chunks(f):
                 if widths is None:
@@ -337,6 +339,11 @@ def _read(path, kind):
                     del arr
                 if kind == "run" and cols.n:
                     runid = rid if rid is not None else _last_runid(data) or runid
+                if progress is not None and disk_size:
+                    try:
+                        progress(min(raw.tell() / disk_size, 1.0))
+                    except (OSError, ValueError):
+                        pass
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             raise InputFileError(path, None, f"cannot read file: {exc}") from None
     if cols is None or cols.n == 0:
@@ -450,18 +457,22 @@ def _locate_duplicate(spec, path, topic, docno):
     raise InputFileError(path, None, f"duplicate docno {_show(docno)!r} for topic {_show(topic)!r}")
 
 
-def read_qrels(path) -> Qrels:
-    """Read a TREC qrels file (``qid iter docno grade``)."""
+def read_qrels(path, *, progress=None) -> Qrels:
+    """Read a TREC qrels file (``qid iter docno grade``).
+
+    ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Qrels):
         return path
-    topics, tidx, d, g, _, h, _ = _read(path, "qrels")
+    topics, tidx, d, g, _, h, _ = _read(path, "qrels", progress)
     order = np.lexsort((d, tidx))
     return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], h[order])
 
 
-def read_run(path) -> Run:
-    """Read a TREC run file (``qid Q0 docno rank score runid``)."""
+def read_run(path, *, progress=None) -> Run:
+    """Read a TREC run file (``qid Q0 docno rank score runid``).
+
+    ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid, h, keys = _read(path, "run")
+    topics, tidx, d, s, runid, h, keys = _read(path, "run", progress)
     return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, h, keys)
