@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from irlab.homework import assert_answer, check, parse_answer
-from irlab.homework.answers import Tolerance, close, compare
+from irlab.homework.answers import close
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
 SEED = EXERCISES / "chapter8-seed.toml"

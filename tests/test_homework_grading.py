@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from irlab import InputFileError, Ranking
+from irlab import InputFileError
 from irlab.homework import grade, variant_set
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"

@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..document import Document, Paragraph, Section, Table
-from ..errors import InputFileError, IrlabError
+from ..errors import IrlabError
 from ..exercise_set import (Exercise, ExerciseSet, _Where, check_consistency, load, solve_exercise, solve_question,
                             statement_text)
 from ..ranking import Ranking
