@@ -37,10 +37,24 @@ from .metrics import (
 )
 from .ranking import Ranking
 
+
+def check(exercise_file, exercise_id, question_id, answer, student=None, seed=None):
+    """Check a student's answer in a notebook: feedback that names the likely mistake (see irlab.homework.check)."""
+    from .homework import check as _check
+
+    return _check(exercise_file, exercise_id, question_id, answer, student=student, seed=seed)
+
+
+def assert_answer(exercise_file, exercise_id, question_id, answer, student=None, seed=None):
+    """Like :func:`check`, but raises AssertionError with the feedback (for nbgrader/otter-grader test cells)."""
+    from .homework import assert_answer as _assert_answer
+
+    return _assert_answer(exercise_file, exercise_id, question_id, answer, student=student, seed=seed)
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "Ranking", "IrlabError", "RankingError", "ParameterError", "InputFileError", "METRICS", "get_metric",
+    "Ranking", "check", "assert_answer", "IrlabError", "RankingError", "ParameterError", "InputFileError", "METRICS", "get_metric",
     "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank",
     "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau_distance", "mean_over_queries", "ndcg",
     "normalized_err", "precision", "precision_at_recall", "precision_recall_points", "r_precision", "recall",

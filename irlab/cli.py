@@ -25,8 +25,8 @@ def _add_format(parser, formats=FORMATS):
     parser.add_argument("--format", default="text", choices=formats, help="output format (default: text)")
 
 
-def _add_printable(parser):
-    parser.add_argument("--pdf", metavar="FILE", help="also write a printable PDF (pdflatex; the .tex is kept beside it)")
+def _add_printable(parser, pdf_help="also write a printable PDF (pdflatex; the .tex is kept beside it)"):
+    parser.add_argument("--pdf", metavar="FILE", help=pdf_help)
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (no LaTeX needed)")
 
 
@@ -77,12 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
     _add_printable(solve)
 
-    try:
-        from .trec.cli import add_eval_parser
-    except ImportError:  # the batch evaluator is optional while it is being built
-        add_eval_parser = None
-    if add_eval_parser is not None:
-        add_eval_parser(commands)
+    from .homework.cli import add_homework_parsers
+    from .trec.cli import add_eval_parser
+
+    add_homework_parsers(commands)
+    _add_printable(commands.choices["sheet"], "also write the sheet as PDF, and its answer key beside it as FILE-key.pdf")
+    add_eval_parser(commands)
     return parser
 
 
@@ -222,15 +222,35 @@ def _explain_document(args):
     return Document(result.title, section.blocks, result.meta())
 
 
-def _write_printable(document, args) -> None:
+def _write_printable(document, args, pdf=None, html=None) -> None:
     from .printable import write_html, write_pdf
 
-    if args.pdf:
-        written = write_pdf(document, args.pdf)
+    pdf = pdf or args.pdf
+    html = html or args.html
+    if pdf:
+        written = write_pdf(document, pdf)
         print(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})", file=sys.stderr)
-    if args.html:
-        written = write_html(document, args.html)
+    if html:
+        written = write_html(document, html)
         print(f"irlab: wrote {written}", file=sys.stderr)
+
+
+def _key_path(path):
+    """The answer key's file beside the sheet's: sheet.pdf -> sheet-key.pdf."""
+    from pathlib import Path
+
+    path = Path(path)
+    return path.with_name(f"{path.stem}-key{path.suffix}")
+
+
+def _write_sheet_printables(args) -> None:
+    """The student's sheet and, in a separate file, its answer key."""
+    from .homework import answer_key_document, sheet_document
+
+    sheet = sheet_document(args.file, args.student, args.seed, args.exercise)
+    key = answer_key_document(args.file, args.student, args.seed, args.exercise)
+    _write_printable(sheet, args)
+    _write_printable(key, args, pdf=args.pdf and _key_path(args.pdf), html=args.html and _key_path(args.html))
 
 
 def list_metrics(fmt: str) -> str:
@@ -289,6 +309,17 @@ def main(argv=None) -> int:
                 from .exercise_set import solve
 
                 sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
+        elif args.command == "sheet":
+            from .homework.cli import run_sheet
+
+            if args.pdf or args.html:
+                _write_sheet_printables(args)
+            else:
+                return run_sheet(args)
+        elif args.command == "grade":
+            from .homework.cli import run_grade
+
+            return run_grade(args)
         elif args.command == "eval":
             from .trec.cli import run_eval
 

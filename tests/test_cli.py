@@ -149,3 +149,28 @@ def test_explain_one_topic_of_trec_files_matches_trec_eval(cli):
     assert text.returncode == 2 and "unknown metric 'p'" in text.stderr
     missing = cli("explain", "ap", "--qrels", str(TREC / "qrels.test"), "--topic", "302")
     assert missing.returncode == 2 and "needs --qrels FILE --run FILE --topic QID" in missing.stderr
+
+
+def test_homework_commands_are_wired(cli, tmp_path):
+    seed = __import__("pathlib").Path(__file__).resolve().parents[1] / "exercises" / "chapter8-seed.toml"
+    first = cli("sheet", str(seed), "--student", "s1", "--seed", "7", "--exercise", "8/2")
+    again = cli("sheet", str(seed), "--student", "s1", "--seed", "7", "--exercise", "8/2")
+    assert first.returncode == 0 and first.stdout == again.stdout and "Student: s1" in first.stdout
+    answers = tmp_path / "answers.csv"
+    answers.write_text("student,exercise,question,answer\ns1,8/2,a,0.6\n")
+    graded = cli("grade", str(seed), str(answers), "--as-written", "--format", "json")
+    assert graded.returncode == 0, graded.stderr
+    assert "8/2" in graded.stdout
+    missing = cli("grade", str(seed), str(tmp_path / "none.csv"))
+    assert missing.returncode == 2 and missing.stderr.startswith("irlab: error:")
+
+
+def test_irlab_check_is_exported():
+    import irlab
+
+    feedback = irlab.check(__import__("pathlib").Path(__file__).resolve().parents[1] / "exercises" / "chapter8-book.toml",
+                           "8.9", "e", "0.555")
+    assert "divide by the 6 relevant documents retrieved" in str(feedback)
+    with pytest.raises(AssertionError, match="Not quite"):
+        irlab.assert_answer(__import__("pathlib").Path(__file__).resolve().parents[1] / "exercises" / "chapter8-book.toml",
+                            "8.9", "e", "0.555")

@@ -62,3 +62,13 @@ def test_solution_document_figures_are_deterministic():
     first = solution_document(SEED, "8/4")
     second = solution_document(SEED, "8/4")
     assert first.render("html") == second.render("html")
+
+
+@needs_latex
+def test_sheet_pdf_and_separate_answer_key(tmp_path, cli):
+    out = cli("sheet", str(SEED), "--student", "s123", "--seed", "2026", "--exercise", "8/2", "--pdf", str(tmp_path / "s123.pdf"))
+    assert out.returncode == 0, out.stderr
+    sheet = subprocess.run(["pdftotext", str(tmp_path / "s123.pdf"), "-"], capture_output=True, text=True).stdout
+    key = subprocess.run(["pdftotext", str(tmp_path / "s123-key.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "s123" in sheet and "Answer:" not in sheet and "Step" not in sheet
+    assert "Answer:" in key and "Convention" in key  # worked solutions, conventions named
