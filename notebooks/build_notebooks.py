@@ -241,6 +241,7 @@ def _():
         ax.set_ylabel("value")
         ax.set_xticks(list(ks))
         ax.set_ylim(0, 1.2)
+        ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1])
         ax.set_title("Precision falls, recall rises as k grows")
         ax.legend(loc="upper center", ncols=3, frameon=False)
         fig
@@ -493,8 +494,8 @@ def _():
         md(r"""
         ## Interpolated precision
 
-        Precision is not monotone in recall: at recall $\frac12$ above, precision is $\frac12$ at rank 4, then
-        $\frac25$ at rank 5, then back up to $\frac12$ at rank 6. IIR (eq. 8.7) interpolates:
+        Precision is not monotone in recall: it drops to $\frac25$ at rank 5 (recall $\frac12$) and climbs back
+        to $\frac12$ at rank 6 (recall $\frac34$) — more recall *and* more precision. IIR (eq. 8.7) interpolates:
 
         $$p_{\mathrm{interp}}(r) = \max_{r' \ge r} p(r')$$
 
@@ -551,7 +552,7 @@ def _():
         $$\mathrm{11pt} = \frac{1}{11}\sum_{r \in \{0, 0.1, \dots, 1\}} p_{\mathrm{interp}}(r)$$
 
         One number per query that looks at the whole curve; averaged over queries it gives the classic averaged
-        11-point precision–recall graph (IIR Figure 8.2 and Table 8.1).
+        11-point precision–recall graph (IIR Table 8.1 and Figure 8.3).
         """),
         code("""\
         eleven_point_average(ranking)
@@ -1124,7 +1125,8 @@ def _():
 
         import sympy
 
-        from irlab import Ranking, average_precision
+        from irlab import (Ranking, average_precision, f_measure, interpolated_precision, precision,
+                           precision_at_recall, reciprocal_rank)
         from irlab.exercise_set import load, solve
         from irlab.solvers import map_bounds
         from irlab.solvers.map_bounds import lowest_ap_in_n
@@ -1166,19 +1168,29 @@ def _():
         solve(SHEET, "8/1")
         """),
         md(r"""
-        Does the interpretation change the answers? The 21st letter lies beyond every cut-off the questions use
-        (a–e, h are about the top 20), so only the MAP bounds (f, g) could change:
+        Does the interpretation change the answers? Questions a, b, e and h name the cut-off 20, so the 21st
+        letter cannot matter there; c, d and the MAP bounds f, g look at the whole list. Both readings, side by side:
         """),
         code("""\
         top20 = Ranking.parse("RRNNNNNNRRNRNNNRNNNN", relevant=8, collection=10_000)
         top21 = Ranking.parse("RRNNNNNNRRNRNNNRNNNNR", relevant=8, collection=10_000)
-        for name, ranking in (("first 20 (irlab)", top20), ("all 21 letters", top21)):
-            highest, lowest, _ = (a.value for a in map_bounds(ranking).answers)
-            print(f"{name:17} AP_max = {highest}  AP_min = {lowest}  (≈ {float(highest):.4f}, {float(lowest):.4f})")
+        print(f"{'question':22} {'first 20 (irlab)':>22} {'all 21 letters':>22}")
+        for question, compute in [
+            ("a) P@20", lambda r: precision(r, k=20)),
+            ("b) F1@20", lambda r: f_measure(r, k=20)),
+            ("c) P at 25% recall", lambda r: precision_at_recall(r, "25%")),
+            ("d) P_interp at 33%", lambda r: interpolated_precision(r, "33%")),
+            ("e) AP@20", lambda r: average_precision(r, k=20)),
+            ("f) highest AP", lambda r: map_bounds(r).answers[0].result),
+            ("g) lowest AP", lambda r: map_bounds(r).answers[1].result),
+            ("h) RR@20", lambda r: reciprocal_rank(r, k=20)),
+        ]:
+            print(f"{question:22} {str(compute(top20).value):>22} {str(compute(top21).value):>22}")
         """),
         md(r"""
-        The highest MAP is the same: in the best case the two missing relevant documents sit at ranks 21 and 22 —
-        exactly where the 21-letter list puts one of them. Only the lowest MAP differs slightly.
+        Only the lowest MAP differs. The highest is the same because in the best case the two missing relevant
+        documents sit at ranks 21 and 22 — and the 21-letter list puts one of them exactly at rank 21. (c and d do
+        not change: the extra document comes after recall 25% and 33% are reached, with a lower precision.)
 
         ## The MAP bounds, and the lowest MAP as a function of $N$
 
