@@ -154,3 +154,13 @@ def test_topic_codes_and_ungrouped_topics(tmp_path):
     assert run.topic_names == ["a", "b"]
     assert run.topic_idx.tolist() == [1, 0, 1]
     assert np.array_equal(run.score, [1.0, 1.0, 2.0])
+
+
+@pytest.mark.parametrize("prefix", ["", "a-very-long-topic-id-"])
+def test_interleaved_topics_use_hashed_coding(tmp_path, prefix):
+    lines = [f"{prefix}{t} Q0 d{i} 1 {i % 7} r\n" for i in range(3000) for t in [(i * 7) % 13]]
+    run = read_run(write(tmp_path, "r.txt", "".join(lines)))
+    names = sorted({f"{prefix}{(i * 7) % 13}" for i in range(3000)})
+    assert run.topic_names == names
+    got = [run.topic_names[c] for c in run.topic_idx.tolist()]
+    assert got == [line.split()[0] for line in lines]

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import IrlabError, ParameterError
-from irlab.trec.readers import Qrels, Run, docno_keys, mix_topic, read_qrels, read_run
+from irlab.trec.readers import Qrels, Run, pair_keys, read_qrels, read_run
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments"]
 
@@ -380,10 +380,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     rmap = _index_in(topics_b, run.topics)
     rseg = rmap[run.topic_idx]
     keep = rseg >= 0
-    rkeys = run.pairkey
-    if rkeys is None:
-        rkeys = mix_topic(run.dochash if run.dochash is not None else docno_keys(run.docno),
-                          run.topic_idx)
+    rkeys = run.pairkey if run.pairkey is not None else pair_keys(run.topic_idx, run.docno)
     if keep.all():
         seg0, score, docno, rtid = rseg, run.score, run.docno, run.topic_idx
     else:
@@ -399,7 +396,6 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     qseg = qseg_all[qkeep]
     qdoc = qrels.docno[qkeep]
     qgrade = qrels.grade[qkeep]
-    qhash = (qrels.dochash if qrels.dochash is not None else docno_keys(qrels.docno))[qkeep]
     # the same qrels rows, with topics numbered as in the run (-1: not in run)
     q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx][qkeep]
 
@@ -408,7 +404,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     qi = np.zeros(0, dtype=np.int64)
     inrun = np.flatnonzero(q_rtid >= 0)
     if len(seg0) and len(inrun):
-        qk = mix_topic(qhash[inrun], q_rtid[inrun])
+        qk = pair_keys(q_rtid[inrun], qdoc[inrun])
         qo = np.argsort(qk)
         qks = qk[qo]
         qo = inrun[qo]

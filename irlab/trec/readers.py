@@ -85,7 +85,6 @@ class Qrels:
     topic_idx: np.ndarray
     docno: np.ndarray
     grade: np.ndarray
-    dochash: np.ndarray | None = None
 
     @property
     def topic_names(self) -> list[str]:
@@ -105,8 +104,7 @@ class Run:
     topic_idx: np.ndarray
     docno: np.ndarray
     score: np.ndarray
-    dochash: np.ndarray | None = None
-    pairkey: np.ndarray | None = None   # mix_topic(dochash, topic_idx)
+    pairkey: np.ndarray | None = None   # pair_keys(topic_idx, docno), from reading
     extra: dict = field(default_factory=dict)
 
     @property
@@ -352,12 +350,11 @@ def _read(path, kind, progress=None):
     del cols
     topics, tidx = _code_topics(q)
     del q
-    h = docno_keys(d)
-    keys = mix_topic(h, tidx)
+    keys = pair_keys(tidx, d)
     dup = _find_duplicate(tidx, d, keys)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
-    return topics, tidx, d, v, runid, h, keys
+    return topics, tidx, d, v, runid, keys
 
 
 def _code_topics(q):
@@ -373,7 +370,11 @@ def _code_topics(q):
         topics, inv = np.unique(q[starts], return_inverse=True)
         lens = np.diff(np.append(starts, n))
         return topics, np.repeat(inv.astype(np.int32), lens)
-    h = docno_keys(q)
+    if q.dtype.itemsize <= 8:
+        # the (zero-padded) bytes themselves are an exact 64-bit key
+        h = np.ascontiguousarray(q.astype("S8")).view(np.uint64)
+    else:
+        h = pair_keys(np.zeros(n, dtype=np.int64), q)
     uh = np.unique(h)
     hidx = np.searchsorted(uh, h)
     rep = np.empty(len(uh), dtype=np.int64)
@@ -386,40 +387,37 @@ def _code_topics(q):
     return topics, inv2.astype(np.int32)[hidx]
 
 
-def docno_keys(docno: np.ndarray) -> np.ndarray:
-    """64-bit hash of each docno (vectorised over 8-byte words; independent of
-    the array's width)."""
+def _words(docno):
     w = docno.dtype.itemsize
     n = len(docno)
-    pad = (-w) % 8
-    if pad:
-        docno = docno.astype(f"S{w + pad}")
-        w += pad
+    if w % 8:
+        docno = docno.astype(f"S{w + (-w) % 8}")
+        w = docno.dtype.itemsize
     docno = np.ascontiguousarray(docno)
-    words = docno.view(np.uint64).reshape(n, w // 8) if n else np.zeros((0, w // 8), np.uint64)
-    # sum of word * odd multiplier per position, then a mixing step: trailing
-    # zero words (padding) contribute nothing, so any width gives the same key
-    h = np.zeros(n, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(words.shape[1]):
-            h += words[:, j] * np.uint64(((0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * j) | 1) & 0xFFFFFFFFFFFFFFFF)
-        h ^= h >> np.uint64(31)
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(29)
-    return h
-
-
-def mix_topic(h: np.ndarray, topic_idx: np.ndarray) -> np.ndarray:
-    """Combine docno hashes with topic indices into (topic, docno) keys."""
-    with np.errstate(over="ignore"):
-        k = h ^ ((topic_idx.astype(np.uint64) + np.uint64(1)) * np.uint64(0xD6E8FEB86659FD93))
-        k *= np.uint64(0xBF58476D1CE4E5B9)
-        k ^= k >> np.uint64(32)
-    return k
+    return docno.view(np.uint64).reshape(n, w // 8) if n else np.zeros((0, w // 8), np.uint64)
 
 
 def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
-    return mix_topic(docno_keys(docno), topic_idx)
+    """64-bit hash of each (topic index, docno) pair, independent of the
+    docno array's width (zero padding words add nothing)."""
+    words = _words(docno)
+    n = len(words)
+    k = np.empty(n, dtype=np.uint64)
+    tmp = np.empty(n, dtype=np.uint64)
+    ct = np.uint64(0xD6E8FEB86659FD93)
+    with np.errstate(over="ignore"):
+        np.multiply(topic_idx.astype(np.uint64), ct, out=k)
+        k += ct
+        for j in range(words.shape[1]):
+            c = np.uint64(((0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * j) | 1) & 0xFFFFFFFFFFFFFFFF)
+            np.multiply(words[:, j], c, out=tmp)
+            k += tmp
+        np.right_shift(k, np.uint64(31), out=tmp)
+        k ^= tmp
+        k *= np.uint64(0xBF58476D1CE4E5B9)
+        np.right_shift(k, np.uint64(29), out=tmp)
+        k ^= tmp
+    return k
 
 
 def _find_duplicate(tidx, d, keys):
@@ -463,9 +461,9 @@ def read_qrels(path, *, progress=None) -> Qrels:
     ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Qrels):
         return path
-    topics, tidx, d, g, _, h, _ = _read(path, "qrels", progress)
+    topics, tidx, d, g, _, _ = _read(path, "qrels", progress)
     order = np.lexsort((d, tidx))
-    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], h[order])
+    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order])
 
 
 def read_run(path, *, progress=None) -> Run:
@@ -474,5 +472,5 @@ def read_run(path, *, progress=None) -> Run:
     ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid, h, keys = _read(path, "run", progress)
-    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, h, keys)
+    topics, tidx, d, s, runid, keys = _read(path, "run", progress)
+    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, keys)
