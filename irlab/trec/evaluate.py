@@ -179,14 +179,6 @@ def rank_order(seg, score, docno):
     return order
 
 
-def _is_presorted(seg, score):
-    brk = seg[1:] != seg[:-1]
-    codes = seg[np.concatenate(([0], np.flatnonzero(brk) + 1))]
-    if len(np.unique(codes)) != len(codes):
-        return False
-    return not ((score[1:] > score[:-1]) & ~brk).any()
-
-
 def _presorted_order(seg, score):
     n = len(seg)
     brk = seg[1:] != seg[:-1]
