@@ -164,3 +164,18 @@ def test_interleaved_topics_use_hashed_coding(tmp_path, prefix):
     assert run.topic_names == names
     got = [run.topic_names[c] for c in run.topic_idx.tolist()]
     assert got == [line.split()[0] for line in lines]
+
+
+def test_longer_values_in_later_chunks_widen_columns(tmp_path, monkeypatch):
+    import irlab.trec.readers as readers
+
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 1024)
+    lines = [f"1 Q0 d{i} 1 {i} r\n" for i in range(300)]
+    lines.append(f"{'t' * 40} Q0 {'x' * 90} 1 0.5 r\n")
+    lines += [f"2 Q0 e{i} 1 {i} r\n" for i in range(100)]
+    run = read_run(write(tmp_path, "r.txt", "".join(lines)))
+    assert run.docno[300] == b"x" * 90
+    assert "t" * 40 in run.topic_names
+    qlines = [f"1 0 d{i} 1\n" for i in range(300)] + [f"1 0 {'y' * 50} 2\n"]
+    q = read_qrels(write(tmp_path, "q.txt", "".join(qlines)))
+    assert b"y" * 50 in q.docno.tolist()
