@@ -87,6 +87,9 @@ def cohen_kappa(judge1, judge2, kappa_marginals=None) -> Result:
         raise ParameterError("kappa is undefined: both judges gave every document the same judgment, so P(E) = 1")
     value = ((p_agree - p_chance) / (1 - p_chance)).named("κ", "Kappa")
     notes = [Note("reading", f"κ = {float(value):.4f} is {kappa_reading(value.value)}")]
-    context = f"Judge 1: {''.join(map(str, first))}; judge 2: {''.join(map(str, second))} ({size} documents)"
+    if size <= 40:
+        context = f"Judge 1: {''.join(map(str, first))}; judge 2: {''.join(map(str, second))} ({size} documents)"
+    else:  # the contingency table says it all; thousands of digits would not
+        context = f"Two judges, {size} documents: judge 1 says relevant {rel1.value} times, judge 2 {rel2.value} times"
     return Result("kappa", "Cohen's kappa", value, context=context, conventions={"kappa_marginals": choice},
                   notes=notes, tables=[table])
