@@ -369,11 +369,13 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     missing = ~np.isin(topics_b, run.topics)
 
     # ---- run rows of evaluated topics (file order)
-    rmap = _index_in(topics_b, run.topics)
-    rseg = rmap[run.topic_idx]
-    keep = rseg >= 0
+    if np.array_equal(topics_b, run.topics):
+        rseg, keep = run.topic_idx, None          # every run topic is evaluated
+    else:
+        rseg = _index_in(topics_b, run.topics)[run.topic_idx]
+        keep = rseg >= 0
     rkeys = run.pairkey if run.pairkey is not None else pair_keys(run.topic_idx, run.docno)
-    if keep.all():
+    if keep is None or keep.all():
         seg0, score, docno, rtid = rseg, run.score, run.docno, run.topic_idx
     else:
         idx = np.flatnonzero(keep)

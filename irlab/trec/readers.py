@@ -228,6 +228,19 @@ def _round8(n):
 _MIN_WIDTH = 16
 
 
+def _row_dtype(kind, wq, wd):
+    """loadtxt row layout; qid, docno and value start at multiples of 8 bytes
+    so that they can be read as 64-bit words without copying."""
+    if kind == "run":
+        names, formats = ["q", "x", "d", "r", "v", "z"], [f"S{wq}", "S1", f"S{wd}", "S1", "f8", "S1"]
+        offsets = [0, wq + wd + 8, wq, wq + wd + 9, wq + wd, wq + wd + 10]
+    else:
+        names, formats = ["q", "x", "d", "v"], [f"S{wq}", "S1", f"S{wd}", "i8"]
+        offsets = [0, wq + wd + 8, wq, wq + wd]
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                     "itemsize": wq + wd + 16})
+
+
 def _fast_chunk(spec, data, widths):
     """Parse with loadtxt; return None when the slow path must decide."""
     if not data.isascii() or any(c in data for c in _SUSPECT_BYTES):
@@ -237,12 +250,7 @@ def _fast_chunk(spec, data, widths):
         # containing '#' is left for loadtxt (comments=None keeps it as data)
         lines = [ln for ln in data.split(b"\n") if not ln.lstrip().startswith(b"#")]
         data = b"\n".join(lines)
-    wq, wd = widths
-    if spec.kind == "run":
-        dt = np.dtype([("q", f"S{wq}"), ("x", "S1"), ("d", f"S{wd}"), ("r", "S1"),
-                       ("v", "f8"), ("z", "S1")])
-    else:
-        dt = np.dtype([("q", f"S{wq}"), ("x", "S1"), ("d", f"S{wd}"), ("v", "i8")])
+    dt = _row_dtype(spec.kind, *widths)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -273,6 +281,24 @@ class _Columns:
         self.d = np.zeros(capacity, dtype=f"S{wd}")
         self.v = np.zeros(capacity, dtype=vdtype)
 
+    @staticmethod
+    def _copy_bytes(dst, start, src):
+        """dst[start:start+len(src)] = src for S arrays (src may be a strided
+        field of a structured array), as one 2-D byte copy."""
+        m = len(src)
+        if m == 0:
+            return
+        w, W = src.dtype.itemsize, dst.dtype.itemsize
+        base = src.base if src.base is not None else src
+        if src.strides[0] == w or not isinstance(base, np.ndarray) or base.dtype.fields is None:
+            dst[start: start + m] = src
+            return
+        off = src.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        s8 = base.view(np.uint8).reshape(len(base), base.dtype.itemsize)[:, off: off + w]
+        d8 = dst.view(np.uint8).reshape(len(dst), W)
+        k = min(w, W)
+        d8[start: start + m, :k] = s8[:, :k]
+
     def add(self, q, d, v, used_q, used_d):
         m = len(v)
         need = self.n + m
@@ -285,8 +311,8 @@ class _Columns:
             self.q = self.q.astype(f"S{_round8(used_q)}")
         if used_d > self.d.dtype.itemsize:
             self.d = self.d.astype(f"S{_round8(used_d)}")
-        self.q[self.n: need] = q
-        self.d[self.n: need] = d
+        self._copy_bytes(self.q, self.n, q)
+        self._copy_bytes(self.d, self.n, d)
         self.v[self.n: need] = v
         self.n = need
 
@@ -294,67 +320,119 @@ class _Columns:
         return self.q[: self.n], self.d[: self.n], self.v[: self.n]
 
 
+_WHOLE_FILE_LIMIT = 1 << 30   # read smaller files in one piece (one loadtxt call)
+
+
 def _read(path, kind, progress=None):
     spec = _Spec(kind)
     path = os.fspath(path)
-    runid = None
-    widths = None
-    cols = None
+    res = None
     with open_maybe_gzip(path) as f:
         raw = f.fileobj if isinstance(f, gzip.GzipFile) else f
         try:
             disk_size = os.fstat(raw.fileno()).st_size
         except (OSError, AttributeError):
             disk_size = None
-        total = None if isinstance(f, gzip.GzipFile) else disk_size
-        try:
-            for first_line, data in _chunks(f):
-                if widths is None:
-                    lens = [1, 1]
-                    for toks in _first_data_tokens(data):
-                        lens[0] = max(lens[0], len(toks[0]))
-                        if len(toks) > 2:
-                            lens[1] = max(lens[1], len(toks[2]))
-                    widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
-                    lines = max(data.count(b"\n"), 1)
-                    est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
-                    cols = _Columns(est, widths[0], widths[1],
-                                    np.float64 if kind == "run" else np.int64)
-                arr = _fast_chunk(spec, data, widths)
-                while arr is not None:
-                    full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
-                    if not (full_q or full_d):
-                        break
-                    widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
-                    arr = _fast_chunk(spec, data, widths)
-                if arr is None:
-                    q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
-                    used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
-                    cols.add(q, d, v, used_q, used_d)
-                else:
-                    rid = None
-                    cols.add(arr["q"], arr["d"], arr["v"], widths[0], widths[1])
-                    del arr
-                if kind == "run" and cols.n:
-                    runid = rid if rid is not None else _last_runid(data) or runid
-                if progress is not None and disk_size:
-                    try:
-                        progress(min(raw.tell() / disk_size, 1.0))
-                    except (OSError, ValueError):
-                        pass
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputFileError(path, None, f"cannot read file: {exc}") from None
-    if cols is None or cols.n == 0:
-        raise InputFileError(path, None, "no data lines (empty file?)")
-    q, d, v = cols.final()
-    del cols
+        if disk_size is not None and disk_size <= _WHOLE_FILE_LIMIT and not isinstance(f, gzip.GzipFile):
+            try:
+                data = f.read()
+            except OSError as exc:
+                raise InputFileError(path, None, f"cannot read file: {exc}") from None
+            if progress is not None:
+                progress(0.3)
+            res = _read_whole(spec, data)
+            del data
+            if progress is not None:
+                progress(1.0)
+        if res is None:
+            f.seek(0)
+            res = _read_chunked(spec, path, f, raw, disk_size, progress)
+    q, d, v, runid = res
     topics, tidx = _code_topics(q)
-    del q
+    del q, res
     keys = pair_keys(tidx, d)
     dup = _find_duplicate(tidx, d, keys)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
     return topics, tidx, d, v, runid, keys
+
+
+def _read_whole(spec, data):
+    """One loadtxt call over a whole (ASCII, comment-free, valid) file;
+    None when the chunked reader must decide."""
+    if not data or b"#" in data:
+        return None
+    lens = [1, 1]
+    for toks in _first_data_tokens(data[: 1 << 20]):
+        lens[0] = max(lens[0], len(toks[0]))
+        if len(toks) > 2:
+            lens[1] = max(lens[1], len(toks[2]))
+    widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
+    while True:
+        arr = _fast_chunk(spec, data, widths)
+        if arr is None or len(arr) == 0:
+            return None
+        full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
+        if not (full_q or full_d):
+            break
+        widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
+    runid = _last_runid(data) if spec.kind == "run" else None
+    return arr["q"], arr["d"], arr["v"], runid
+
+
+def _read_chunked(spec, path, f, raw, disk_size, progress):
+    kind = spec.kind
+    runid = None
+    last_data = None
+    widths = None
+    cols = None
+    total = None if isinstance(f, gzip.GzipFile) else disk_size
+    try:
+        for first_line, data in _chunks(f):
+            if widths is None:
+                lens = [1, 1]
+                for toks in _first_data_tokens(data):
+                    lens[0] = max(lens[0], len(toks[0]))
+                    if len(toks) > 2:
+                        lens[1] = max(lens[1], len(toks[2]))
+                widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
+                lines = max(data.count(b"\n"), 1)
+                est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
+                cols = _Columns(est, widths[0], widths[1],
+                                np.float64 if kind == "run" else np.int64)
+            arr = _fast_chunk(spec, data, widths)
+            while arr is not None:
+                full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
+                if not (full_q or full_d):
+                    break
+                widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
+                arr = _fast_chunk(spec, data, widths)
+            if arr is None:
+                q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
+                used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
+                cols.add(q, d, v, used_q, used_d)
+            else:
+                rid = None
+                cols.add(arr["q"], arr["d"], arr["v"], widths[0], widths[1])
+                del arr
+            if kind == "run" and cols.n:
+                if rid is not None:
+                    runid, last_data = rid, None
+                else:
+                    last_data = data
+            if progress is not None and disk_size:
+                try:
+                    progress(min(raw.tell() / disk_size, 1.0))
+                except (OSError, ValueError):
+                    pass
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise InputFileError(path, None, f"cannot read file: {exc}") from None
+    if cols is None or cols.n == 0:
+        raise InputFileError(path, None, "no data lines (empty file?)")
+    if kind == "run" and last_data is not None:
+        runid = _last_runid(last_data) or runid
+    q, d, v = cols.final()
+    return q, d, v, runid
 
 
 def _code_topics(q):
@@ -388,8 +466,18 @@ def _code_topics(q):
 
 
 def _words(docno):
+    """Docnos as rows of native 64-bit words (zero padded), without copying
+    when ``docno`` is an 8-byte-aligned field of a loadtxt row array."""
     w = docno.dtype.itemsize
     n = len(docno)
+    base = docno.base
+    if (w % 8 == 0 and n and docno.strides[0] != w and isinstance(base, np.ndarray)
+            and base.dtype.fields is not None and base.dtype.itemsize % 8 == 0
+            and docno.strides[0] == base.dtype.itemsize and len(base) == n):
+        off = docno.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        if off % 8 == 0 and base.__array_interface__["data"][0] % 8 == 0:
+            k = off // 8
+            return base.view(np.uint64).reshape(n, base.dtype.itemsize // 8)[:, k: k + w // 8]
     if w % 8:
         docno = docno.astype(f"S{w + (-w) % 8}")
         w = docno.dtype.itemsize
