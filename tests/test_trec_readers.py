@@ -8,6 +8,16 @@ import pytest
 from irlab.errors import InputFileError, IrlabError
 from irlab.trec import evaluate, read_qrels, read_run
 
+@pytest.fixture(autouse=True, params=["whole-file", "chunked"])
+def reader_path(request, monkeypatch):
+    """Run every test through both reading strategies."""
+    import irlab.trec.readers as readers
+
+    if request.param == "chunked":
+        monkeypatch.setattr(readers, "_WHOLE_FILE_LIMIT", -1)
+    return request.param
+
+
 GOOD_RUN = "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n2 Q0 d1 1 1.5 r\n"
 GOOD_QRELS = "1 0 d1 1\n1 0 d3 2\n2 0 d1 0\n"
 
@@ -170,6 +180,7 @@ def test_longer_values_in_later_chunks_widen_columns(tmp_path, monkeypatch):
     import irlab.trec.readers as readers
 
     monkeypatch.setattr(readers, "_CHUNK_BYTES", 1024)
+    monkeypatch.setattr(readers, "_SAMPLE_BYTES", 1024)
     lines = [f"1 Q0 d{i} 1 {i} r\n" for i in range(300)]
     lines.append(f"{'t' * 40} Q0 {'x' * 90} 1 0.5 r\n")
     lines += [f"2 Q0 e{i} 1 {i} r\n" for i in range(100)]

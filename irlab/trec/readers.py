@@ -321,6 +321,7 @@ class _Columns:
 
 
 _WHOLE_FILE_LIMIT = 1 << 30   # read smaller files in one piece (one loadtxt call)
+_SAMPLE_BYTES = 1 << 20        # column widths are guessed from this much of the file
 
 
 def _read(path, kind, progress=None):
@@ -363,7 +364,7 @@ def _read_whole(spec, data):
     if not data or b"#" in data:
         return None
     lens = [1, 1]
-    for toks in _first_data_tokens(data[: 1 << 20]):
+    for toks in _first_data_tokens(data[:_SAMPLE_BYTES]):
         lens[0] = max(lens[0], len(toks[0]))
         if len(toks) > 2:
             lens[1] = max(lens[1], len(toks[2]))
