@@ -190,3 +190,8 @@ def test_longer_values_in_later_chunks_widen_columns(tmp_path, monkeypatch):
     qlines = [f"1 0 d{i} 1\n" for i in range(300)] + [f"1 0 {'y' * 50} 2\n"]
     q = read_qrels(write(tmp_path, "q.txt", "".join(qlines)))
     assert b"y" * 50 in q.docno.tolist()
+
+
+def test_huge_grade_is_an_input_error(tmp_path):
+    err = error_for(read_qrels, write(tmp_path, "q.txt", "1 0 a 1\n1 0 b 99999999999999999999999\n"))
+    assert err.line == 2 and "out of range" in str(err)

@@ -14,11 +14,14 @@ the line: wrong number of fields, a score that is not a finite number, a grade
 that is not an integer (trec_eval would silently truncate ``1.7`` to ``1``;
 irlab refuses), the same docno twice for one topic, a file without data lines.
 
-Speed: files are read in chunks of a few MB; each chunk is parsed by numpy's C
-``loadtxt`` into fixed-width byte-string columns, and validated with array
-operations.  Only when a chunk fails validation (or contains bytes that
-``loadtxt`` would treat differently from trec_eval, e.g. non-ASCII text) is it
-re-read line by line in Python, which also pinpoints the offending line.
+Speed: a file (up to 1 GiB, not gzip) is parsed by one call of numpy's C
+``loadtxt`` into fixed-width rows (qid, docno and value 8-byte aligned, so that
+docnos can be hashed as 64-bit words without copies) and validated with array
+operations.  If that is not possible -- gzip, comment lines, non-ASCII bytes
+(which ``loadtxt`` would split differently from trec_eval), or any error -- the
+file is read in chunks of a few MB, each parsed the same way or, when it fails,
+line by line in Python, which also pinpoints the offending line.  Duplicates are
+found by sorting 64-bit hashes of (topic, docno) and confirmed byte-exactly.
 """
 
 from __future__ import annotations
@@ -179,7 +182,10 @@ def _check_line(spec, path, lineno, toks, seen, out):
                 path, lineno,
                 f"grade {_show(g)!r} is not an integer (trec_eval would silently truncate it; irlab refuses)",
             )
-        out[2].append(int(g))
+        gi = int(g)
+        if abs(gi) >= 1 << 62:
+            raise InputFileError(path, lineno, f"grade {_show(g)!r} is out of range")
+        out[2].append(gi)
     key = (q, d)
     if seen is not None:
         first = seen.get(key)
