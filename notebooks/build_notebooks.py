@@ -1294,6 +1294,541 @@ def _():
 
 
 # ------------------------------------------------------------------------------------------------
+# 08 TREC runs
+# ------------------------------------------------------------------------------------------------
+
+@lesson("08_trec_runs")
+def _():
+    return [
+        md(r"""
+        # 8. Evaluating a real run: TREC qrels and run files
+
+        *Unit: evaluation in information retrieval (IIR chapter 8). Notebook 8 of the unit.*
+
+        So far every ranking was a short list of letters or grades typed by hand. Research systems are evaluated
+        differently: a system writes a **run file** (its ranked answers to many topics) and the assessors' judgments
+        come as a **qrels file**; a program — in IR almost always `trec_eval` — compares the two and prints one
+        number per measure and topic. In this notebook you will
+
+        * read a small qrels/run pair and see how `trec_eval` **orders** a run (ties!) and what it does with
+          **unjudged** and **negatively judged** documents,
+        * compute the **official measures** in `trec_eval`'s own output format, and a **per-topic table**,
+        * plot the per-topic values — a mean hides how different topics are,
+        * **explain one topic** step by step with the exact metrics of notebooks 2 and 4, and check that the
+          batch evaluator and the exact computation agree.
+
+        The files in [`data/`](data/) are synthetic and deliberately small: four judged topics, twenty retrieved
+        documents per topic, graded judgments (0–3, one $-1$), unjudged documents and tied scores.
+        """),
+        setup("""\
+        from pathlib import Path
+
+        from IPython.display import Markdown
+
+        from irlab import average_precision, ndcg, precision, reciprocal_rank
+        from irlab.plots import topic_bars
+        from irlab.topic_ranking import topic_ranking
+        from irlab.trec import evaluate, format_result, read_qrels, read_run, topic_judgments
+
+        QRELS, RUN = "data/qrels.txt", "data/run.txt"
+        """),
+        md(r"""
+        ## The two files
+
+        A **qrels** line is `topic iteration docno grade`. The iteration column is historical and ignored; the grade
+        is an integer — 0 non-relevant, higher is better, and some collections use negative grades for documents
+        the assessors saw but could not judge (spam, broken pages).
+        """),
+        code("""\
+        qrels_lines = Path(QRELS).read_text().splitlines()
+        print(len(qrels_lines), "judgments; those of topic 401:")
+        print("\\n".join(line for line in qrels_lines if line.startswith("401 ")))
+        """),
+        md(r"""
+        A **run** line is `topic Q0 docno rank score runid`: the system's answer, one line per retrieved document.
+        `Q0` is a fixed placeholder; `runid` names the system.
+        """),
+        code("""\
+        run_lines = Path(RUN).read_text().splitlines()
+        print(len(run_lines), "lines; the first 12:")
+        print("\\n".join(run_lines[:12]))
+        """),
+        md(r"""
+        irlab reads both (plain or gzip-compressed) into arrays. Note which topics each file has:
+        """),
+        code("""\
+        qrels, run = read_qrels(QRELS), read_run(RUN)
+        print("qrels topics:", qrels.topic_names, " judgments:", len(qrels))
+        print("run topics:  ", run.topic_names, " lines:", len(run), " runid:", run.runid)
+        """),
+        md(r"""
+        Topic 404 was judged but the system returned nothing for it; topic 405 was answered but never judged. We come
+        back to both below.
+
+        ## How trec_eval reads a run
+
+        **Pitfall 1 — the rank column is ignored.** `trec_eval` sorts each topic's documents itself: by **score
+        descending**, and documents with the *same* score by **docno descending** (byte order). Look at ranks 3–4
+        and 10–12 of topic 401 in the file: the system wrote tied scores and listed the tied documents in ascending
+        docno order.
+        """),
+        code("""\
+        for line in run_lines[2:4] + run_lines[9:12]:
+            print(line)
+        """),
+        md(r"""
+        `topic_judgments` shows the topic as `trec_eval` sees it: the documents in its order, each with its score
+        and its grade in the qrels (`None` when the document is not in the qrels at all).
+        """),
+        code("""\
+        judged = topic_judgments(QRELS, RUN, "401")
+        print("rank  docno   score  grade")
+        for rank, (docno, score, grade) in enumerate(zip(judged.ranked, judged.scores, judged.grades), 1):
+            print(f"{rank:4}  {docno}  {score:5.2f}  {'unjudged' if grade is None else grade}")
+        print("judged but not retrieved, grades:", judged.unretrieved)
+        """),
+        md(r"""
+        The tie at 11.77 was broken in favour of `doc275` (grade 3), which moves *up* to rank 3; the tie at 7.73
+        pushed the relevant `doc232` *down* to rank 12. The system's own rank column said the opposite both times.
+        If the order of tied documents matters to you, give them distinct scores: `trec_eval` will not read your
+        mind — and neither will any tool that wants to agree with it.
+
+        **Pitfall 2 — what counts as relevant.** A document is relevant when its grade is at least the
+        *relevance level* (`relevance_level=1` by default, `trec_eval -l`). So
+
+        * `doc112` (grade $-1$) is judged but **non-relevant**;
+        * `doc387` and `doc143` are **unjudged** — not in the qrels — and count as **non-relevant** too. With
+          pooling, an unjudged document was ranked by no system deeply enough to be judged; a new system that
+          finds many of them is penalised (measures such as `bpref` try to cope with that).
+        * $R$ counts every judged relevant document of the topic, **retrieved or not**: topic 401 has 6 relevant
+          documents retrieved and 2 more (grades 2 and 1) that the system missed, so $R = 8$.
+
+        ## The official measures
+
+        `evaluate` computes `trec_eval`'s measures with its exact semantics; `format_result` prints them in
+        `trec_eval`'s text format. `"official"` is `trec_eval`'s default set:
+        """),
+        code("""\
+        official = evaluate(QRELS, RUN, "official")
+        print(format_result(official))
+        """),
+        md(r"""
+        From the command line, `irlab eval data/qrels.txt data/run.txt` prints the same; `-m all_trec` asks for every
+        measure and `-q` adds one line per topic (`irlab eval data/qrels.txt data/run.txt -m all_trec -q`).
+
+        A few lines deserve a comment:
+
+        * `num_q = 3`: topic **405** is not in the qrels, so it is skipped; topic **404** is not in the run, so it is
+          skipped **as well**. A system that returns nothing for a hard topic is not punished for it!
+        * `num_rel = 21` counts the relevant documents of the three evaluated topics only.
+        * `P_100 = 0.0567` although the system retrieved only 20 documents per topic: $P@100$ divides by 100.
+        * `gm_map` is the geometric mean of AP, which rewards improving the bad topics.
+
+        **Pitfall 3 — missing topics.** `complete=True` (`trec_eval -c`) evaluates every judged topic, an empty
+        ranking scoring 0. That is the fair comparison between systems; without it, MAP is a mean over a
+        system-dependent set of topics.
+        """),
+        code("""\
+        for complete in (False, True):
+            result = evaluate(QRELS, RUN, ["map", "ndcg"], complete=complete)
+            print(f"complete={complete!s:5}  topics {sorted(result.per_topic)}  "
+                  f"MAP = {result.summary['map']:.4f}  nDCG = {result.summary['ndcg']:.4f}")
+        """),
+        md(r"""
+        ## The per-topic table
+
+        A mean over topics is a summary; the per-topic values are the data. `evaluate` returns them in
+        `.per_topic` (topic → measure → value):
+        """),
+        code("""\
+        measures = ["num_ret", "num_rel", "num_rel_ret", "map", "recip_rank", "P.10", "ndcg"]
+        per_topic = evaluate(QRELS, RUN, measures)
+        columns = [c for c in per_topic.columns if c != "runid"]
+
+        def cell(column, value):
+            return str(value) if column in per_topic.integer_columns else f"{value:.4f}"
+
+        rows = ["| topic | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+        for topic, values in per_topic.per_topic.items():
+            rows.append(f"| {topic} | " + " | ".join(cell(c, values[c]) for c in columns) + " |")
+        rows.append("| **all** | " + " | ".join(cell(c, per_topic.summary[c]) for c in columns) + " |")
+        Markdown("\\n".join(rows))
+        """),
+        md(r"""
+        The same numbers in `trec_eval -q` format (per topic first, then `all`), here for two measures:
+        """),
+        code("""\
+        print(format_result(evaluate(QRELS, RUN, ["map", "ndcg"]), per_topic=True))
+        """),
+        md(r"""
+        `irlab.plots.topic_bars` draws one bar per topic and the mean as a dashed line. Topic 403 is easy, topic 402
+        hard; a MAP of 0.51 describes neither.
+        """),
+        code("""\
+        topic_bars({topic: values["map"] for topic, values in per_topic.per_topic.items()}, "AP")
+        """),
+        md(r"""
+        ## Explaining one topic: from the run back to the textbook
+
+        A batch evaluator prints 0.4226 and nothing else. `topic_ranking(qrels, run, topic)` turns one topic into
+        the `Ranking` of the earlier notebooks — in `trec_eval`'s order, unjudged and negative grades set to 0, the
+        judged documents not retrieved kept for $R$ and the ideal ranking — plus notes that say what was assumed.
+        Every exact metric then explains the number:
+        """),
+        code("""\
+        ranking, notes = topic_ranking(QRELS, RUN, "401")
+        for note in notes:
+            print(f"{note.kind}: {note.text}")
+        print(ranking.retrieved, "retrieved;", ranking.relevant_retrieved, "relevant retrieved; R =", ranking.total_relevant)
+        """),
+        code("""\
+        ap_401 = average_precision(ranking)
+        ap_401
+        """),
+        md(r"""
+        The table lists the documents by docno, so you can find each one in the files. The tie-break shows in the
+        contributions: had `doc232` kept the system's rank 10, it would contribute $\frac{5}{10}$ instead of
+        $\frac{5}{12}$.
+
+        **nDCG the way trec_eval computes it.** `trec_eval`'s `ndcg` uses the grade itself as the gain
+        (**linear** gain, $\mathrm{gain}(g) = g$), the $\frac{1}{\log_2(i+1)}$ discount, no cut-off, and an ideal
+        ranking made of *all* judged grades of the topic — including the two relevant documents the system missed.
+        irlab's default gain is the exponential $2^g - 1$ of Burges et al. and IIR (notebook 4), so pass
+        `gain="linear"` to get `trec_eval`'s number (`irlab explain ndcg --qrels … --run … --topic …` does this for
+        you, and says so).
+        """),
+        code("""\
+        ndcg_401 = ndcg(ranking, gain="linear")
+        ndcg_401
+        """),
+        code("""\
+        batch = per_topic.per_topic["401"]
+        print(f"AP    exact {ap_401.value} ≈ {float(ap_401):.10f}   batch {batch['map']:.10f}")
+        print(f"nDCG  exact ≈ {float(ndcg_401):.10f}   batch {batch['ndcg']:.10f}")
+        print(f"nDCG with the exponential gain ≈ {float(ndcg(ranking)):.10f}  (not what trec_eval reports)")
+        """),
+        md(r"""
+        **Pitfall 4 — the gain convention.** With the exponential gain the same topic scores 0.5929 instead of
+        0.6385. Papers rarely say which gain they used; when you compare your nDCG with a published one, check.
+
+        ## Batch and exact agree — on every topic
+
+        The batch evaluator computes with floating-point numpy arrays for speed; the exact metrics compute with
+        fractions and symbolic logarithms. They are two independent implementations, so agreement on every topic and
+        measure is a real check (irlab's test suite also compares the batch evaluator with `pytrec_eval`).
+        """),
+        code("""\
+        print("topic  measure     exact            batch            |difference| < 1e-12")
+        for topic, values in per_topic.per_topic.items():
+            ranking_t, _ = topic_ranking(QRELS, RUN, topic)
+            exact_values = {
+                "map": average_precision(ranking_t),
+                "recip_rank": reciprocal_rank(ranking_t),
+                "P_10": precision(ranking_t, k=10),
+                "ndcg": ndcg(ranking_t, gain="linear"),
+            }
+            for measure, result in exact_values.items():
+                agree = abs(float(result) - values[measure]) < 1e-12
+                print(f"{topic}    {measure:10}  {float(result):.12f}   {values[measure]:.12f}   {agree}")
+                assert agree
+        """),
+        md(r"""
+        The relevance level and the depth work the same way in both: `evaluate(..., relevance_level=2)` counts only
+        grades 2 and 3 as relevant (`trec_eval -l 2`), and `topic_ranking(..., threshold=2)` builds the matching
+        ranking; `depth=10` (`trec_eval -M 10`) keeps only each topic's top 10.
+        """),
+        code("""\
+        strict = evaluate(QRELS, RUN, ["map"], relevance_level=2)
+        for topic in strict.per_topic:
+            ranking_t, _ = topic_ranking(QRELS, RUN, topic, threshold=2)
+            ap = average_precision(ranking_t)
+            print(f"topic {topic}: AP at level 2 = {ap.value} ≈ {float(ap):.4f}   batch {strict.per_topic[topic]['map']:.4f}")
+        """),
+        md(r"""
+        From the command line, the explanation of one topic is
+        `irlab explain ap --qrels data/qrels.txt --run data/run.txt --topic 401` (any metric name instead of `ap`;
+        `--threshold` and `--k` as usual).
+
+        **Try it.** Explain another topic: change `"401"` below to `"402"` or `"403"`, or pass `threshold=2`. Which
+        rank of topic 402 contributes most to its AP?
+        """),
+        code("""\
+        my_ranking, my_notes = topic_ranking(QRELS, RUN, "402")     # ← change me
+        print(average_precision(my_ranking))
+        """),
+        md(r"""
+        ### Check yourself
+
+        From the per-topic listing of topic 402 (run `topic_judgments(QRELS, RUN, "402")`, or read the files),
+        work out **by hand** its reciprocal rank and its $P@10$, as fractions. Remember the tie-break and that
+        unjudged documents are non-relevant.
+        """),
+        code("""\
+        from fractions import Fraction
+
+        my_rr, my_p10 = Fraction(1, 2), Fraction(3, 10)   # ← your answers
+
+        ranking_402, _ = topic_ranking(QRELS, RUN, "402")
+        assert my_rr == reciprocal_rank(ranking_402).value, "RR = 1 / rank of the first relevant document"
+        assert my_p10 == precision(ranking_402, k=10).value, "P@10 = relevant in the top 10 / 10"
+        assert abs(float(my_p10) - per_topic.per_topic["402"]["P_10"]) < 1e-12
+        print("Both correct, and trec_eval agrees.")
+        """),
+        md(r"""
+        ## Summary
+
+        * A run is ranked by **score descending, ties by docno descending**; the rank column is ignored.
+        * Unjudged and negatively judged documents count as non-relevant; $R$ counts the judged relevant
+          documents whether retrieved or not.
+        * Topics missing from the run are skipped unless `complete=True` (`-c`); topics missing from the qrels are
+          always skipped.
+        * `trec_eval`'s `ndcg` uses the **linear** gain and all judged documents for the ideal ranking.
+        * `topic_ranking` is the bridge from a batch number to an explanation; the exact and batch values agree.
+
+        Notebook 9 turns to the classroom: personal homework variants and automatic checking of answers.
+        """),
+    ]
+
+
+# ------------------------------------------------------------------------------------------------
+# 09 homework checking
+# ------------------------------------------------------------------------------------------------
+
+@lesson("09_homework_checking")
+def _():
+    return [
+        md(r"""
+        # 9. Homework: personal variants, checked answers, a graded class
+
+        *Unit: evaluation in information retrieval (IIR chapter 8). Notebook 9 of the unit.*
+
+        Exercises with numbers have two weaknesses as homework: students copy each other's numbers, and a wrong
+        number says nothing about *what* went wrong. irlab addresses both:
+
+        * every student gets a **personal variant** of an exercise — same questions, their own ranking and $R$ —
+          with a worked **answer key**;
+        * an answer is **checked** against the student's variant, and a wrong one is **diagnosed**: irlab recomputes
+          the question under every alternative convention and common slip (AP divided by the relevant documents
+          retrieved, the cut-off one off, a percentage without its sign, …) and names the one that matches;
+        * `assert_answer` turns a check into a test cell for nbgrader or otter-grader;
+        * `grade` grades a whole class from a CSV file and lists the **most common mistakes** — what to re-teach.
+
+        This notebook is written for both sides: students see what the feedback means, instructors see how to set
+        it up. The exercise set is [`exercises/homework-variants.toml`](../exercises/homework-variants.toml) (its
+        format: [`exercises/README.md`](../exercises/README.md), section *Homework*).
+        """),
+        setup("""\
+        import irlab
+        from irlab.homework import answer_key_document, grade, sheet_document, variant_set
+
+        SET = "../exercises/homework-variants.toml"
+        SEED = 2026          # one seed per course and term: the same student and seed always get the same sheet
+        """),
+        md(r"""
+        ## One exercise, many variants
+
+        Exercise 1 of the set, as written:
+        """),
+        code("""\
+        sheet_document(SET, None, exercise_id="1")
+        """),
+        md(r"""
+        Its data declares **ranges** instead of fixed numbers (`[exercise.variants]`): a ranked list of 8 to 12
+        documents with 3 to 6 relevant ones, $R$ between 5 and 9, a collection of 200, 500 or 1000 documents. The
+        questions never name a number that varies, so every variant makes sense. Student `s001`'s sheet:
+        """),
+        code("""\
+        sheet_document(SET, "s001", SEED, exercise_id="1")
+        """),
+        md(r"""
+        Each student's numbers are drawn by a random generator seeded with the SHA-256 of the set, the exercise, the
+        student id and the seed — so they are **reproducible** (no list of variants to store), and different for
+        every student:
+        """),
+        code("""\
+        for student in ("s001", "s101", "s102", "s103", "s104", "s001"):
+            parameters = variant_set(SET, student, SEED).exercise("1").parameters
+            print(student, parameters)
+        """),
+        md(r"""
+        A draw is issued only when it is **consistent**: $R$ at least the relevant documents shown, the collection
+        large enough, every question solvable (no recall with $R = 0$). Otherwise the generator draws again, just as
+        deterministically. The statement's counts ("the list contains 4 relevant documents") are recomputed from
+        the variant, so text and data never disagree.
+
+        The answer key is the worked solution of *that* variant — every step with exact values:
+        """),
+        code("""\
+        answer_key_document(SET, "s001", SEED, exercise_id="1")
+        """),
+        md(r"""
+        From the command line: `irlab sheet exercises/homework-variants.toml --student s001 --seed 2026` (add `--key`
+        for the answer key, `--pdf s001.pdf` for printable PDFs of both).
+
+        ## Checking one answer
+
+        `irlab.check(file, exercise, question, answer, student=..., seed=...)` returns a `Feedback`, which displays in
+        Jupyter (green bar: correct). Answers are text, as a student would type them: integers, fractions, decimals
+        (`0.42`, `.42`, `0,42`) or percentages (`42%`); by default a value within a relative tolerance of 1 % is
+        right.
+        """),
+        code("""\
+        irlab.check(SET, "1", "d", "29/72", student="s001", seed=SEED)
+        """),
+        code("""\
+        for answer in ("29/72", "0.4028", ".403", "0,4028", "40.28%", "0.41"):
+            feedback = irlab.check(SET, "1", "d", answer, student="s001", seed=SEED)
+            print(f"{answer:>7}: {feedback}")
+        """),
+        md(r"""
+        `bool(feedback)` tells whether the answer is correct, `feedback.score` the credit (a fraction: a question
+        with several parts, such as "P, R and F", gives partial credit per part).
+
+        ## Reading the diagnosis
+
+        The interesting case is a wrong answer. irlab does not just say "wrong": it re-solves the question under
+        every mistake it knows — with its own solvers, on this student's variant — and says which one produces the
+        student's number, and at which step of the worked solution the computations part ways.
+        """),
+        code("""\
+        wrong = [
+            ("d", "0.604"),   # AP: the sum of precisions divided by the relevant documents *retrieved*
+            ("b", "0.75"),    # P@5 computed as P@4
+            ("b", "60"),      # 60 %, written without the % sign
+            ("e", "0.6"),     # a mistake irlab does not know
+            ("b", "three fifths"),
+        ]
+        for question, answer in wrong:
+            print(f"1{question} = {answer!r}:")
+            print("   ", irlab.check(SET, "1", question, answer, student="s001", seed=SEED))
+        """),
+        md(r"""
+        Read them as a teacher would:
+
+        * **AP divided by the relevant documents retrieved** — the most frequent AP mistake, and not a silly one:
+          some textbooks and libraries define AP that way (notebook 2 compares the three denominators). This
+          exercise says "divide by all relevant documents", so the answer is wrong — and the feedback says *which*
+          denominator was used.
+        * **k off by one** — the student counted the top 4 (or 6) instead of the top 5.
+        * **Percent without its sign** — 60 is right as a percentage, but "60" means sixty. Write `60%` or `0.6`.
+        * **No known mistake** — irlab says so honestly rather than guessing, and points to the worked solution.
+        * **Unreadable answers** are graded wrong with a message, never an error.
+
+        **Pitfall — checking against the wrong variant.** An answer is only right for one variant. Checked without
+        `student=`, the set is used as written (another ranking), and s001's correct answer is wrong there — and no
+        known mistake explains it:
+        """),
+        code("""\
+        irlab.check(SET, "1", "d", "29/72")
+        """),
+        md(r"""
+        ## In an autograded notebook: `assert_answer`
+
+        nbgrader and otter-grader run *test cells*: a cell that raises fails the test, and its message is shown to
+        the student. `irlab.assert_answer` is `check` that raises `AssertionError` with the feedback as the message
+        when the answer is wrong, and returns the feedback when it is right:
+        """),
+        code("""\
+        irlab.assert_answer(SET, "1", "d", "29/72", student="s001", seed=SEED)   # correct: passes
+        """),
+        code("""\
+        student_answer = "0.604"          # what the student wrote in the cell above the test
+        try:
+            irlab.assert_answer(SET, "1", "d", student_answer, student="s001", seed=SEED)
+        except AssertionError as failure:
+            print("The test fails with the message:")
+            print(failure)
+        """),
+        md(r"""
+        In a real test cell you would not catch the error — the failure *is* the test result; the `try` here only
+        shows its message. With nbgrader, the student id usually comes from the notebook's metadata or an
+        environment variable set by the course's tooling.
+
+        ## Grading a class
+
+        Answers come back as a CSV with the columns `student,exercise,question,answer` — from a form, a spreadsheet
+        or an LMS export. [`data/class-answers.csv`](data/class-answers.csv) holds the answers of five students to
+        Exercise 1 (each to their own variant):
+        """),
+        code("""\
+        print(open("data/class-answers.csv").read())
+        """),
+        md(r"""
+        `grade(set, answers, seed=...)` grades every row against the student's own variant (every question is worth
+        one point, split between its parts). The report displays as tables: scores per student and per question,
+        the most common mistakes, and every student's feedback.
+        """),
+        code("""\
+        report = grade(SET, "data/class-answers.csv", seed=SEED)
+        report.document()
+        """),
+        md(r"""
+        The *most common mistakes* are the instructor's to-do list: two students divided AP by the relevant
+        documents retrieved, two were off by one in $P@5$, two wrote percentages without the sign. That is worth
+        five minutes of the next lecture. The one unexplained answer (s102, question e) is worth a look at the
+        student's work; s102's `0.33` for question f is close but not exact, and that question asks for the exact
+        fraction (`form = "fraction"` in the set). The summaries are also data:
+        """),
+        code("""\
+        for mistake in report.mistake_summary():
+            print(f"{mistake['mistake']:34} answers: {mistake['answers']}  students: {mistake['students']}  "
+                  f"where: {', '.join(mistake['questions'])}")
+        """),
+        md(r"""
+        For a grade book, `report.to_csv()` gives one row per student and question (score, answer, mistakes,
+        feedback) and a total row per student; `report.to_json()` everything. The command line does the same:
+        `irlab grade exercises/homework-variants.toml answers.csv --seed 2026 --format text` (or `csv`, `json`).
+        """),
+        code("""\
+        print("\\n".join(report.to_csv().splitlines()[:8]))
+        """),
+        md(r"""
+        The repository's [`exercises/sample-answers.csv`](../exercises/sample-answers.csv) holds two students' answers
+        to IIR Exercise 8.9 (`chapter8-book.toml`); the same two mistakes top that class's list:
+        """),
+        code("""\
+        sample = grade("../exercises/chapter8-book.toml", "../exercises/sample-answers.csv", seed=SEED)
+        for mistake in sample.mistake_summary():
+            print(f"{mistake['mistake']}: {mistake['answers']} answers, {mistake['students']} students, "
+                  f"{', '.join(mistake['questions'])}")
+        for student in sample.students:
+            print(student.student, student.score, "of", student.max_score)
+        """),
+        md(r"""
+        **Try it.** Pick a student id of your own (your initials), print your sheet with
+        `sheet_document(SET, "me", SEED, exercise_id="1")`, answer question **a** and check it. Then make one of
+        the mistakes on purpose and read the feedback.
+        """),
+        code("""\
+        me = "s999"                                             # ← your id
+        print(sheet_document(SET, me, SEED, exercise_id="1"))
+        irlab.check(SET, "1", "a", "5/8", student=me, seed=SEED)   # ← your answer to question a
+        """),
+        md(r"""
+        ### Check yourself
+
+        Student `s103` got the ranking `NNNRRRRRN` with $R = 5$ relevant documents in the collection. Compute the
+        average precision of the list **by hand** (divide by all relevant documents) and write it as a fraction or
+        a decimal; the test cell below is what an autograder would run.
+        """),
+        code("""\
+        my_ap = "657/1400"                                      # ← your answer
+        irlab.assert_answer(SET, "1", "d", my_ap, student="s103", seed=SEED)
+        """),
+        md(r"""
+        ## Summary
+
+        * A personal variant is a pure function of set, exercise, student and seed: reproducible, consistent, with its
+          own worked answer key.
+        * `check` accepts answers as students write them and **names the mistake** behind a wrong one, or says that
+          it knows none; `assert_answer` makes it an autograder test.
+        * Always check against the student's own variant (`student=`, `seed=`).
+        * `grade` turns a CSV of answers into scores, feedback and the class's most common mistakes.
+        """),
+    ]
+
+
+# ------------------------------------------------------------------------------------------------
 
 def build(name: str, cells) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
