@@ -227,3 +227,17 @@ def test_progress_render():
     p.update("reading run", 0.5)
     line = p.render(1.0)
     assert "[" + "#" * 15 + "-" * 15 + "]" in line and " 50%" in line and "reading run" in line
+
+
+def test_measures_without_a_reference_by_hand(files):
+    # yaap, dcg and ideal_dcg are not in all_trec (no replay data) nor in pytrec_eval
+    q, r = files
+    t = evaluate(q, r, ["yaap", "dcg", "ideal_dcg", "unj", "rbp", "rbp_resid"]).per_topic["1"]
+    # topic 1 ranking: b(1) a(2) x(not judged) c(0); R = 2
+    assert t["yaap"] == pytest.approx(math.log(3.0))
+    assert t["dcg"] == pytest.approx(1 + 2 / math.log2(3))
+    assert t["ideal_dcg"] == pytest.approx(2 + 1 / math.log2(3))
+    assert t["unj_5"] == pytest.approx(1 / 5) and t["unj_20"] == pytest.approx(1 / 20)
+    # gains 0..2 are normalised to [0, 1]: b 0.5, a 1.0
+    assert t["rbp"] == pytest.approx(0.1 * (0.5 + 1.0 * 0.9))
+    assert t["rbp_resid"] == pytest.approx(0.9 ** 4 + 0.1 * 0.9 ** 2)
