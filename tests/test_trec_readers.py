@@ -195,3 +195,11 @@ def test_longer_values_in_later_chunks_widen_columns(tmp_path, monkeypatch):
 def test_huge_grade_is_an_input_error(tmp_path):
     err = error_for(read_qrels, write(tmp_path, "q.txt", "1 0 a 1\n1 0 b 99999999999999999999999\n"))
     assert err.line == 2 and "out of range" in str(err)
+
+
+def test_truncated_gzip_is_an_input_error(tmp_path):
+    data = gzip.compress(GOOD_RUN.encode() * 50)
+    p = tmp_path / "run.gz"
+    p.write_bytes(data[: len(data) // 2])
+    err = error_for(read_run, p)
+    assert str(p) in str(err) and "cannot read file" in str(err)

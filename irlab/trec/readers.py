@@ -340,10 +340,11 @@ def _read(path, kind, progress=None):
             disk_size = os.fstat(raw.fileno()).st_size
         except (OSError, AttributeError):
             disk_size = None
-        if disk_size is not None and disk_size <= _WHOLE_FILE_LIMIT and not isinstance(f, gzip.GzipFile):
+        gz = isinstance(f, gzip.GzipFile)
+        if disk_size is not None and disk_size <= _WHOLE_FILE_LIMIT // (8 if gz else 1):
             try:
                 data = f.read()
-            except OSError as exc:
+            except (OSError, EOFError, gzip.BadGzipFile) as exc:
                 raise InputFileError(path, None, f"cannot read file: {exc}") from None
             if progress is not None:
                 progress(0.3)
