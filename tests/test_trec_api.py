@@ -241,3 +241,15 @@ def test_measures_without_a_reference_by_hand(files):
     # gains 0..2 are normalised to [0, 1]: b 0.5, a 1.0
     assert t["rbp"] == pytest.approx(0.1 * (0.5 + 1.0 * 0.9))
     assert t["rbp_resid"] == pytest.approx(0.9 ** 4 + 0.1 * 0.9 ** 2)
+
+
+def test_judged_only_and_collection_size(files, capsys):
+    q, r = files
+    # -J: topic 1 keeps b(1) a(2) c(0) -> ranks 1..3; x (not judged) is dropped
+    res = evaluate(q, r, ["num_ret", "P.3", "utility.0,0,0,1"], judged_only=True, num_docs_in_coll=100)
+    t = res.per_topic["1"]
+    assert t["num_ret"] == 3 and t["P_3"] == pytest.approx(2 / 3)
+    # nonrelevant not retrieved = N + relret - ret - R = 100 + 2 - 3 - 2
+    assert t["utility_0,0,0,1"] == 97.0
+    out = cli(["-J", "-N", "100", "-q", "-m", "num_ret", q, r], capsys)
+    assert "num_ret               \t1\t3" in out.splitlines()

@@ -41,8 +41,8 @@ def _write(d, name, lines):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=data_st, level=st.sampled_from([1, 2, 3]), layout=st.sampled_from(["as-is", "sorted", "shuffled"]),
-       seed=st.integers(0, 1000))
-def test_matches_pytrec_eval(data, level, layout, seed):
+       seed=st.integers(0, 1000), judged_only=st.booleans())
+def test_matches_pytrec_eval(data, level, layout, seed, judged_only):
     qrels = {t: dict(v["qrels"]) for t, v in data.items()}
     run = {t: dict(v["run"]) for t, v in data.items()}
     lines = [(t, doc, s) for t, v in run.items() for doc, s in v.items()]
@@ -53,8 +53,9 @@ def test_matches_pytrec_eval(data, level, layout, seed):
     with tempfile.TemporaryDirectory() as d:
         qp = _write(d, "q", [f"{t} 0 {doc} {g}\n" for t, v in qrels.items() for doc, g in v.items()])
         rp = _write(d, "r", [f"{t} Q0 {doc} 0 {s!r} run\n" for t, doc, s in lines])
-        ours = evaluate(qp, rp, MEASURES, relevance_level=level)
-    ev = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES), relevance_level=level)
+        ours = evaluate(qp, rp, MEASURES, relevance_level=level, judged_only=judged_only)
+    ev = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES), relevance_level=level,
+                                        judged_docs_only_flag=judged_only)
     theirs = ev.evaluate(run)
     assert set(theirs) == set(ours.per_topic)
     for topic, vals in theirs.items():

@@ -18,8 +18,7 @@ in :data:`irlab.trec.measures.UNSUPPORTED` (prefs_*, *_avgjg).
 
 Differences from trec_eval, on purpose: bad input is an error naming file and
 line (trec_eval truncates a grade of 1.7 to 1, accepts "nan" scores, ...);
-``-l`` must be >= 0; ``-N`` (collection size, for utility) is not supported;
-a gain for level -1 (not in the qrels) is refused.
+``-l`` must be >= 0; a gain for level -1 (not in the qrels) is refused.
 """
 
 from irlab.trec.evaluate import EvalResult, TopicJudgments, evaluate, topic_judgments

@@ -1,6 +1,6 @@
 """``irlab eval``: trec_eval-like command line (glue for the main CLI).
 
-    irlab eval [-q] [-c] [-M N] [-l N] [-m MEASURE]... [--format text|json|csv] qrels run
+    irlab eval [-q] [-c] [-J] [-M N] [-l N] [-N N] [-m MEASURE]... [--format text|json|csv] qrels run
 
 ``-m`` is repeatable and accepts trec_eval's glued form (``-mP.5,10``) and
 nicknames (``official`` -- the default -- and ``all_trec``).
@@ -58,6 +58,10 @@ def add_eval_parser(subparsers):
                    help="evaluate only the top N documents of each topic")
     p.add_argument("-l", "--level", dest="relevance_level", type=_int, default=1, metavar="N",
                    help="minimum grade counted as relevant by binary measures (default 1)")
+    p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
+                   help="evaluate only the retrieved documents that have a judgment")
+    p.add_argument("-N", "--num-docs", dest="num_docs_in_coll", type=_nonneg_int, default=0,
+                   metavar="N", help="number of documents in the collection (for utility)")
     p.add_argument("--format", dest="format", choices=("text", "json", "csv"), default="text",
                    help="output format (default: trec_eval text)")
     p.set_defaults(func=run_eval)
@@ -143,7 +147,8 @@ def run_eval(args) -> int:
         run = read_run(args.run, progress=lambda f: prog.update("reading run", 0.9 * (share + (1 - share) * f)))
         prog.update("evaluating", 0.9)
         ctx = prepare(qrels, run, relevance_level=args.relevance_level, depth=args.depth,
-                      complete=args.complete)
+                      complete=args.complete, judged_only=getattr(args, "judged_only", False),
+                      num_docs_in_coll=getattr(args, "num_docs_in_coll", 0))
         result = compute_all(ctx, plan)
         prog.update("done", 1.0)
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic))

@@ -41,7 +41,7 @@ class EvalContext:
     """Judged retrieved documents of a set of topics, plus cached helpers."""
 
     def __init__(self, *, names, topics_b, nret, rel, seg, pos, level, rel_levels,
-                 maxgrade, missing, runid, ideal_grades=None):
+                 maxgrade, missing, runid, ideal_grades=None, num_docs_in_coll=0):
         self.names = names            # list[str] topic ids (string order)
         self.topics_b = topics_b      # np S array of the same
         self.T = len(names)
@@ -59,6 +59,7 @@ class EvalContext:
         self.missing = missing        # bool (T,) topic absent from run (-c)
         self.runid = runid
         self.ideal_grades = ideal_grades  # (seg, grade) of positive judged docs, grade desc
+        self.num_docs_in_coll = num_docs_in_coll  # trec_eval -N
         self._cache = {}
 
     # ---- generic segment helpers (over the judged retrieved docs) ---------------
@@ -345,7 +346,14 @@ def _ranks(seg, score, docno, rows, T):
                     lambda p: p - tstart[g[p]])
 
 
-def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> EvalContext:
+def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
+            judged_only=False, num_docs_in_coll=0) -> EvalContext:
+    """Read (if paths), select topics, rank, cut and join: the evaluator's input.
+
+    ``relevance_level`` is trec_eval's ``-l``, ``depth`` ``-M``, ``complete``
+    ``-c``, ``judged_only`` ``-J`` (drop retrieved documents with no
+    judgment, or a negative one, before evaluating) and ``num_docs_in_coll``
+    ``-N`` (collection size, used by ``utility``)."""
     qrels = read_qrels(qrels)
     run = read_run(run)
     level = int(relevance_level)
@@ -428,6 +436,13 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
         jseg, pos, jrel = jseg[inside], pos[inside], jrel[inside]
     o = np.lexsort((pos, jseg))
     jseg, pos, jrel = jseg[o], pos[o].astype(np.int64), jrel[o]
+    if judged_only:
+        # trec_eval -J: keep judged docs (grade >= 0) only, ranks closed up
+        keep_j = jrel >= 0
+        jseg, jrel = jseg[keep_j], jrel[keep_j]
+        nret = np.bincount(jseg, minlength=T)[:T].astype(np.int64)
+        jstart = np.concatenate(([0], np.cumsum(nret)[:-1]))
+        pos = np.arange(len(jseg), dtype=np.int64) - jstart[jseg]
 
     # ---- per-topic judgment statistics
     nonneg = qgrade >= 0
@@ -444,7 +459,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False) -> Eva
     return EvalContext(
         names=names, topics_b=topics_b, nret=nret, rel=jrel, seg=jseg, pos=pos,
         level=level, rel_levels=rel_levels, maxgrade=maxgrade, missing=missing,
-        runid=run.runid, ideal_grades=ideal,
+        runid=run.runid, ideal_grades=ideal, num_docs_in_coll=int(num_docs_in_coll),
     )
 
 
@@ -486,6 +501,7 @@ class EvalResult:
 
 def evaluate(qrels, run, measures: Sequence[str] | str | None = None, *,
              relevance_level: int = 1, depth: int | None = None, complete: bool = False,
+             judged_only: bool = False, num_docs_in_coll: int = 0,
              ) -> EvalResult:
     """Evaluate ``run`` against ``qrels`` like trec_eval 10.0.
 
@@ -493,14 +509,16 @@ def evaluate(qrels, run, measures: Sequence[str] | str | None = None, *,
     :class:`Qrels`/:class:`Run`.  ``measures``: trec_eval measure
     specifications (``"map"``, ``"P.5,10"``, ``"ndcg_cut.10"``, ``"official"``,
     ``"all_trec"``, ...); default ``official``.  ``relevance_level`` is
-    trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``.
+    trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``,
+    ``judged_only`` its ``-J`` and ``num_docs_in_coll`` its ``-N``.
     """
     from irlab.trec.measures import compute_all, parse_measures
 
     if isinstance(measures, str):
         measures = [measures]
     plan = parse_measures(measures or ["official"])
-    ctx = prepare(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete)
+    ctx = prepare(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete,
+                  judged_only=judged_only, num_docs_in_coll=num_docs_in_coll)
     return compute_all(ctx, plan)
 
 

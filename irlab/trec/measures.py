@@ -221,7 +221,7 @@ def _utility(ctx, p):
     nrr = ctx.num_rel_ret.astype(np.float64)
     ret = ctx.nret.astype(np.float64)
     R = ctx.R.astype(np.float64)
-    ndocs = 0.0  # trec_eval's -N (number of docs in collection); not supported, 0
+    ndocs = float(ctx.num_docs_in_coll)  # trec_eval's -N (0 unless given)
     return a * nrr + b * (ret - nrr) + c * (R - nrr) + d * (ndocs + nrr - ret - R)
 
 
@@ -819,6 +819,6 @@ def _fix_missing(ctx, item, arr):
     if item.measure.name == "utility" and item.printable:
         a, b, c, d = item.params
         R = ctx.R.astype(np.float64)
-        bogus = b * 1.0 + c * R + d * (0.0 - 1.0 - R)
+        bogus = b * 1.0 + c * R + d * (float(ctx.num_docs_in_coll) - 1.0 - R)
         return np.where(ctx.missing, bogus, arr)
     return arr
