@@ -11,7 +11,9 @@ ev = importlib.import_module("irlab.trec.evaluate")
 
 docno_st = st.binary(min_size=1, max_size=12).filter(lambda b: b"\0" not in b)
 rows_st = st.lists(
-    st.tuples(st.integers(0, 3), st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, 1e-300]), docno_st),
+    st.tuples(st.integers(0, 3),
+              st.sampled_from([0.0, -0.0, 1.0, 1.0000001, 1.0000002, 2.5, -3.0, -3.0000001, 1e-300]),
+              docno_st),
     min_size=1, max_size=40,
 ).map(lambda rows: list({(t, d): (t, s, d) for t, s, d in rows}.values()))  # unique docno per topic
 
@@ -34,9 +36,10 @@ def reference_ranks(rows):
     return order, ranks
 
 
-@settings(max_examples=300, deadline=None)
-@given(rows=rows_st, layout=st.sampled_from(["as-is", "grouped"]), packed=st.booleans())
-def test_ranks_match_reference(rows, layout, packed):
+@settings(max_examples=400, deadline=None)
+@given(rows=rows_st, layout=st.sampled_from(["as-is", "grouped"]), packed=st.booleans(),
+       coarse_bits=st.sampled_from([63, 8]))
+def test_ranks_match_reference(rows, layout, packed, coarse_bits):
     if layout == "grouped":  # presorted fast path: grouped by topic, score descending
         rows = sorted(rows, key=lambda r: (r[0], -r[1]))
     seg = np.array([r[0] for r in rows], dtype=np.int64)
@@ -46,12 +49,18 @@ def test_ranks_match_reference(rows, layout, packed):
     assert ev.rank_order(seg, score, docno).tolist() == order
     all_rows = np.arange(len(rows))
     if packed:
-        got = ev._ranks(seg, score, docno, all_rows, 4)
-    else:
-        saved = ev._score_topic_order
-        ev._score_topic_order = lambda *a: None  # force the full-sort fallback
+        # with 8 bits of score, distinct scores share groups and need the exact sort
+        saved_bits = ev._COARSE_BITS_MAX
+        ev._COARSE_BITS_MAX = coarse_bits
         try:
             got = ev._ranks(seg, score, docno, all_rows, 4)
         finally:
-            ev._score_topic_order = saved
+            ev._COARSE_BITS_MAX = saved_bits
+    else:
+        saved = ev._coarse_order
+        ev._coarse_order = lambda *a: None  # force the full-sort fallback
+        try:
+            got = ev._ranks(seg, score, docno, all_rows, 4)
+        finally:
+            ev._coarse_order = saved
     assert got.tolist() == ranks

@@ -268,16 +268,22 @@ def docno_words(docno):
     return np.ascontiguousarray(words)
 
 
-def _tie_fix(g, s, docno_at, posr, rank_of):
-    """Exact ranks for the rows at positions ``posr`` of a ranking whose
-    order is right except inside tie groups (runs of equal topic ``g`` and
-    score ``s``).  Only the tie groups containing one of ``posr`` are
-    re-ordered (by docno descending).  ``rank_of(p)``: rank of position p in
-    the given order; ``docno_at(p)``: docno at position p."""
-    n = len(g)
-    brk = np.ones(n, dtype=bool)
-    np.not_equal(s[1:], s[:-1], out=brk[1:])
-    brk[1:] |= g[1:] != g[:-1]
+def _desc_keys(score):
+    """uint64 keys whose ascending order is descending score (-0.0 == 0.0)."""
+    u = (np.asarray(score, dtype=np.float64) + 0.0).view(np.uint64)
+    neg = (u >> np.uint64(63)).astype(bool)
+    return ~np.where(neg, ~u, u | np.uint64(1 << 63))
+
+
+def _tie_fix(brk, score_at, docno_at, posr, rank_of):
+    """Exact ranks for the rows at positions ``posr`` of an order that is
+    right except inside groups (``brk[p]``: a group starts at position p).
+
+    Inside a group the order may be wrong: only groups containing one of
+    ``posr`` are sorted, by score descending then docno descending.
+    ``rank_of(p)``: rank of position p in the given order; ``score_at(p)`` /
+    ``docno_at(p)``: score / docno at position p."""
+    n = len(brk)
     gstarts = np.flatnonzero(brk)
     gends = np.append(gstarts[1:], n)
     gi = np.searchsorted(gstarts, posr, side="right") - 1
@@ -293,8 +299,8 @@ def _tie_fix(g, s, docno_at, posr, rank_of):
     gid = np.repeat(np.arange(len(ug)), sizes)
     words = docno_words(docno_at(member))
     keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
-    o = np.lexsort(keys + [gid])
-    # position inside its group after sorting by docno desc
+    o = np.lexsort(keys + [_desc_keys(score_at(member)), gid])
+    # position inside its group after sorting
     within = np.empty(len(member), dtype=np.int64)
     within[o] = np.arange(len(member)) - offs[gid[o]]
     new_rank = rank_of(ga)[gid] + within
@@ -302,23 +308,31 @@ def _tie_fix(g, s, docno_at, posr, rank_of):
     return ranks
 
 
-def _score_topic_order(seg, score, T):
-    """Row order by (topic, score desc), ties in file order, via one packed
-    64-bit sort; None when the keys do not fit in 64 bits."""
+_COARSE_BITS_MAX = 63  # (tests lower it to force groups of distinct scores)
+
+
+def _coarse_order(seg, score, T):
+    """Row order by (topic, score desc) up to groups of nearly equal scores,
+    via one packed 64-bit sort of (topic, top bits of the score, row);
+    returns (order, group-start flags) or None when fewer than 8 score bits
+    would fit."""
     n = len(seg)
-    neg = -score  # ascending order of -score == descending score; -0.0 == 0.0
-    uniq = np.unique(neg)
     bi = max((n - 1).bit_length(), 1)
-    br = max((len(uniq) - 1).bit_length(), 1)
     bs = max((T - 1).bit_length(), 1)
-    if bi + br + bs > 63:
+    cb = min(64 - bi - bs, _COARSE_BITS_MAX)
+    if cb < 8:
         return None
-    packed = np.searchsorted(uniq, neg).astype(np.int64) << (bi)
-    packed += seg.astype(np.int64) << (br + bi)
-    packed += np.arange(n, dtype=np.int64)
+    coarse = _desc_keys(score) >> np.uint64(64 - cb)
+    packed = seg.astype(np.uint64) << np.uint64(cb + bi)
+    packed |= coarse << np.uint64(bi)
+    del coarse
+    packed |= np.arange(n, dtype=np.uint64)
     packed.sort()
-    packed &= (1 << bi) - 1
-    return packed
+    order = (packed & np.uint64((1 << bi) - 1)).astype(np.int64)
+    gkey = packed >> np.uint64(bi)
+    brk = np.ones(n, dtype=bool)
+    np.not_equal(gkey[1:], gkey[:-1], out=brk[1:])
+    return order, brk
 
 
 def _ranks(seg, score, docno, rows, T):
@@ -333,17 +347,25 @@ def _ranks(seg, score, docno, rows, T):
     if presorted:
         def block_rank(i):
             return i - bstart[np.searchsorted(bstart, i, side="right") - 1]
-        return _tie_fix(seg, score, lambda p: docno[p], rows, block_rank)
-    order = _score_topic_order(seg, score, T)
-    if order is None:
+        brk = np.ones(n, dtype=bool)
+        np.not_equal(score[1:], score[:-1], out=brk[1:])
+        brk[1:] |= bbrk
+        return _tie_fix(brk, lambda p: score[p], lambda p: docno[p], rows, block_rank)
+    res = _coarse_order(seg, score, T)
+    if res is None:
         order = rank_order(seg, score, docno)
+        s, g = score[order], seg[order]
+        brk = np.ones(n, dtype=bool)
+        np.not_equal(s[1:], s[:-1], out=brk[1:])
+        brk[1:] |= g[1:] != g[:-1]
+    else:
+        order, brk = res
     inv = np.empty(n, dtype=np.int64)
     inv[order] = np.arange(n, dtype=np.int64)
     counts = np.bincount(seg, minlength=T)
     tstart = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    g = seg[order]
-    return _tie_fix(g, score[order], lambda p: docno[order[p]], inv[rows],
-                    lambda p: p - tstart[g[p]])
+    return _tie_fix(brk, lambda p: score[order[p]], lambda p: docno[order[p]], inv[rows],
+                    lambda p: p - tstart[seg[order[p]]])
 
 
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
