@@ -186,11 +186,11 @@ def _topic_inputs(args, metric, options):
         raise ParameterError("give either a RANKING (with --relevant/--unretrieved/--collection) or --qrels/--run/--topic")
     threshold = _integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
     depth = _integer(args.depth, "depth (--depth)", 1)
-    ranking, notes = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
+    ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
+    args.topic_notes = []
     if "gain" in options and options["gain"] is None:
         options["gain"] = "linear"
-        notes.append(Note("convention", "gain = linear here, as in trec_eval's ndcg (pass --gain exp for 2^g - 1)"))
-    args.topic_notes = notes
+        args.topic_notes.append(Note("convention", "gain = linear here, as in trec_eval's ndcg (pass --gain exp for 2^g - 1)"))
     return [ranking]
 
 

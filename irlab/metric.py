@@ -64,6 +64,7 @@ class Result(Displayable):
         tables: list[Table] | tuple = (),
         sections: list[Section] | tuple = (),
         support: list[trace.Traced] | tuple = (),
+        ranking=None,
     ):
         self.metric = metric
         self.title = title
@@ -71,6 +72,9 @@ class Result(Displayable):
         self.formula = formula
         self.conventions = dict(conventions or {})
         self.parameters = {k: v for k, v in (parameters or {}).items() if v is not None}
+        if ranking is not None:  # the ranking explained: its one-line description and how it was obtained
+            context = context or ranking.describe()
+            notes = [Note("assumption", remark) for remark in ranking.remarks] + list(notes)
         self.context = context
         self.notes = list(notes)
         self.tables = list(tables)

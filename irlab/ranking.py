@@ -29,6 +29,7 @@ class Ranking:
     threshold     a grade >= threshold counts as relevant for binary metrics
     text          how the ranking was written, for display
     ids           the documents' ids in rank order, when known
+    remarks       assumptions made in building the ranking (e.g. unjudged documents count as non-relevant)
     """
 
     grades: tuple[int, ...]
@@ -39,6 +40,7 @@ class Ranking:
     text: str | None = field(default=None, compare=False)
     binary: bool = field(default=False, compare=False)
     ids: tuple[str, ...] | None = field(default=None, compare=False)  # document ids, when known (TREC runs)
+    remarks: tuple[str, ...] = field(default=(), compare=False)  # how the ranking was obtained, shown with every result
 
     def __post_init__(self):
         object.__setattr__(self, "grades", tuple(self.grades))
@@ -180,7 +182,7 @@ class Ranking:
 
     def written(self) -> str:
         if self.ids is not None and self.retrieved > 30:
-            return f"of {self.retrieved} documents"
+            return self.text or f"of {self.retrieved} documents"
         if self.binary:
             return "".join("R" if g else "N" for g in self.grades)
         return ",".join(str(g) for g in self.grades)

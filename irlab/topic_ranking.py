@@ -13,7 +13,9 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
     """The topic's ranking in trec_eval's order (score descending, ties by docno descending), judged by the qrels.
 
     Unjudged and negatively judged documents count as non-relevant (grade 0), as trec_eval counts them for
-    P, AP and nDCG; the judged documents not retrieved give R and the ideal ranking.
+    P, AP and nDCG; the judged documents not retrieved give R and the ideal ranking. These assumptions are
+    returned as notes and also travel with the ranking (``ranking.remarks``), so every result computed on it
+    states them.
     """
     from .errors import RankingError
     from .trec.evaluate import topic_judgments
@@ -25,13 +27,12 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
     negative = sum(1 for g in judged.grades if g is not None and g < 0)
     grades = tuple(max(g, 0) if g is not None else 0 for g in judged.grades)
     unretrieved = tuple(g for g in judged.unretrieved if g > 0)
-    ranking = Ranking.from_grades(grades, unretrieved=unretrieved, threshold=threshold, ids=tuple(judged.ranked),
-                                  text=f"topic {judged.topic}")
-    notes = [Note("assumption", f"topic {judged.topic} of {run} judged by {qrels}: documents ranked as trec_eval ranks "
-                                "them (score descending, ties by docno descending)"
-                                + (f"; cut at depth {depth}" if depth else ""))]
+    remarks = [f"topic {judged.topic} of {run} judged by {qrels}: documents ranked as trec_eval ranks them (score "
+               "descending, ties by docno descending)" + (f"; cut at depth {depth}" if depth else "")]
     if unjudged or negative:
-        parts = [f"{unjudged} unjudged"] if unjudged else []
-        parts += [f"{negative} with a negative grade"] if negative else []
-        notes.append(Note("assumption", f"{' and '.join(parts)} retrieved documents count as non-relevant (grade 0), as in trec_eval"))
-    return ranking, notes
+        parts = [f"unjudged ({unjudged})"] if unjudged else []
+        parts += [f"judged with a negative grade ({negative})"] if negative else []
+        remarks.append(f"retrieved documents that are {' or '.join(parts)} count as non-relevant (grade 0), as in trec_eval")
+    ranking = Ranking.from_grades(grades, unretrieved=unretrieved, threshold=threshold, ids=tuple(judged.ranked),
+                                  text=f"topic {judged.topic}", remarks=tuple(remarks))
+    return ranking, [Note("assumption", remark) for remark in remarks]

@@ -1472,7 +1472,8 @@ def _():
 
         A batch evaluator prints 0.4226 and nothing else. `topic_ranking(qrels, run, topic)` turns one topic into
         the `Ranking` of the earlier notebooks — in `trec_eval`'s order, unjudged and negative grades set to 0, the
-        judged documents not retrieved kept for $R$ and the ideal ranking — plus notes that say what was assumed.
+        judged documents not retrieved kept for $R$ and the ideal ranking — plus notes that say what was assumed
+        (every result computed on that ranking repeats them).
         Every exact metric then explains the number:
         """),
         code("""\

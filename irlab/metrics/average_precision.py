@@ -44,5 +44,5 @@ def average_precision(ranking, k=None, ap_denominator=None) -> Result:
     else:
         value = (summed / denominator).named(symbol, "Average precision")
     table = rank_table(ranking, cut.depth, {"P@k": precisions, "contribution": [p.value if p else None for p in contributions]})
-    return Result("ap", "Average precision", value, context=ranking.describe(), conventions={"ap_denominator": choice},
+    return Result("ap", "Average precision", value, ranking=ranking, conventions={"ap_denominator": choice},
                   parameters={"k": cut.k}, notes=notes, tables=[table])

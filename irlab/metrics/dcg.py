@@ -62,7 +62,7 @@ def cumulative_gain(ranking, k=None) -> Result:
     leaves = [Traced(g, f"g_{i}") for i, g in enumerate(ranking.grades[: cut.depth], 1)]
     value = total(leaves, f"CG{cut.suffix}", "Cumulative gain")
     formula = Formula("CG@k = Σ_{i=1..k} g_i", r"\mathrm{CG}@k = \sum_{i=1}^{k} g_i")
-    return Result("cg", "Cumulative gain", value, formula=formula, context=ranking.describe(),
+    return Result("cg", "Cumulative gain", value, formula=formula, ranking=ranking,
                   parameters={"k": cut.k}, tables=[rank_table(ranking, cut.depth, {"grade": list(ranking.grades[: cut.depth])})])
 
 
@@ -79,7 +79,7 @@ def dcg(ranking, k=None, gain=None, discount=None) -> Result:
     choices = _conventions(gain, discount)
     value, terms = _dcg(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key,
                         f"DCG{cut.suffix}", "Discounted cumulative gain", "G")
-    return Result("dcg", "Discounted cumulative gain", value, formula=DCG_FORMULA, context=ranking.describe(),
+    return Result("dcg", "Discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
                   conventions=choices, parameters={"k": cut.k},
                   tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices)])
 
@@ -104,7 +104,7 @@ def idcg(ranking, k=None, gain=None, discount=None) -> Result:
     """
     choices = _conventions(gain, discount)
     value, table, notes = _ideal(ranking, k, choices)
-    return Result("idcg", "Ideal discounted cumulative gain", value, formula=DCG_FORMULA, context=ranking.describe(),
+    return Result("idcg", "Ideal discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
                   conventions=choices, parameters={"k": check_cutoff(k)}, notes=notes, tables=[table])
 
 
@@ -130,6 +130,6 @@ def ndcg(ranking, k=None, gain=None, discount=None) -> Result:
         support = []
     formula = Formula(DCG_FORMULA.text + ";  nDCG@k = DCG@k / IDCG@k",
                       DCG_FORMULA.latex + r", \qquad \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}")
-    return Result("ndcg", "Normalised discounted cumulative gain", value, formula=formula, context=ranking.describe(),
+    return Result("ndcg", "Normalised discounted cumulative gain", value, formula=formula, ranking=ranking,
                   conventions=choices, parameters={"k": cut.k}, notes=notes, support=support,
                   tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices), ideal_table])

@@ -51,7 +51,7 @@ def expected_reciprocal_rank(ranking, k=None, max_grade=None) -> Result:
     cut = Cut.of(ranking, k)
     gmax, gmax_text = _max_grade(ranking, max_grade)
     value, table = _err(ranking.grades, cut.depth, gmax, f"ERR{cut.suffix}", "Expected reciprocal rank")
-    return Result("err", "Expected reciprocal rank", value, formula=ERR_FORMULA, context=ranking.describe(),
+    return Result("err", "Expected reciprocal rank", value, formula=ERR_FORMULA, ranking=ranking,
                   parameters={"k": cut.k, "max_grade": max_grade}, notes=[Note("assumption", gmax_text)], tables=[table])
 
 
@@ -76,5 +76,5 @@ def normalized_err(ranking, k=None, max_grade=None) -> Result:
         value, support = Traced(0, symbol, "Normalised ERR"), [err_value]
     else:
         value, support = (err_value / ideal).named(symbol, "Normalised ERR"), []
-    return Result("nerr", "Normalised expected reciprocal rank", value, formula=ERR_FORMULA, context=ranking.describe(),
+    return Result("nerr", "Normalised expected reciprocal rank", value, formula=ERR_FORMULA, ranking=ranking,
                   parameters={"k": cut.k, "max_grade": max_grade}, notes=notes, tables=[table, ideal_table], support=support)

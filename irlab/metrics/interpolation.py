@@ -40,7 +40,7 @@ def _pr_table(ranking, marks=None) -> Table:
 def _no_relevant(metric, title, relevant, notes, ranking) -> Result:
     """With R = 0 recall is undefined; like trec_eval, report 0 and say why."""
     notes.append(Note("warning", "there are no relevant documents (R = 0): recall is undefined, the value is reported as 0"))
-    return Result(metric, title, Traced(0, metric, title), context=ranking.describe(), notes=notes, support=[relevant])
+    return Result(metric, title, Traced(0, metric, title), ranking=ranking, notes=notes, support=[relevant])
 
 
 def _check_level(recall_level):
@@ -86,7 +86,7 @@ def precision_at_recall(ranking, recall_level=None) -> Result:
         value = (Traced(ranking.hits(rank), f"hits@{rank}") / at_rank).named(symbol, f"Precision at rank {rank}")
     support = [needed]
     marks = ["<-" if rank == k else "" for k in range(1, ranking.retrieved + 1)]
-    return Result("prec_at_recall", "Precision at a recall level (non-interpolated)", value, context=ranking.describe(),
+    return Result("prec_at_recall", "Precision at a recall level (non-interpolated)", value, ranking=ranking,
                   parameters={"recall_level": level}, notes=notes, tables=[_pr_table(ranking, marks)], support=support)
 
 
@@ -139,7 +139,7 @@ def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Re
     if not ranks:
         notes.append(Note("warning", f"recall {_level_text(level)} is never reached by this list: interpolated precision is 0"))
     marks = ["yes" if rank in ranks else "" for rank in range(1, ranking.retrieved + 1)]
-    return Result("iprec", "Interpolated precision", value, context=ranking.describe(),
+    return Result("iprec", "Interpolated precision", value, ranking=ranking,
                   conventions={"interpolation": choice}, parameters={"recall_level": level}, notes=notes,
                   tables=[_pr_table(ranking, marks)], support=[needed])
 
@@ -164,5 +164,5 @@ def eleven_point_average(ranking, interpolation=None) -> Result:
     levels = Table(("recall level", "relevant needed", "interpolated precision"),
                    tuple((_level_text(level), needed.value, point.value)
                          for level, (point, _, needed) in zip(ELEVEN_POINTS, interpolated)))
-    return Result("11pt", "11-point interpolated average precision", value, context=ranking.describe(),
+    return Result("11pt", "11-point interpolated average precision", value, ranking=ranking,
                   conventions={"interpolation": choice}, notes=notes, tables=[_pr_table(ranking), levels])

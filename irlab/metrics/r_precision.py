@@ -28,5 +28,5 @@ def r_precision(ranking) -> Result:
                                          f"{ranking.retrieved + 1}..{R} count as non-relevant"))
         hits_at_r = Traced(ranking.hits(depth), "hits@R", f"Relevant documents in the top R = {R}")
         value = (hits_at_r / relevant).named("R-prec", "R-precision")
-    return Result("rprec", "R-precision", value, context=ranking.describe(), notes=notes,
+    return Result("rprec", "R-precision", value, ranking=ranking, notes=notes,
                   tables=[rank_table(ranking, depth)] if depth else [])

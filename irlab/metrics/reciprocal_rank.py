@@ -27,5 +27,5 @@ def reciprocal_rank(ranking, k=None) -> Result:
         value = Traced(0, symbol, "Reciprocal rank")
     else:
         value = (1 / Traced(first, "rank_1", "Rank of the first relevant document")).named(symbol, "Reciprocal rank")
-    return Result("rr", "Reciprocal rank", value, context=ranking.describe(), parameters={"k": cut.k}, notes=notes,
+    return Result("rr", "Reciprocal rank", value, ranking=ranking, parameters={"k": cut.k}, notes=notes,
                   tables=[rank_table(ranking, cut.depth, {"note": marks})])

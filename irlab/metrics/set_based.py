@@ -25,7 +25,7 @@ def hits(ranking, k=None) -> Result:
     """
     cut = Cut.of(ranking, k)
     count = _hits_leaf(ranking, cut)
-    return Result("hits", "Hits", count, context=ranking.describe(), parameters={"k": cut.k},
+    return Result("hits", "Hits", count, ranking=ranking, parameters={"k": cut.k},
                   tables=[rank_table(ranking, cut.depth)])
 
 
@@ -37,7 +37,7 @@ def success(ranking, k=None) -> Result:
     cut = Cut.of(ranking, k)
     count = _hits_leaf(ranking, cut)
     value = call("indicator", [count], 1 if count.value > 0 else 0, f"success{cut.suffix}", "At least one relevant document")
-    return Result("success", "Success (hit rate)", value, context=ranking.describe(), parameters={"k": cut.k},
+    return Result("success", "Success (hit rate)", value, ranking=ranking, parameters={"k": cut.k},
                   tables=[rank_table(ranking, cut.depth)])
 
 
@@ -66,7 +66,7 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
         else:
             denominator = Traced(cut.depth, "n@k", "Documents retrieved in the top k")
     value = (_hits_leaf(ranking, cut) / denominator).named(f"P{cut.suffix}", "Precision")
-    return Result("precision", "Precision", value, context=ranking.describe(), conventions=conventions,
+    return Result("precision", "Precision", value, ranking=ranking, conventions=conventions,
                   parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
 
 
@@ -95,7 +95,7 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
         value = Traced(0, f"R{cut.suffix}", "Recall")
     else:
         value = (hits_node / denominator).named(f"R{cut.suffix}" if cut.k else "Recall", "Recall")
-    return Result("recall", "Recall", value, context=ranking.describe(), conventions=conventions,
+    return Result("recall", "Recall", value, ranking=ranking, conventions=conventions,
                   parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
 
 
@@ -123,6 +123,6 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
     else:
         b = Traced(beta, "β")
         value = (((1 + b**2) * p_node * r_node) / (b**2 * p_node + r_node)).named(symbol, "F-measure")
-    return Result("f", "F-measure", value, context=ranking.describe(),
+    return Result("f", "F-measure", value, ranking=ranking,
                   conventions={**p.conventions, **r.conventions}, parameters={"k": p.parameters.get("k"), "beta": beta},
                   notes=notes, tables=p.tables)
