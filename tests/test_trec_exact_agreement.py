@@ -58,3 +58,16 @@ def test_batch_and_exact_paths_agree(tmp_path_factory, files):
         }
         for name, result in exact.items():
             assert abs(fast[name] - to_float(result.value)) < 1e-9, (topic, name, fast[name], result.value)
+
+
+def test_results_on_a_topic_state_how_the_ranking_was_built(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b -1\nq1 0 z 2\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq1 Q0 c 3 1.0 t\n")
+    ranking, notes = topic_ranking(tmp_path / "qrels", tmp_path / "run", "q1")
+    assert ranking.ids == ("a", "c", "b")  # the tie at 1.0 is broken by docno descending
+    assert ranking.grades == (1, 0, 0) and ranking.unretrieved == (2,)
+    result = average_precision(ranking)
+    assert result.value == Fraction(1, 2)  # P@1 = 1 over R = 2
+    texts = [note.text for note in result.notes]
+    assert texts[:2] == [note.text for note in notes]
+    assert "unjudged (1) or judged with a negative grade (1)" in texts[1]
