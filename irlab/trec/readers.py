@@ -461,6 +461,33 @@ def _code_topics(q):
         h = np.ascontiguousarray(q.astype("S8")).view(np.uint64)
     else:
         h = pair_keys(np.zeros(n, dtype=np.int64), q)
+    if n < (1 << 32):
+        # group rows by a 32-bit hash with one packed sort of (hash, row)
+        with np.errstate(over="ignore"):
+            packed = (h * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+        packed <<= np.uint64(32)
+        packed |= np.arange(n, dtype=np.uint64)
+        packed.sort()
+        rows = (packed & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        hs = packed >> np.uint64(32)
+        del packed
+        brk = np.ones(n, dtype=bool)
+        np.not_equal(hs[1:], hs[:-1], out=brk[1:])
+        del hs
+        gstarts = np.flatnonzero(brk)
+        gid = np.cumsum(brk) - 1
+        hr = h[rows]
+        if (hr == hr[gstarts][gid]).all():  # no 32-bit collision between different keys
+            strings = q[rows[gstarts]]
+            topics, inv2 = np.unique(strings, return_inverse=True)
+            tidx = np.empty(n, dtype=np.int32)
+            tidx[rows] = inv2.astype(np.int32)[gid]
+            if q.dtype.itemsize > 8:
+                # 64-bit hashes of longer ids: confirm the strings themselves
+                if not (q == topics[tidx]).all():
+                    topics, inv = np.unique(q, return_inverse=True)
+                    return topics, inv.astype(np.int32)
+            return topics, tidx
     uh = np.unique(h)
     hidx = np.searchsorted(uh, h)
     rep = np.empty(len(uh), dtype=np.int64)
