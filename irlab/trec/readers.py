@@ -32,7 +32,7 @@ import math
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -108,7 +108,6 @@ class Run:
     docno: np.ndarray
     score: np.ndarray
     pairkey: np.ndarray | None = None   # pair_keys(topic_idx, docno), from reading
-    extra: dict = field(default_factory=dict)
 
     @property
     def topic_names(self) -> list[str]:
@@ -122,8 +121,9 @@ class Run:
 # chunked reading
 
 
-def _chunks(f, size=_CHUNK_BYTES):
+def _chunks(f, size=None):
     """Yield (first_line_number, bytes) pieces that end at a newline."""
+    size = size or _CHUNK_BYTES
     line = 1
     rest = b""
     while True:
