@@ -203,3 +203,11 @@ def test_truncated_gzip_is_an_input_error(tmp_path):
     p.write_bytes(data[: len(data) // 2])
     err = error_for(read_run, p)
     assert str(p) in str(err) and "cannot read file" in str(err)
+
+
+def test_crlf_tabs_and_leading_blanks(tmp_path):
+    text = "1\tQ0\td1\t1\t3.0\tr\r\n  1 Q0 d2 2   2.0 r\r\n\r\n2 Q0 d1 1 1.5 r"  # no final newline
+    run = read_run(write(tmp_path, "run.txt", text))
+    assert run.docno.tolist() == [b"d1", b"d2", b"d1"] and run.score.tolist() == [3.0, 2.0, 1.5]
+    q = read_qrels(write(tmp_path, "q.txt", "1 0 d1 1\r\n1\t0\td2\t0\r\n"))
+    assert q.grade.tolist() == [1, 0]

@@ -96,3 +96,12 @@ def test_api_matches_cli_on_reference():
     assert f"{res.summary['P_10']:6.4f}" == "0.3000"
     assert f"{res.per_topic['302']['P_10']:6.4f}" == "0.7000"
     assert f"{res.per_topic['301']['ndcg_cut_10']:6.4f}" == "0.1518"
+
+
+def test_base_measure_classification():
+    assert base_measure("P_5") == "P"
+    assert base_measure("relative_P_5") == "relative_P"
+    assert base_measure("ndcg_cut_10") == "ndcg_cut"
+    assert base_measure("utility_2,-1,0,0") == "utility"
+    assert base_measure("prefs_simp") in UNSUPPORTED
+    assert base_measure("no_such_measure") is None
