@@ -331,6 +331,10 @@ def main(argv=None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as error:  # a file that cannot be read or written: say which, no traceback
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"irlab: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -72,3 +72,11 @@ def test_sheet_pdf_and_separate_answer_key(tmp_path, cli):
     key = subprocess.run(["pdftotext", str(tmp_path / "s123-key.pdf"), "-"], capture_output=True, text=True).stdout
     assert "s123" in sheet and "Answer:" not in sheet and "Step" not in sheet
     assert "Answer:" in key and "Convention" in key  # worked solutions, conventions named
+
+
+def test_unwritable_output_is_one_line_error(tmp_path, cli):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    out = cli("explain", "ap", "RNNRR", "--html", str(blocker / "ap.html"))
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"irlab: error: {blocker}") and len(out.stderr.strip().splitlines()) == 1
