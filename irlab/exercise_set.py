@@ -72,8 +72,8 @@ class ExerciseSet:
         raise InputFileError(self.path, None, f"no exercise {exercise_id!r} (the set has {known})")
 
 
-class _Where:
-    """Builds error messages that name the file, the exercise, the question and the key."""
+class Where:
+    """A place in an exercise file (file, exercise, question); builds error messages that name it and the key."""
 
     def __init__(self, path, exercise=None, question=None):
         self.path, self.exercise, self.question = path, exercise, question
@@ -90,7 +90,7 @@ class _Where:
         return InputFileError(self.path, None, f"{prefix}: {problem}" if prefix else problem)
 
 
-def _check_keys(table, allowed, where: _Where, what: str):
+def _check_keys(table, allowed, where: Where, what: str):
     if not isinstance(table, dict):
         raise where.error(f"{what} must be a table")
     for key in table:
@@ -98,7 +98,7 @@ def _check_keys(table, allowed, where: _Where, what: str):
             raise where.error(f"unknown key in {what} (allowed: {', '.join(sorted(allowed))})", key)
 
 
-def _require(table, key, kind, where: _Where):
+def _require(table, key, kind, where: Where):
     if key not in table:
         raise where.error("missing", key)
     value = table[key]
@@ -121,7 +121,7 @@ def load(path) -> ExerciseSet:
             line = int(message.split("(at line ")[1].split(",")[0])
             message = message.split(" (at line ")[0]
         raise InputFileError(path, line, f"not valid TOML: {message}") from None
-    where = _Where(path)
+    where = Where(path)
     _check_keys(data, SET_KEYS, where, "the set")
     title = _require(data, "title", str, where)
     exercises_data = data.get("exercise")
@@ -129,9 +129,9 @@ def load(path) -> ExerciseSet:
         raise where.error("the set has no [[exercise]] tables", "exercise")
     exercises, seen = [], set()
     for number, item in enumerate(exercises_data, 1):
-        exercise = _load_exercise(item, _Where(path, f"#{number}"), path)
+        exercise = _load_exercise(item, Where(path, f"#{number}"), path)
         if exercise.id in seen:
-            raise _Where(path, exercise.id).error("exercise id used twice", "id")
+            raise Where(path, exercise.id).error("exercise id used twice", "id")
         seen.add(exercise.id)
         exercises.append(exercise)
     return ExerciseSet(path, str(data.get("id", path.stem)), title, str(data.get("source", "")), exercises)
@@ -141,7 +141,7 @@ def _load_exercise(item, where, path) -> Exercise:
     if not isinstance(item, dict):
         raise where.error("must be a table")
     exercise_id = str(_require(item, "id", (str, int), where))
-    where = _Where(path, exercise_id)
+    where = Where(path, exercise_id)
     _check_keys(item, EXERCISE_KEYS, where, "the exercise")
     statement = _require(item, "statement", str, where)
     parameters = item.get("parameters", {})
@@ -159,11 +159,11 @@ def _load_exercise(item, where, path) -> Exercise:
         raise where.error("the exercise has no [[exercise.question]] tables", "question")
     questions = []
     for number, q in enumerate(questions_data, 1):
-        qwhere = _Where(path, exercise_id, f"#{number}")
+        qwhere = Where(path, exercise_id, f"#{number}")
         if not isinstance(q, dict):
             raise qwhere.error("must be a table")
         qid = str(_require(q, "id", (str, int), qwhere))
-        qwhere = _Where(path, exercise_id, qid)
+        qwhere = Where(path, exercise_id, qid)
         solver = _require(q, "solver", str, qwhere)
         allowed = QUESTION_KEYS | _solver_options(solver, qwhere)
         _check_keys(q, allowed, qwhere, "the question")
@@ -173,7 +173,7 @@ def _load_exercise(item, where, path) -> Exercise:
                     dict(stated), on_mismatch, questions, dict(item.get("variants", {})))
 
 
-def _solver_options(solver: str, where: _Where) -> set[str]:
+def _solver_options(solver: str, where: Where) -> set[str]:
     from .metrics import get_metric
 
     if solver in SOLVERS:
@@ -193,7 +193,7 @@ def check_consistency(exercise: Exercise, path) -> tuple[dict, list[Note]]:
 
     Every mismatch is named in a warning note together with what was done about it.
     """
-    where = _Where(path, exercise.id)
+    where = Where(path, exercise.id)
     params = dict(exercise.parameters)
     stated = exercise.stated
     notes = []
@@ -246,7 +246,7 @@ def _ranking_known(params) -> dict:
     return {key: params[key] for key in ("collection", "threshold") if key in params}
 
 
-def _rankings(params, where: _Where) -> list[Ranking]:
+def _rankings(params, where: Where) -> list[Ranking]:
     """The exercise's ranking(s) with what is known about them (R per query for several rankings)."""
     if "rankings" in params:
         texts = params["rankings"]
@@ -282,7 +282,14 @@ def _judge_columns(params, where):
     raise where.error("kappa needs parameters.judgments (rows: doc, judge 1, judge 2) or judge1/judge2", "parameters")
 
 
-def solve_question(params: dict, question: Question, where: _Where):
+def question_inputs(params: dict, question: Question, where: Where) -> tuple[list[Ranking], tuple | None]:
+    """The rankings and, for kappa, the two judges' columns a question is computed on (for figures)."""
+    rankings = _rankings(params, where) if "ranking" in params or "rankings" in params else []
+    judges = _judge_columns(params, where) if question.solver == "kappa" else None
+    return rankings, judges
+
+
+def solve_question(params: dict, question: Question, where: Where):
     """Solve one question; returns a :class:`irlab.solvers.Solution`."""
     from .metrics import get_metric, mean_over_queries
     from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, map_bounds
@@ -337,12 +344,12 @@ def statement_text(exercise: Exercise, params: dict, path) -> str:
     try:
         return exercise.statement.strip().format_map(values)
     except KeyError as missing:
-        raise _Where(path, exercise.id).error(f"the statement uses {{{missing.args[0]}}}, which is not a parameter", "statement") from None
+        raise Where(path, exercise.id).error(f"the statement uses {{{missing.args[0]}}}, which is not a parameter", "statement") from None
     except (ValueError, IndexError) as error:
-        raise _Where(path, exercise.id).error(f"the statement template is malformed: {error}", "statement") from None
+        raise Where(path, exercise.id).error(f"the statement template is malformed: {error}", "statement") from None
 
 
-def _in_context(where: _Where, work, *args):
+def _in_context(where: Where, work, *args):
     """Run ``work``; an input problem it finds is re-raised naming the file, exercise and question."""
     try:
         return work(*args)
@@ -353,11 +360,11 @@ def _in_context(where: _Where, work, *args):
 
 
 def solve_exercise(exercise: Exercise, path) -> Section:
-    where = _Where(path, exercise.id)
+    where = Where(path, exercise.id)
     params, notes = _in_context(where, check_consistency, exercise, path)
     blocks = [Paragraph(_in_context(where, statement_text, exercise, exercise.parameters, path)), *notes]
     for question in exercise.questions:
-        where = _Where(path, exercise.id, question.id)
+        where = Where(path, exercise.id, question.id)
         solution = _in_context(where, solve_question, params, question, where)
         blocks.append(_question_section(exercise, question, solution))
     return Section(f"Exercise {exercise.id}: {exercise.title}" if exercise.title != f"Exercise {exercise.id}"

@@ -59,7 +59,7 @@ def with_figures(section: Section, figures) -> Section:
 
 def solution_document(path, exercise_id: str | None = None) -> Document:
     """An exercise set solved step by step, each question with its figure where one helps."""
-    from .exercise_set import _judge_columns, _rankings, _Where, check_consistency, load, solve
+    from .exercise_set import Where, check_consistency, load, question_inputs, solve
 
     document = solve(path, exercise_id)
     exercise_set = load(path)
@@ -73,11 +73,10 @@ def solution_document(path, exercise_id: str | None = None) -> Document:
             for part in block.blocks:
                 question = questions.get(part.meta.get("question")) if isinstance(part, Section) else None
                 if question is not None:
-                    where = _Where(exercise_set.path, exercise.id, question.id)
+                    where = Where(exercise_set.path, exercise.id, question.id)
                     try:
-                        rankings = _rankings(params, where) if "ranking" in params or "rankings" in params else []
-                        judges = _judge_columns(params, where) if question.solver == "kappa" else None
-                    except IrlabError:
+                        rankings, judges = question_inputs(params, question, where)
+                    except IrlabError:  # the question itself solved, so this is only a figure we cannot draw
                         rankings, judges = [], None
                     part = with_figures(part, illustrate(question.solver, rankings, judges, question.options))
                 inner.append(part)

@@ -20,7 +20,7 @@ from typing import Callable
 from .. import conventions as conv
 from .. import exact
 from ..errors import IrlabError
-from ..exercise_set import Question, _Where, solve_question
+from ..exercise_set import Question, Where, solve_question
 from ..ranking import Ranking
 from .answers import Tolerance, close, rational_value
 
@@ -281,7 +281,7 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
             continue
         for rewrite in mistake.rewrite(question, params):
             try:
-                solution = solve_question(rewrite.params, rewrite.question, _Where(path, None, question.id))
+                solution = solve_question(rewrite.params, rewrite.question, Where(path, None, question.id))
             except (IrlabError, ZeroDivisionError):
                 continue
             primary = solution.primary

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import InputFileError, IrlabError
-from ..exercise_set import Exercise, Question, _Where, check_consistency, solve_question
+from ..exercise_set import Exercise, Question, Where, check_consistency, solve_question
 from ..metric import Result
 from .answers import FORMS, Tolerance
 from .variants import _stamp, variant_set
@@ -85,7 +85,7 @@ def part_names(answers) -> list[str]:
 def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: str) -> Key:
     exercise_set = variant_set(path, student, seed)
     exercise = exercise_set.exercise(exercise_id)
-    where = _Where(exercise_set.path, exercise.id)
+    where = Where(exercise_set.path, exercise.id)
     question = next((q for q in exercise.questions if q.id == question_id), None)
     if question is None:
         known = ", ".join(q.id for q in exercise.questions)
@@ -93,7 +93,7 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
                                                       f"(it has {known})")
     try:
         params, _ = check_consistency(exercise, exercise_set.path)
-        solution = solve_question(params, question, _Where(exercise_set.path, exercise.id, question.id))
+        solution = solve_question(params, question, Where(exercise_set.path, exercise.id, question.id))
     except InputFileError:
         raise
     except IrlabError as error:
@@ -101,7 +101,7 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
     answers = solution.primary or solution.answers
     names = part_names(answers)
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
-    qwhere = _Where(exercise_set.path, exercise.id, question.id)
+    qwhere = Where(exercise_set.path, exercise.id, question.id)
     try:
         tolerance = Tolerance.of(question.options)
     except (TypeError, ValueError):

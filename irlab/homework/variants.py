@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..document import Document, Paragraph, Section, Table
 from ..errors import IrlabError
-from ..exercise_set import (Exercise, ExerciseSet, _Where, check_consistency, load, solve_exercise, solve_question,
+from ..exercise_set import (Exercise, ExerciseSet, Where, check_consistency, load, solve_exercise, solve_question,
                             statement_text)
 from ..ranking import Ranking
 
@@ -43,7 +43,7 @@ def variant_rng(set_id: str, exercise_id: str, student: str, seed, attempt: int 
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
-def _range(value, where: _Where, key: str) -> tuple[int, int]:
+def _range(value, where: Where, key: str) -> tuple[int, int]:
     if isinstance(value, int) and not isinstance(value, bool):
         return value, value
     if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
@@ -53,7 +53,7 @@ def _range(value, where: _Where, key: str) -> tuple[int, int]:
                       f"variants.{key}")
 
 
-def _scalar(rng: random.Random, value, where: _Where, key: str) -> int:
+def _scalar(rng: random.Random, value, where: Where, key: str) -> int:
     if isinstance(value, dict):
         if set(value) != {"choose"} or not isinstance(value["choose"], list) or not value["choose"]:
             raise where.error("a choice is written { choose = [v1, v2, ...] }", f"variants.{key}")
@@ -62,7 +62,7 @@ def _scalar(rng: random.Random, value, where: _Where, key: str) -> int:
     return rng.randint(low, high)
 
 
-def _table(value, allowed: set[str], where: _Where, key: str) -> dict:
+def _table(value, allowed: set[str], where: Where, key: str) -> dict:
     if not isinstance(value, dict):
         raise where.error(f"must be a table such as {{ length = [5, 8], relevant = [2, 4] }}, got {value!r}",
                           f"variants.{key}")
@@ -98,7 +98,7 @@ def _judgments(rng, spec, where, key):
 
 def draw_parameters(exercise: Exercise, rng: random.Random, path) -> dict:
     """New parameters for ``exercise``: its own, with every key of ``[exercise.variants]`` drawn anew."""
-    where = _Where(path, exercise.id)
+    where = Where(path, exercise.id)
     spec = exercise.variants
     for key in spec:
         if key not in VARIANT_KEYS:
@@ -172,7 +172,7 @@ def _inconsistency(exercise: Exercise, params: dict, path) -> str | None:
         if notes:
             return "; ".join(note.text for note in notes)
         for question in candidate.questions:
-            solve_question(solved_params, question, _Where(path, exercise.id, question.id))
+            solve_question(solved_params, question, Where(path, exercise.id, question.id))
     except (IrlabError, ZeroDivisionError) as error:
         return str(error)
     return None
@@ -189,7 +189,7 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
         last = _inconsistency(exercise, params, path)
         if last is None:
             return replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse")
-    raise _Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
+    raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
                                           f"(last problem: {last}); widen the ranges")
 
 

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import IrlabError, ParameterError
-from irlab.trec.readers import Qrels, Run, pair_keys, read_qrels, read_run
+from irlab.trec.readers import pair_keys, read_qrels, read_run
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments"]
 
