@@ -362,7 +362,8 @@ def _in_context(where: Where, work, *args):
 def solve_exercise(exercise: Exercise, path) -> Section:
     where = Where(path, exercise.id)
     params, notes = _in_context(where, check_consistency, exercise, path)
-    blocks = [Paragraph(_in_context(where, statement_text, exercise, exercise.parameters, path)), *notes]
+    statement = _in_context(where, statement_text, exercise, exercise.parameters, path)
+    blocks = [Paragraph(part.strip()) for part in statement.split("\n\n") if part.strip()] + notes
     for question in exercise.questions:
         where = Where(path, exercise.id, question.id)
         solution = _in_context(where, solve_question, params, question, where)

@@ -18,7 +18,7 @@ from .errors import IrlabError
 TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-get install texlive-latex-base texlive-latex-recommended)"
 
 # which plot illustrates which metric
-_PR_CURVE = {"ap", "iprec", "prec-at-recall", "11pt", "precision", "recall", "rprec"}
+_PR_CURVE = {"ap", "iprec", "prec-at-recall", "11pt"}
 _DCG_CURVE = {"dcg", "idcg", "ndcg", "cg"}
 
 
@@ -69,7 +69,7 @@ def solution_document(path, exercise_id: str | None = None) -> Document:
             exercise = exercise_set.exercise(block.meta["exercise"])
             params, _ = check_consistency(exercise, exercise_set.path)
             questions = {q.id: q for q in exercise.questions}
-            inner = []
+            inner, shown = [], set()  # a figure is shown once per exercise, with the first question it explains
             for part in block.blocks:
                 question = questions.get(part.meta.get("question")) if isinstance(part, Section) else None
                 if question is not None:
@@ -78,7 +78,9 @@ def solution_document(path, exercise_id: str | None = None) -> Document:
                         rankings, judges = question_inputs(params, question, where)
                     except IrlabError:  # the question itself solved, so this is only a figure we cannot draw
                         rankings, judges = [], None
-                    part = with_figures(part, illustrate(question.solver, rankings, judges, question.options))
+                    figures = [f for f in illustrate(question.solver, rankings, judges, question.options) if f.name not in shown]
+                    shown.update(f.name for f in figures)
+                    part = with_figures(part, figures)
                 inner.append(part)
             block = Section(block.title, tuple(inner), block.meta)
         blocks.append(block)

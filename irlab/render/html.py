@@ -14,7 +14,7 @@ STYLE = """
 .irlab th, .irlab td { border: 1px solid #bbb; padding: 0.15em 0.6em; text-align: right; }
 .irlab th { background: #f2f2f2; }
 .irlab .formula, .irlab .step code { font-family: ui-monospace, monospace; }
-.irlab .formula { margin: 0.4em 0 0.4em 1.5em; }
+.irlab .formula { margin: 0.4em 0 0.4em 1.5em; font-size: 1.1em; }
 .irlab .note { border-left: 3px solid #888; padding-left: 0.6em; }
 .irlab .note.warning { border-color: #c60; }
 .irlab .answer { font-weight: bold; }
