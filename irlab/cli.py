@@ -31,7 +31,10 @@ def _add_printable(parser, pdf_help="also write a printable PDF (pdflatex; the .
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(prog="irlab", description="Exact, step-by-step explained IR evaluation metrics.")
+    parser.add_argument("--version", action="version", version=f"irlab {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 

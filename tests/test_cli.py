@@ -174,3 +174,11 @@ def test_irlab_check_is_exported():
     with pytest.raises(AssertionError, match="Not quite"):
         irlab.assert_answer(__import__("pathlib").Path(__file__).resolve().parents[1] / "exercises" / "chapter8-book.toml",
                             "8.9", "e", "0.555")
+
+
+def test_version(capsys):
+    from irlab.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("irlab 0.")
