@@ -17,3 +17,9 @@ def pytest_configure(config):
         candidate = Path(str(config.rootpath)) / option
         if candidate.exists():
             config.option.nbval_sanitize_with = str(candidate)
+
+
+def pytest_sessionstart(session):
+    # On a fresh machine matplotlib builds its font cache on first import and says so on stderr; inside a
+    # notebook kernel that message would become a cell output that nbval compares. Build it here, first.
+    import matplotlib.font_manager  # noqa: F401
