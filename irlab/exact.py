@@ -189,6 +189,8 @@ def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
         text = f"{sign}{whole}.{frac:0{decimals}d}"
     if strip and "." in text:
         text = text.rstrip("0").rstrip(".")
+    if text.lstrip("-").strip("0.") == "" and value != 0:
+        return f"{to_float(value):.3e}"  # too small for fixed decimals: never show a non-zero value as 0
     return "0" if text in ("-0", "") else text
 
 

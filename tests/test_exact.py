@@ -17,7 +17,12 @@ def test_value_text_shows_exact_and_decimal(value, text):
 def test_decimal_rounds_half_away_from_zero():
     assert exact.decimal_text(F(5, 100000)) == "0.0001"
     assert exact.decimal_text(F(-5, 100000)) == "-0.0001"
-    assert exact.decimal_text(F(4, 100000)) == "0"
+    assert exact.decimal_text(F(4, 100000)) == "4.000e-05"  # a non-zero value is never shown as 0
+
+
+def test_tiny_values_use_scientific_notation():
+    assert exact.value_text(F(1, 99999999999)) == "1/99999999999 ≈ 1.000e-11"
+    assert exact.value_text(0) == "0"
 
 
 def test_log2_is_exact_for_powers_of_two_and_symbolic_otherwise():
