@@ -294,7 +294,7 @@ def solve_question(params: dict, question: Question, where: Where):
     from .metrics import get_metric, mean_over_queries
     from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, map_bounds
 
-    options = {k: _exact_option(v) for k, v in question.options.items()}
+    options = {k: _exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
     if question.solver == "map-bounds":
         (ranking,) = _rankings(params, where)
         solution = map_bounds(ranking)
@@ -330,8 +330,9 @@ def solve_question(params: dict, question: Question, where: Where):
     return Solution(answers)
 
 
-def statement_text(exercise: Exercise, params: dict, path) -> str:
-    """The statement with its placeholders filled: parameters, and length/relevant_shown (stated or derived)."""
+def exercise_values(exercise: Exercise, params: dict) -> dict:
+    """The values a statement or question text may name: the parameters, and length/relevant_shown (what the
+    statement claims in [exercise.stated], else counted from the data)."""
     values = {key: (", ".join(map(str, v)) if isinstance(v, list) and key != "rankings" else v) for key, v in params.items()}
     if "rankings" in params:
         values["rankings"] = " and ".join(str(r) for r in params["rankings"])
@@ -341,12 +342,57 @@ def statement_text(exercise: Exercise, params: dict, path) -> str:
         values.setdefault("relevant_shown", shown.relevant_retrieved)
         values["ranking"] = exercise.parameters["ranking"]
     values.update(exercise.stated)
+    return values
+
+
+def _fill(template: str, values: dict, where: Where, key: str) -> str:
     try:
-        return exercise.statement.strip().format_map(values)
+        return template.strip().format_map(values)
     except KeyError as missing:
-        raise Where(path, exercise.id).error(f"the statement uses {{{missing.args[0]}}}, which is not a parameter", "statement") from None
+        raise where.error(f"the text uses {{{missing.args[0]}}}, which is not a parameter", key) from None
     except (ValueError, IndexError) as error:
-        raise Where(path, exercise.id).error(f"the statement template is malformed: {error}", "statement") from None
+        raise where.error(f"the text template is malformed: {error}", key) from None
+
+
+def statement_text(exercise: Exercise, params: dict, path) -> str:
+    """The statement with its placeholders ({ranking}, {relevant}, {length}, …) filled."""
+    return _fill(exercise.statement, exercise_values(exercise, params), Where(path, exercise.id), "statement")
+
+
+def question_text(exercise: Exercise, question: Question, path) -> str:
+    """The question's text with the same placeholders as the statement ("the first {length} results")."""
+    where = Where(path, exercise.id, question.id)
+    return _fill(question.text, exercise_values(exercise, exercise.parameters), where, "text")
+
+
+def _option_values(params: dict) -> dict:
+    """What an option written as "{name}" may refer to: the parameters and the counts of the data itself."""
+    values = dict(params)
+    if isinstance(params.get("ranking"), (str, list)):
+        data = _parse_ranking(params["ranking"], {})
+        values.update(length=data.retrieved, relevant_shown=data.relevant_retrieved)
+    return values
+
+
+def resolve_question(question: Question, params: dict, where: Where | None = None) -> Question:
+    """The question with its "{name}" options replaced by the parameters' values (k = "{length}" -> k = 20)."""
+    from dataclasses import replace
+
+    return replace(question, options=_resolve_options(question.options, params, where or Where("exercise")))
+
+
+def _resolve_options(options: dict, params: dict, where: Where) -> dict:
+    """Options written "{name}" (e.g. k = "{length}") take that parameter's value, so variants can change them."""
+    resolved = {}
+    for key, value in options.items():
+        if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+            name = value[1:-1]
+            values = _option_values(params)
+            if name not in values:
+                raise where.error(f"{value} names no parameter (known: {', '.join(sorted(values))})", key)
+            value = values[name]
+        resolved[key] = value
+    return resolved
 
 
 def _in_context(where: Where, work, *args):
@@ -367,12 +413,12 @@ def solve_exercise(exercise: Exercise, path) -> Section:
     for question in exercise.questions:
         where = Where(path, exercise.id, question.id)
         solution = _in_context(where, solve_question, params, question, where)
-        blocks.append(_question_section(exercise, question, solution))
+        blocks.append(_question_section(exercise, question, solution, path))
     return Section(f"Exercise {exercise.id}: {exercise.title}" if exercise.title != f"Exercise {exercise.id}"
                    else f"Exercise {exercise.id}", tuple(blocks), {"exercise": exercise.id})
 
 
-def _question_section(exercise, question, solution) -> Section:
+def _question_section(exercise, question, solution, path) -> Section:
     from . import exact
 
     blocks = list(solution.notes)
@@ -388,7 +434,8 @@ def _question_section(exercise, question, solution) -> Section:
                         "value": exact.exact_text(answer.value), "decimal": exact.to_float(answer.value)})
     first = solution.primary[0] if solution.primary else solution.answers[0]
     meta = {**first.result.meta(), "exercise": exercise.id, "question": question.id, "answers": answers}
-    title = f"{question.id}) {question.text}" if question.text else f"{question.id})"
+    text = question_text(exercise, question, path)
+    title = f"{question.id}) {text}" if text else f"{question.id})"
     return Section(title, tuple(blocks), meta)
 
 

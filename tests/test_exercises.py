@@ -182,7 +182,7 @@ def test_an_instructor_adds_an_exercise_by_editing_toml_only(tmp_path):
         (("relevant = 4", "relevant = 1"), "exercise 1, question a: R = 1 relevant documents is smaller than the 3"),
         (("collection = 50", "collection = 3"), "collection size N = 3 is smaller than the 5 documents"),
         (("ranking = \"NRRNR\"", "ranking = \"NRXNR\""), "unexpected character 'X' at position 3"),
-        (("statement = \"A system", "statement = \"{nothing} A system"), "key 'statement': the statement uses {nothing}"),
+        (("statement = \"A system", "statement = \"{nothing} A system"), "key 'statement': the text uses {nothing}"),
         (("[[exercise.question]]\nid = \"a\"", "[[exercise.question]]\nid = \"a\"\nid = \"b\""), "hw3.toml:"),
         (("title = \"Homework 3\"", ""), "key 'title': missing"),
     ],
@@ -194,6 +194,19 @@ def test_malformed_exercise_files_name_file_exercise_and_key(tmp_path, change, m
         solve(path)
     assert str(caught.value).startswith(str(path))
     assert message in str(caught.value)
+
+
+def test_question_texts_and_options_follow_the_parameters(tmp_path):
+    path = tmp_path / "hw.toml"
+    path.write_text(NEW_EXERCISE.replace('text = "AP?"', 'text = "AP of the {length} documents, R = {relevant}?"')
+                    .replace("k = 3", 'k = "{length}"'))
+    text = solve(path).render("text")
+    assert "a) AP of the 5 documents, R = 4?" in text
+    assert "nDCG@5" in text  # k = "{length}" took the list's length
+    bad = tmp_path / "bad.toml"
+    bad.write_text(NEW_EXERCISE.replace("k = 3", 'k = "{size}"'))
+    with pytest.raises(InputFileError, match="question b, key 'k': {size} names no parameter"):
+        solve(bad)
 
 
 def test_toml_syntax_error_names_the_line(tmp_path):

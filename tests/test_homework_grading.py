@@ -89,9 +89,9 @@ def test_csv_and_json_outputs(tmp_path):
 def test_each_student_is_graded_against_their_own_variant(tmp_path):
     students = [f"s{i}" for i in range(6)]
     precision = {}
-    for student in students:  # P@20 of the student's own 20-letter list, counted here by hand
+    for student in students:  # P@k of the student's own list, k its length, counted here by hand
         ranking = variant_set(SEED, student, "2026").exercise("8/1").parameters["ranking"]
-        precision[student] = F(ranking.count("R"), 20)
+        precision[student] = F(ranking.count("R"), len(ranking))
     lines = ["student,exercise,question,answer"]
     lines += [f"{s},8/1,a,{precision[s]}" for s in students]
     other = next(s for s in students[1:] if precision[s] != precision["s0"])
@@ -101,7 +101,7 @@ def test_each_student_is_graded_against_their_own_variant(tmp_path):
     for student in students:
         assert scores[student] == 1
     zz = variant_set(SEED, "zz", "2026").exercise("8/1").parameters["ranking"]
-    assert scores["zz"] == (1 if F(zz.count("R"), 20) == precision[other] else 0)
+    assert scores["zz"] == (1 if F(zz.count("R"), len(zz)) == precision[other] else 0)
     assert report.questions == [("8/1", q) for q in "abcdefgh"]
     assert all(s.max_score == 8 for s in report.students)
     # another seed gives other variants: the same answers are no longer all right

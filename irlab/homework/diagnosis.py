@@ -20,7 +20,7 @@ from typing import Callable
 from .. import conventions as conv
 from .. import exact
 from ..errors import IrlabError
-from ..exercise_set import Question, Where, solve_question
+from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..ranking import Ranking
 from .answers import Tolerance, close, rational_value
 
@@ -275,6 +275,7 @@ def _distinct(a, b) -> bool:
 
 def mistaken_results(question: Question, params: dict, part: int, path="exercise") -> list[tuple[Mistake, object, Rewrite | None]]:
     """Every applicable mistake with the Result (or scaled value) it gives for answer ``part`` (0-based)."""
+    question = resolve_question(question, params, Where(path, None, question.id))  # k = "{length}" -> a number
     found = []
     for mistake in MISTAKES:
         if mistake.rewrite is None:
@@ -302,6 +303,7 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     if tolerance.form == "fraction":
         tolerance = Tolerance()
     correct = correct_result.value
+    question = resolve_question(question, params, Where(path, None, question.id))
     ctx = _context(question, params, correct)
     ctx["given"] = given_text if given_text is not None else exact.exact_text(given)
     if candidates is None:

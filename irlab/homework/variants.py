@@ -25,7 +25,7 @@ from pathlib import Path
 from ..document import Document, Paragraph, Section, Table
 from ..errors import IrlabError
 from ..exercise_set import (Exercise, ExerciseSet, Where, check_consistency, load, solve_exercise, solve_question,
-                            statement_text)
+                            question_text, statement_text)
 from ..ranking import Ranking
 
 MAX_ATTEMPTS = 200
@@ -267,13 +267,15 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
         if "{judgments}" not in exercise.statement and _judgment_table(exercise.parameters):
             inner.append(_judgment_table(exercise.parameters))
         for question in exercise.questions:
-            inner.append(Paragraph(f"{question.id}) {question.text}" if question.text else f"{question.id})"))
+            text = question_text(exercise, question, exercise_set.path)
+            inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
             hint = _parts_hint(path, exercise, question, student, seed)
             if hint:
                 inner.append(Paragraph(hint))
         blocks.append(Section(_exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
     meta = _variant_meta(exercise_set, student, seed)
-    meta["questions"] = [{"exercise": e.id, "question": q.id, "text": q.text} for e in exercises for q in e.questions]
+    meta["questions"] = [{"exercise": e.id, "question": q.id, "text": question_text(e, q, exercise_set.path)}
+                         for e in exercises for q in e.questions]
     return Document(exercise_set.title, blocks, meta)
 
 
