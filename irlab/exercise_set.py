@@ -23,7 +23,8 @@ EXERCISE_KEYS = {"id", "title", "statement", "parameters", "stated", "on_mismatc
 PARAMETER_KEYS = {"ranking", "rankings", "relevant", "unretrieved", "collection", "threshold", "judgments",
                   "retrieved", "judge1", "judge2", "a", "b"}
 STATED_KEYS = {"length", "relevant_shown", "relevant", "collection"}
-QUESTION_KEYS = {"id", "text", "solver", "answer", "both_denominators", "rule", "tolerance", "decimals", "form"}
+QUESTION_KEYS = {"id", "text", "solver", "answer", "both_denominators", "rule", "tolerance", "decimals", "form",
+                 "mistake_credit"}
 MISMATCH_ACTIONS = {
     "refuse": "refuse to solve",
     "truncate": "solve with the list cut to the stated length",

@@ -182,3 +182,31 @@ def test_semicolon_separated_files_with_decimal_commas(tmp_path):
     assert report.students[0].questions[1].parts[0].mistake == "ap-divided-by-relevant-retrieved"
     quoted = 'student,exercise,question,answer\ns1,8/2,a,"0,6"\n'
     assert grade(SEED, write(tmp_path, quoted, "q.csv"), variants=False).students[0].score == 1
+
+
+def test_a_question_may_give_partial_credit_for_a_recognised_mistake(tmp_path):
+    exercise = tmp_path / "x.toml"
+    exercise.write_text('''title = "AP"
+[[exercise]]
+id = "1"
+statement = "{ranking} with R = {relevant}"
+[exercise.parameters]
+ranking = "RNNRR"
+relevant = 5
+[[exercise.question]]
+id = "a"
+text = "AP?"
+solver = "ap"
+mistake_credit = "1/2"
+''')
+    # 7/10 divides by the 3 relevant retrieved instead of R = 5: a named mistake, half the credit
+    answers = write(tmp_path, "student,exercise,question,answer\ns1,1,a,0.7\ns2,1,a,0.9\ns3,1,a,21/50\n")
+    report = grade(exercise, answers, variants=False)
+    scores = {s.student: s.score for s in report.students}
+    assert scores == {"s1": F(1, 2), "s2": 0, "s3": 1}
+    bad = tmp_path / "bad.toml"
+    bad.write_text(exercise.read_text().replace('"1/2"', '"2"'))
+    problems = grade(bad, answers, variants=False).problems  # listed with the rows it stopped, not a crash
+    assert any("key 'mistake_credit': must lie between 0 and 1, got 2" in p for p in problems)
+    with pytest.raises(InputFileError, match="key 'mistake_credit': must lie between 0 and 1"):
+        grade(bad, answers, strict=True, variants=False)

@@ -76,8 +76,10 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedbac
                          parsed.shown, key.mistaken(part), key.path)
     if diagnosis is not None:
         where = f" (step {diagnosis.step} of the worked solution)" if diagnosis.step else ""
-        return PartFeedback(**common, status="wrong", credit=Fraction(0), mistake=diagnosis.name,
-                            step=diagnosis.step, message=f"Not quite: {diagnosis.message}{where}.")
+        partial = weight * key.mistake_credit  # the question may give credit for a recognised, explainable slip
+        credit_note = f" Partial credit: {exact.exact_text(key.mistake_credit)} of this part." if partial else ""
+        return PartFeedback(**common, status="wrong", credit=partial, mistake=diagnosis.name,
+                            step=diagnosis.step, message=f"Not quite: {diagnosis.message}{where}.{credit_note}")
     return PartFeedback(**common, status="wrong", credit=Fraction(0),
                         message=f"Not quite: {parsed.shown} is not {symbol} for this exercise ({key.tolerance.describe()}), "
                                 "and it matches none of the common mistakes irlab knows; compare your computation "

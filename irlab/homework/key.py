@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from .. import exact
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, solve_question
 from ..metric import Result
@@ -48,6 +50,7 @@ class Key:
     parts: list[Part]
     tolerance: Tolerance
     candidates: dict  # part index -> mistaken results, filled on first use
+    mistake_credit: Fraction = Fraction(0)  # share of a part's credit for an answer that matches a named mistake
 
     def part(self, ref: str) -> Part:
         ref = ref.strip().lower()
@@ -110,7 +113,13 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
         raise qwhere.error(f"must be one of {', '.join(FORMS)}, got {tolerance.form!r}", "form")
     if tolerance.rtol < 0 or (tolerance.decimals is not None and tolerance.decimals < 0):
         raise qwhere.error("tolerance and decimals must not be negative", "tolerance")
-    return Key(exercise_set.path, exercise, question, params, parts, tolerance, {})
+    try:
+        mistake_credit = exact.parse_number(str(question.options.get("mistake_credit", 0)))
+    except ValueError:
+        raise qwhere.error("must be a number between 0 and 1 (e.g. 0.5 or 1/2)", "mistake_credit") from None
+    if not 0 <= mistake_credit <= 1:
+        raise qwhere.error(f"must lie between 0 and 1, got {exact.exact_text(mistake_credit)}", "mistake_credit")
+    return Key(exercise_set.path, exercise, question, params, parts, tolerance, {}, Fraction(mistake_credit))
 
 
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
