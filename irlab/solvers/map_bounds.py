@@ -48,7 +48,7 @@ def map_bounds(ranking) -> Solution:
     >>> from irlab import Ranking
     >>> s = map_bounds(Ranking.parse("RNNRR", relevant=5, collection=100))
     >>> [str(a.value) for a in s.answers]
-    ['731/1050', '4337/9900', '731/1050']
+    ['731/1050', '4337/9900', '29/105']
     """
     if ranking.collection is None:
         raise ParameterError("MAP bounds need the collection size N (the system ranks the whole collection)")
