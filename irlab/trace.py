@@ -190,11 +190,21 @@ def symbol_latex(symbol: str) -> str:
     return rf"\mathrm{{{body.strip()}}}"
 
 
+def _symbolic_precedence(value) -> int:
+    """How tightly sympy's printed form of ``value`` binds: a sum like '+', a product or quotient like '·'."""
+    if value.is_Atom or value.is_Function:
+        return 4 if not (value.is_Number and value < 0) else 2
+    if value.is_Add:
+        return 1
+    if value.is_Mul or value.is_Pow:
+        return 2 if not value.could_extract_minus_sign() else 1
+    return 0
+
+
 def _value_text(value) -> tuple[str, int]:
     text = exact.exact_text(value)
     if exact.is_symbolic(value):
-        atomic = value.is_Atom or value.is_Function
-        return text, (4 if atomic else 0)
+        return text, _symbolic_precedence(value)
     if isinstance(value, Fraction) and value.denominator != 1:
         return text, 1.5  # written a/b: safe in a sum, parenthesised as a factor or a divisor
     return text, (4 if value >= 0 else 2)
@@ -203,8 +213,7 @@ def _value_text(value) -> tuple[str, int]:
 def _value_latex(value) -> tuple[str, int]:
     text = exact.exact_latex(value)
     if exact.is_symbolic(value):
-        atomic = value.is_Atom or value.is_Function
-        return text, (4 if atomic else 0)
+        return text, _symbolic_precedence(value)
     return text, (4 if value >= 0 else 2)
 
 
