@@ -42,3 +42,15 @@ def test_subtraction_keeps_right_operand_grouped():
     x = Traced(1) - (Traced(F(1, 2), "a") - Traced(F(1, 4), "b"))
     assert formula(x.named("y", "y")) == "1 - (a - b)"
     assert x.value == F(3, 4)
+
+
+def test_symbolic_operands_are_parenthesised_once():
+    from irlab import exact
+
+    quotient = Traced(exact.div(exact.add(7, exact.div(3, exact.log2(3))), exact.add(2, exact.log2(3))), "x")
+    assert exact.exact_text(quotient.value) == "(7 + 3/log2(3))/(log2(3) + 2)"
+    # a quotient binds like a product: bracketed as a divisor, bare in a sum
+    assert substitution(((quotient + 1) / 2).named("m", "mean")) == "((7 + 3/log2(3))/(log2(3) + 2) + 1) / 2"
+    assert substitution((1 / quotient).named("i", "inverse")) == "1 / ((7 + 3/log2(3))/(log2(3) + 2))"
+    summed = Traced(exact.add(1, exact.log2(3)), "s")
+    assert substitution((2 * summed).named("t", "twice")) == "2 · (log2(3) + 1)"
