@@ -86,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_homework_parsers(commands)
     _add_printable(commands.choices["sheet"], "also write the sheet as PDF, and its answer key beside it as FILE-key.pdf")
     add_eval_parser(commands)
+    _add_printable(commands.choices["eval"], "also write a printable report (per-topic tables and bars) as PDF")
     return parser
 
 

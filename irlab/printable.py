@@ -87,6 +87,36 @@ def solution_document(path, exercise_id: str | None = None) -> Document:
     return Document(document.title, blocks, document.meta)
 
 
+def run_report(result, qrels, run, figures: int = 4) -> Document:
+    """A batch evaluation as a printable report: the per-topic table of every measure and per-topic bars.
+
+    ``result`` is an :class:`irlab.trec.evaluate.EvalResult`; bars are drawn for the first ``figures`` measures
+    (map first when it was computed). Values are printed with four decimals, as trec_eval prints them.
+    """
+    from .document import Paragraph, Table
+    from .plots import topic_bars
+
+    topics = sorted(result.per_topic)
+    measures = [c for c in result.columns if c not in result.integer_columns
+                and all(isinstance(result.per_topic[t].get(c), float) for t in topics)]
+    counts = [c for c in result.columns if c in result.integer_columns]
+    width = 6  # measures per table, so that a table fits the page
+    blocks = [Paragraph(f"Run {result.runid} ({run}) judged by {qrels}: {len(topics)} topics evaluated, "
+                        "as trec_eval 10.0 evaluates them.")]
+    if counts:
+        blocks.append(Table(("measure", "all"), tuple((c, str(result.summary[c])) for c in counts), "Counts"))
+    for start in range(0, len(measures), width):
+        chosen = measures[start:start + width]
+        rows = [(t, *(f"{result.per_topic[t][c]:.4f}" for c in chosen)) for t in topics]
+        rows.append(("all", *(f"{result.summary[c]:.4f}" for c in chosen)))
+        blocks.append(Table(("topic", *chosen), tuple(rows), "Per topic"))
+    drawn = sorted(measures, key=lambda c: c != "map")[:figures]
+    for measure in drawn:
+        values = {t: result.per_topic[t][measure] for t in topics}
+        blocks.append(figure(topic_bars(values, measure), f"{measure} per topic, with its mean"))
+    return Document(f"Evaluation of run {result.runid}", blocks, {"run": str(run), "qrels": str(qrels)})
+
+
 def write_html(document: Document, path) -> Path:
     """One self-contained HTML page (inline CSS, images as data URIs) that prints cleanly."""
     path = Path(path)

@@ -80,3 +80,22 @@ def test_unwritable_output_is_one_line_error(tmp_path, cli):
     out = cli("explain", "ap", "RNNRR", "--html", str(blocker / "ap.html"))
     assert out.returncode == 2
     assert out.stderr.startswith(f"irlab: error: {blocker}") and len(out.stderr.strip().splitlines()) == 1
+
+
+TREC = Path(__file__).resolve().parents[2] / "shared" / "trec_eval"
+
+
+@pytest.mark.skipif(not TREC.exists(), reason="shared/trec_eval is not beside the repository")
+def test_batch_run_report_with_per_topic_bars(tmp_path, cli):
+    out = cli("eval", str(TREC / "qrels.test"), str(TREC / "results.test"), "-m", "map", "-m", "P.5",
+              "--html", str(tmp_path / "run.html"))
+    assert out.returncode == 0, out.stderr
+    html = (tmp_path / "run.html").read_text()
+    for value in ("0.0324", "0.4175", "0.0858", "0.1785"):  # map per topic and all, as in out.test.aq
+        assert f"<td>{value}</td>" in html
+    assert html.count("<img src=\"data:image/png;base64,") == 2  # bars for map and P_5
+    if pdflatex_available() and shutil.which("pdftotext"):
+        assert cli("eval", str(TREC / "qrels.test"), str(TREC / "results.test"), "-m", "map",
+                   "--pdf", str(tmp_path / "run.pdf")).returncode == 0
+        text = subprocess.run(["pdftotext", str(tmp_path / "run.pdf"), "-"], capture_output=True, text=True).stdout
+        assert "0.4175" in text and "Evaluation of run STANDARD" in text

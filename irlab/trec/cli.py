@@ -153,4 +153,11 @@ def run_eval(args) -> int:
         prog.update("done", 1.0)
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic))
     sys.stdout.flush()
+    if getattr(args, "pdf", None) or getattr(args, "html", None):
+        from irlab.printable import run_report, write_html, write_pdf
+
+        report = run_report(result, args.qrels, args.run)
+        for path, write in ((args.pdf, write_pdf), (getattr(args, "html", None), write_html)):
+            if path:
+                print(f"irlab: wrote {write(report, path)}", file=sys.stderr)
     return 0
