@@ -23,18 +23,23 @@ def _fmt(col, value, integer_cols):
     return "%6.4f" % value
 
 
-def text_lines(result: EvalResult, *, per_topic: bool = False):
-    """trec_eval's output, line by line (``%-22s\\t%s\\t%6.4f``)."""
-    ints = result.integer_columns
+def _rows(result: EvalResult, per_topic: bool):
+    """(measure, topic, value) in trec_eval's order: per-topic lines (with -q), then the ``all`` lines."""
     if per_topic:
         topic_cols = [c for c in result.columns if c in set(result.topic_columns)]
         for topic, vals in result.per_topic.items():
             for col in topic_cols:
                 if col in vals:
-                    yield "%-22s\t%s\t%s" % (col, topic, _fmt(col, vals[col], ints))
+                    yield col, topic, vals[col]
     for col in result.columns:
         if col in result.summary:
-            yield "%-22s\t%s\t%s" % (col, "all", _fmt(col, result.summary[col], ints))
+            yield col, "all", result.summary[col]
+
+
+def text_lines(result: EvalResult, *, per_topic: bool = False):
+    """trec_eval's output, line by line (``%-22s\\t%s\\t%6.4f``)."""
+    for col, topic, value in _rows(result, per_topic):
+        yield "%-22s\t%s\t%s" % (col, topic, _fmt(col, value, result.integer_columns))
 
 
 def format_text(result: EvalResult, *, per_topic: bool = False) -> str:
@@ -65,17 +70,8 @@ def format_csv(result: EvalResult, *, per_topic: bool = False) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["measure", "topic", "value"])
     ints = result.integer_columns
-    if per_topic:
-        topic_cols = [c for c in result.columns if c in set(result.topic_columns)]
-        for topic, vals in result.per_topic.items():
-            for col in topic_cols:
-                if col in vals:
-                    v = vals[col]
-                    w.writerow([col, topic, v if isinstance(v, str) or col in ints else repr(float(v))])
-    for col in result.columns:
-        if col in result.summary:
-            v = result.summary[col]
-            w.writerow([col, "all", v if isinstance(v, str) or col in ints else repr(float(v))])
+    for col, topic, v in _rows(result, per_topic):
+        w.writerow([col, topic, v if isinstance(v, str) or col in ints else repr(float(v))])
     return buf.getvalue()
 
 
