@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import conventions as conv
 from .document import Answer as AnswerBlock
-from .document import Document, Note, Paragraph, Section
+from .document import Document, Note, Paragraph, Section, Table
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
@@ -406,17 +406,31 @@ def _in_context(where: Where, work, *args):
         raise where.error(str(error)) from None
 
 
+def exercise_title(exercise: Exercise) -> str:
+    default = f"Exercise {exercise.id}"
+    return f"{default}: {exercise.title}" if exercise.title != default else default
+
+
+def statement_blocks(exercise: Exercise, path) -> list:
+    """The statement as paragraphs, followed by the judges' table when the statement does not print it itself."""
+    statement = _in_context(Where(path, exercise.id), statement_text, exercise, exercise.parameters, path)
+    blocks = [Paragraph(part.strip()) for part in statement.split("\n\n") if part.strip()]
+    table = exercise.parameters.get("judgments")
+    if isinstance(table, list) and table and "{judgments}" not in exercise.statement:
+        columns = ("document", *(f"judge {i}" for i in range(1, len(table[0]))))
+        blocks.append(Table(columns, tuple(tuple(row) for row in table), "Relevance judgments (0 = non-relevant, 1 = relevant)"))
+    return blocks
+
+
 def solve_exercise(exercise: Exercise, path) -> Section:
     where = Where(path, exercise.id)
     params, notes = _in_context(where, check_consistency, exercise, path)
-    statement = _in_context(where, statement_text, exercise, exercise.parameters, path)
-    blocks = [Paragraph(part.strip()) for part in statement.split("\n\n") if part.strip()] + notes
+    blocks = statement_blocks(exercise, path) + notes
     for question in exercise.questions:
         where = Where(path, exercise.id, question.id)
         solution = _in_context(where, solve_question, params, question, where)
         blocks.append(_question_section(exercise, question, solution, path))
-    return Section(f"Exercise {exercise.id}: {exercise.title}" if exercise.title != f"Exercise {exercise.id}"
-                   else f"Exercise {exercise.id}", tuple(blocks), {"exercise": exercise.id})
+    return Section(exercise_title(exercise), tuple(blocks), {"exercise": exercise.id})
 
 
 def _question_section(exercise, question, solution, path) -> Section:

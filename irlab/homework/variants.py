@@ -22,10 +22,10 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..document import Document, Paragraph, Section, Table
+from ..document import Document, Paragraph, Section
 from ..errors import IrlabError
 from ..exercise_set import (Exercise, ExerciseSet, Where, check_consistency, load, solve_exercise, solve_question,
-                            question_text, statement_text)
+                            exercise_title, question_text, statement_blocks, statement_text)
 from ..ranking import Ranking
 
 MAX_ATTEMPTS = 200
@@ -225,21 +225,6 @@ def _who(student, seed) -> str:
     return f"Student: {student}" + (f" (variant seed {seed})" if seed is not None else "")
 
 
-def _judgment_table(params) -> Table | None:
-    table = params.get("judgments")
-    if not table or not isinstance(table, list):
-        return None
-    width = len(table[0])
-    columns = ("document", *(f"judge {i}" for i in range(1, width)))
-    return Table(columns, tuple(tuple(row) for row in table), "Relevance judgments (0 = non-relevant, 1 = relevant)")
-
-
-def _exercise_title(exercise: Exercise) -> str:
-    if exercise.title != f"Exercise {exercise.id}":
-        return f"Exercise {exercise.id}: {exercise.title}"
-    return f"Exercise {exercise.id}"
-
-
 def _variant_meta(exercise_set: ExerciseSet, student, seed) -> dict:
     return {"set": exercise_set.id, "file": str(exercise_set.path), "student": student,
             "seed": None if seed is None else str(seed),
@@ -263,16 +248,14 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(_who(student, seed))]
     for exercise in exercises:
-        inner = [Paragraph(statement_text(exercise, exercise.parameters, exercise_set.path))]
-        if "{judgments}" not in exercise.statement and _judgment_table(exercise.parameters):
-            inner.append(_judgment_table(exercise.parameters))
+        inner = statement_blocks(exercise, exercise_set.path)
         for question in exercise.questions:
             text = question_text(exercise, question, exercise_set.path)
             inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
             hint = _parts_hint(path, exercise, question, student, seed)
             if hint:
                 inner.append(Paragraph(hint))
-        blocks.append(Section(_exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
+        blocks.append(Section(exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
     meta = _variant_meta(exercise_set, student, seed)
     meta["questions"] = [{"exercise": e.id, "question": q.id, "text": question_text(e, q, exercise_set.path)}
                          for e in exercises for q in e.questions]
@@ -284,10 +267,5 @@ def answer_key_document(path, student: str | None, seed=None, exercise_id: str |
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(f"Answer key. {_who(student, seed)}")]
-    for exercise in exercises:
-        section = solve_exercise(exercise, exercise_set.path)
-        table = _judgment_table(exercise.parameters) if "{judgments}" not in exercise.statement else None
-        if table is not None:
-            section = replace(section, blocks=(section.blocks[0], table, *section.blocks[1:]))
-        blocks.append(section)
+    blocks += [solve_exercise(exercise, exercise_set.path) for exercise in exercises]
     return Document(f"{exercise_set.title} — answer key", blocks, _variant_meta(exercise_set, student, seed))
