@@ -422,14 +422,20 @@ def statement_blocks(exercise: Exercise, path) -> list:
     return blocks
 
 
-def solve_exercise(exercise: Exercise, path) -> Section:
+def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
+    """The exercise solved question by question.
+
+    ``decorate(params, question, where, section)``, if given, may return the question's section with more in it
+    (printable solutions add figures this way); ``params`` are the parameters the question was solved with.
+    """
     where = Where(path, exercise.id)
     params, notes = _in_context(where, check_consistency, exercise, path)
     blocks = statement_blocks(exercise, path) + notes
     for question in exercise.questions:
         where = Where(path, exercise.id, question.id)
         solution = _in_context(where, solve_question, params, question, where)
-        blocks.append(_question_section(exercise, question, solution, path))
+        section = _question_section(exercise, question, solution, path)
+        blocks.append(decorate(params, question, where, section) if decorate else section)
     return Section(exercise_title(exercise), tuple(blocks), {"exercise": exercise.id})
 
 
@@ -454,10 +460,10 @@ def _question_section(exercise, question, solution, path) -> Section:
     return Section(title, tuple(blocks), meta)
 
 
-def solve(path, exercise_id: str | None = None) -> Document:
-    """Solve a whole exercise set (or one exercise) into a document with every step."""
+def solve(path, exercise_id: str | None = None, decorate=None) -> Document:
+    """Solve a whole exercise set (or one exercise) into a document with every step (see :func:`solve_exercise`)."""
     exercise_set = load(path)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(exercise_set.source)] if exercise_set.source else []
-    blocks += [solve_exercise(exercise, exercise_set.path) for exercise in exercises]
+    blocks += [solve_exercise(exercise, exercise_set.path, decorate) for exercise in exercises]
     return Document(exercise_set.title, blocks, {"set": exercise_set.id, "file": str(exercise_set.path)})

@@ -58,33 +58,23 @@ def with_figures(section: Section, figures) -> Section:
 
 
 def solution_document(path, exercise_id: str | None = None) -> Document:
-    """An exercise set solved step by step, each question with its figure where one helps."""
-    from .exercise_set import Where, check_consistency, load, question_inputs, solve
+    """An exercise set solved step by step, each question with its figure where one helps (once per exercise)."""
+    from .exercise_set import question_inputs, resolve_question, solve
 
-    document = solve(path, exercise_id)
-    exercise_set = load(path)
-    blocks = []
-    for block in document.blocks:
-        if isinstance(block, Section) and "exercise" in block.meta:
-            exercise = exercise_set.exercise(block.meta["exercise"])
-            params, _ = check_consistency(exercise, exercise_set.path)
-            questions = {q.id: q for q in exercise.questions}
-            inner, shown = [], set()  # a figure is shown once per exercise, with the first question it explains
-            for part in block.blocks:
-                question = questions.get(part.meta.get("question")) if isinstance(part, Section) else None
-                if question is not None:
-                    where = Where(exercise_set.path, exercise.id, question.id)
-                    try:
-                        rankings, judges = question_inputs(params, question, where)
-                    except IrlabError:  # the question itself solved, so this is only a figure we cannot draw
-                        rankings, judges = [], None
-                    figures = [f for f in illustrate(question.solver, rankings, judges, question.options) if f.name not in shown]
-                    shown.update(f.name for f in figures)
-                    part = with_figures(part, figures)
-                inner.append(part)
-            block = Section(block.title, tuple(inner), block.meta)
-        blocks.append(block)
-    return Document(document.title, blocks, document.meta)
+    shown = {}  # exercise -> names of the figures already shown in it
+
+    def add_figures(params, question, where, section):
+        try:
+            rankings, judges = question_inputs(params, question, where)
+            options = resolve_question(question, params, where).options
+        except IrlabError:  # the question itself solved, so this is only a figure we cannot draw
+            return section
+        seen = shown.setdefault(where.exercise, set())
+        figures = [f for f in illustrate(question.solver, rankings, judges, options) if f.name not in seen]
+        seen.update(f.name for f in figures)
+        return with_figures(section, figures)
+
+    return solve(path, exercise_id, decorate=add_figures)
 
 
 def run_report(result, qrels, run, figures: int = 4) -> Document:

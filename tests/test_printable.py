@@ -99,3 +99,23 @@ def test_batch_run_report_with_per_topic_bars(tmp_path, cli):
                    "--pdf", str(tmp_path / "run.pdf")).returncode == 0
         text = subprocess.run(["pdftotext", str(tmp_path / "run.pdf"), "-"], capture_output=True, text=True).stdout
         assert "0.4175" in text and "Evaluation of run STANDARD" in text
+
+
+def test_figures_follow_placeholder_options(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text('''title = "Graded"
+[[exercise]]
+id = "1"
+statement = "grades {ranking}"
+[exercise.parameters]
+ranking = [3, 2, 0, 1]
+[[exercise.question]]
+id = "a"
+text = "nDCG at {length}?"
+solver = "ndcg"
+k = "{length}"
+''')
+    document = solution_document(path)
+    html = document.render("html")
+    assert "a) nDCG at 4?" in html and "nDCG@4" in html
+    assert html.count("<img src=\\"data:image/png;base64,") == 1  # the DCG/IDCG curves, drawn to k = 4
