@@ -337,11 +337,13 @@ def exercise_values(exercise: Exercise, params: dict) -> dict:
     values = {key: (", ".join(map(str, v)) if isinstance(v, list) and key != "rankings" else v) for key, v in params.items()}
     if "rankings" in params:
         values["rankings"] = " and ".join(str(r) for r in params["rankings"])
-    if isinstance(exercise.parameters.get("ranking"), str):
-        shown = Ranking.parse(exercise.parameters["ranking"])
+    written = exercise.parameters.get("ranking")
+    if isinstance(written, (str, list)):  # an R/N string or a list of grades
+        shown = _parse_ranking(written, {k: params[k] for k in ("threshold",) if k in params})
         values.setdefault("length", shown.retrieved)
         values.setdefault("relevant_shown", shown.relevant_retrieved)
-        values["ranking"] = exercise.parameters["ranking"]
+        if isinstance(written, str):
+            values["ranking"] = written
     values.update(exercise.stated)
     return values
 

@@ -118,4 +118,4 @@ k = "{length}"
     document = solution_document(path)
     html = document.render("html")
     assert "a) nDCG at 4?" in html and "nDCG@4" in html
-    assert html.count("<img src=\\"data:image/png;base64,") == 1  # the DCG/IDCG curves, drawn to k = 4
+    assert html.count('<img src="data:image/png;base64,') == 1  # the DCG/IDCG curves, drawn to k = 4
