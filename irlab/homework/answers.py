@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from .. import exact
 
@@ -117,15 +116,10 @@ class Tolerance:
         return f"within a relative tolerance of {exact.decimal_text(self.rtol, 6)}"
 
 
-@lru_cache(maxsize=65536)
-def _symbolic_decimal(value) -> Fraction:
-    return Fraction(exact.to_float(value))
-
-
 def rational_value(value) -> Fraction:
-    """The value as a Fraction: exact for rationals, the (cached) decimal of a symbolic value."""
+    """The value as a Fraction: exact for rationals, the decimal of a symbolic value."""
     if exact.is_symbolic(value):
-        return _symbolic_decimal(value)
+        return Fraction(exact.to_float(value))
     return Fraction(value)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 
 from .. import exact
 from ..errors import IrlabError
@@ -50,11 +49,6 @@ class PartFeedback:
                 "mistake": self.mistake, "step": self.step, "feedback": self.message}
 
 
-@lru_cache(maxsize=65536)
-def _value_text(value) -> str:
-    return exact.value_text(value)
-
-
 def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedback:
     """Grade one answer to one part of a question; never raises on what the student wrote."""
     parsed = raw if isinstance(raw, ParsedAnswer) else parse_answer(raw)
@@ -68,7 +62,7 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedbac
                             message=f"No answer recognised: {parsed.problem}.")
     verdict = compare(parsed, part.value, key.tolerance)
     if verdict.correct:
-        shown = f" ({symbol} = {_value_text(part.value)})" if reveal else ""
+        shown = f" ({symbol} = {exact.value_text(part.value)})" if reveal else ""
         return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.")
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")

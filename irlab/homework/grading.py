@@ -299,12 +299,10 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
 
 def clear_caches() -> None:
     """Forget every variant and answer key computed so far (they are cached per file, student and seed)."""
-    from .answers import _symbolic_decimal
-    from .feedback import _value_text
     from .key import _key_cached
     from .variants import _variant_set_cached
 
-    for cache in (_key_cached, _variant_set_cached, _symbolic_decimal, _value_text):
+    for cache in (_key_cached, _variant_set_cached):
         cache.cache_clear()
 
 
