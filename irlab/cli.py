@@ -134,7 +134,7 @@ def _check_options(args, metric):
 
 
 def _explain_inputs(args):
-    """The metric, its options and its inputs (rankings, judge columns or rankings of ids) from the arguments."""
+    """The metric, its options, its inputs (rankings, judge columns or rankings of ids) and notes on them."""
     from .metrics import get_metric
     from .ranking import Ranking, parse_grade_list
 
@@ -154,13 +154,13 @@ def _explain_inputs(args):
     if metric.inputs == "judges":
         if args.rankings or args.judge1 is None or args.judge2 is None:
             raise ParameterError("kappa takes two judge columns: irlab explain kappa --judge1 0,1,1 --judge2 1,1,0")
-        return metric, options, (args.judge1, args.judge2)
+        return metric, options, (args.judge1, args.judge2), []
     if metric.inputs == "rankings-of-ids":
         if args.rankings or args.a is None or args.b is None:
             raise ParameterError(f"{metric.name} takes two rankings of ids: irlab explain {metric.name} --a d1,d2,d3 --b d3,d1,d2")
-        return metric, options, (args.a, args.b)
+        return metric, options, (args.a, args.b), []
     if args.qrels or args.run or args.topic:
-        return metric, options, _topic_inputs(args, metric, options)
+        return (metric, options, *_topic_inputs(args, options))
     if args.depth is not None:
         raise ParameterError("--depth applies to a TREC run (--qrels, --run, --topic)")
     if not args.rankings:
@@ -176,10 +176,10 @@ def _explain_inputs(args):
         if threshold is not None:
             known["threshold"] = threshold
         rankings.append(Ranking.parse(text, **known))
-    return metric, options, rankings
+    return metric, options, rankings, []
 
 
-def _topic_inputs(args, metric, options):
+def _topic_inputs(args, options):
     """One topic of a TREC run as a ranking; gain defaults to trec_eval's linear gain, and says so."""
     from .document import Note
     from .topic_ranking import topic_ranking
@@ -191,33 +191,37 @@ def _topic_inputs(args, metric, options):
     threshold = _integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
     depth = _integer(args.depth, "depth (--depth)", 1)
     ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
-    args.topic_notes = []
+    notes = []  # the ranking's own remarks travel with it; this one is about the option chosen here
     if "gain" in options and options["gain"] is None:
         options["gain"] = "linear"
-        args.topic_notes.append(Note("convention", "gain = linear here, as in trec_eval's ndcg (pass --gain exp for 2^g - 1)"))
-    return [ranking]
+        notes.append(Note("convention", "gain = linear here, as in trec_eval's ndcg (pass --gain exp for 2^g - 1)"))
+    return [ranking], notes
 
 
-def explain_result(args):
-    """Compute the metric the arguments name; several rankings give the mean over queries."""
+def _compute(metric, options, inputs, notes):
+    """The metric on its inputs; several rankings give the mean over queries."""
     from .metrics import mean_over_queries
 
-    metric, options, inputs = _explain_inputs(args)
     if metric.inputs != "ranking":
         return metric.compute(*inputs, **options)
     results = [metric.compute(ranking, **options) for ranking in inputs]
     for result in results:
-        result.notes[:0] = getattr(args, "topic_notes", [])
+        result.notes[:0] = notes
     return results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
+
+
+def explain_result(args):
+    """Compute the metric the arguments name, with its explanation."""
+    return _compute(*_explain_inputs(args))
 
 
 def _explain_document(args):
     """The explanation with its figure, for printable output."""
-    from .printable import illustrate, with_figures
     from .document import Document
+    from .printable import illustrate, with_figures
 
-    metric, options, inputs = _explain_inputs(args)
-    result = explain_result(args)
+    metric, options, inputs, notes = _explain_inputs(args)
+    result = _compute(metric, options, inputs, notes)
     if metric.inputs == "ranking":
         figures = illustrate(metric.name, rankings=inputs, options=options)
     else:
