@@ -106,18 +106,8 @@ def total(terms, symbol=None, label=None) -> Traced:
     value = 0
     for term in terms:
         value = exact.add(value, term.value)
-    node = Traced(value, op="add", operands=terms) if len(terms) > 1 else Traced(terms[0].value, op="add", operands=terms)
+    node = Traced(value, op="add", operands=terms)
     return node.named(symbol, label) if symbol else node
-
-
-def product(factors) -> Traced:
-    factors = [lift(f) for f in factors]
-    if not factors:
-        return Traced(1)
-    value = 1
-    for factor in factors:
-        value = exact.mul(value, factor.value)
-    return Traced(value, op="mul", operands=factors)
 
 
 def mean(values, symbol=None, label=None) -> Traced:
