@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import IrlabError, ParameterError
-from irlab.trec.readers import pair_keys, read_qrels, read_run
+from irlab.trec.readers import equal_key_pairs, pair_keys, read_qrels, read_run
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments"]
 
@@ -423,7 +423,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     # the same qrels rows, with topics numbered as in the run (-1: not in run)
     q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx][qkeep]
 
-    # ---- join: which run rows are judged (hash join, verified byte-exactly)
+    # ---- join: which run rows are judged (hash join, every candidate verified byte-exactly)
     hi = np.zeros(0, dtype=np.int64)
     qi = np.zeros(0, dtype=np.int64)
     inrun = np.flatnonzero(q_rtid >= 0)
@@ -438,12 +438,11 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         table = np.zeros(1 << bits, dtype=bool)
         table[(qks & mask).view(np.int64)] = True
         cand = np.flatnonzero(table[(rkeys & mask).view(np.int64)])
-        rk = rkeys[cand]
-        p = np.searchsorted(qks, rk)
-        pc = np.minimum(p, len(qks) - 1)
-        hit = qks[pc] == rk
-        hi = cand[hit]
-        qi = qo[pc[hit]]
+        # every qrels row with an equal key is a candidate: structured docnos
+        # may share a key, and only the bytes decide
+        ci, pi = equal_key_pairs(qks, rkeys[cand])
+        hi = cand[ci]
+        qi = qo[pi]
         real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])
         hi, qi = hi[real], qi[real]
 

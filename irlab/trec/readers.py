@@ -38,7 +38,7 @@ import numpy as np
 
 from irlab.errors import InputFileError
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "open_maybe_gzip"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
 
 _CHUNK_BYTES = 8 << 20
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
@@ -522,7 +522,14 @@ def _words(docno):
 
 def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
     """64-bit hash of each (topic index, docno) pair, independent of the
-    docno array's width (zero padding words add nothing)."""
+    docno array's width (a zero padding word adds nothing).
+
+    Each word is scrambled on its own (multiply, xor-shift: a bijection that
+    keeps 0 at 0) before the words are added, so that docnos differing in the
+    high bytes of two words (``FR940405-2-00040`` / ``FR940406-2-00045``) do
+    not cancel out as they would in a linear combination.  Equal keys are a
+    hint, never a verdict: every user compares the bytes of each candidate
+    (:func:`equal_key_pairs`)."""
     words = _words(docno)
     n = len(words)
     k = np.empty(n, dtype=np.uint64)
@@ -531,10 +538,14 @@ def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         np.multiply(topic_idx.astype(np.uint64), ct, out=k)
         k += ct
+        x = np.empty(n, dtype=np.uint64)
         for j in range(words.shape[1]):
             c = np.uint64(((0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * j) | 1) & 0xFFFFFFFFFFFFFFFF)
-            np.multiply(words[:, j], c, out=tmp)
-            k += tmp
+            np.multiply(words[:, j], c, out=x)
+            np.right_shift(x, np.uint64(29), out=tmp)
+            x ^= tmp
+            x *= np.uint64(0x94D049BB133111EB)
+            k += x
         np.right_shift(k, np.uint64(31), out=tmp)
         k ^= tmp
         k *= np.uint64(0xBF58476D1CE4E5B9)
@@ -543,20 +554,43 @@ def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
     return k
 
 
+def equal_key_pairs(sorted_keys: np.ndarray, keys: np.ndarray):
+    """Every (i, p) with ``keys[i] == sorted_keys[p]``: all candidates, not
+    only the first, so that a join or a duplicate check never depends on a
+    hash being unique (the caller then compares the bytes)."""
+    if len(sorted_keys) == 0 or len(keys) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    left = np.searchsorted(sorted_keys, keys, side="left")
+    right = np.searchsorted(sorted_keys, keys, side="right")
+    count = right - left
+    i = np.flatnonzero(count)
+    count = count[i]
+    if len(count) == 0 or count.max() == 1:
+        return i.astype(np.int64), left[i].astype(np.int64)
+    rows = np.repeat(i, count)
+    starts = np.repeat(left[i] - (np.cumsum(count) - count), count)
+    return rows.astype(np.int64), (starts + np.arange(len(rows))).astype(np.int64)
+
+
 def _find_duplicate(tidx, d, keys):
-    """Row index of some duplicated (topic, docno) pair, or None."""
-    s = np.sort(keys)
-    if not (s[1:] == s[:-1]).any():
-        return None
-    # hash equal: check for real equality (collisions are astronomically rare)
+    """Row index of the first repeated (topic, docno) pair, or None."""
     order = np.argsort(keys, kind="stable")
     ks = keys[order]
-    same = np.flatnonzero(ks[1:] == ks[:-1])
-    a, b = order[same], order[same + 1]
-    real = (tidx[a] == tidx[b]) & (d[a] == d[b])
-    if not real.any():
+    eq = ks[1:] == ks[:-1]
+    if not eq.any():
         return None
-    return int(np.maximum(a, b)[real].min())
+    # rows whose key is shared: sort them by the real (topic, docno) and look
+    # for neighbours that are truly equal (however many rows share a key)
+    shared = np.zeros(len(ks), dtype=bool)
+    shared[1:] |= eq
+    shared[:-1] |= eq
+    rows = order[shared]
+    o = np.lexsort((rows, d[rows], tidx[rows]))
+    rows = rows[o]
+    same = (tidx[rows[1:]] == tidx[rows[:-1]]) & (d[rows[1:]] == d[rows[:-1]])
+    if not same.any():
+        return None
+    return int(rows[1:][same].min())
 
 
 def _locate_duplicate(spec, path, topic, docno):
