@@ -44,7 +44,7 @@ AP_DENOMINATOR = Convention(
     "ap_denominator",
     "What does average precision divide the sum of precisions by?",
     (
-        Choice("relevant", "all R relevant documents of the query", "D = R", "IIR 8.4; trec_eval map; seeds 000, 002, 003"),
+        Choice("relevant", "all R relevant documents of the query", "D = R", "IIR 8.4; trec_eval map"),
         Choice("retrieved", "the relevant documents retrieved (within the cut-off)", "D = number of relevant retrieved",
                "used by some textbooks and libraries; overestimates AP when relevant documents are missed"),
         Choice("min-relevant-k", "min(R, k), the most relevant documents k ranks can hold", "D = min(R, k)",
@@ -68,9 +68,9 @@ RECALL_DENOMINATOR = Convention(
     "recall_denominator",
     "What does recall at a cut-off divide by?",
     (
-        Choice("relevant", "all R relevant documents", "R@k = hits@k / R", "IIR 8.3; trec_eval recall_k; seed 001"),
+        Choice("relevant", "all R relevant documents", "R@k = hits@k / R", "IIR 8.3; trec_eval recall_k"),
         Choice("min-relevant-k", "min(R, k), so that a perfect top-k scores 1", "R@k = hits@k / min(R, k)",
-               "seed 002, Definition 5"),
+               "capped recall R_cap@k of BEIR (Thakur et al. 2021)"),
     ),
     "relevant",
 )
@@ -80,8 +80,8 @@ GAIN = Convention(
     "How does a relevance grade g become a gain?",
     (
         Choice("exp", "exponential gain, favouring highly relevant documents", "gain(g) = 2^g - 1",
-               "Burges et al. 2005; IIR 8.4 (NDCG); seeds 000, 001, 002"),
-        Choice("linear", "the grade itself", "gain(g) = g", "Järvelin & Kekäläinen 2002; trec_eval ndcg; seed 003"),
+               "Burges et al. 2005; IIR 8.4 (NDCG)"),
+        Choice("linear", "the grade itself", "gain(g) = g", "Järvelin & Kekäläinen 2002; trec_eval ndcg"),
     ),
     "exp",
 )
@@ -91,9 +91,9 @@ DISCOUNT = Convention(
     "How is the gain at rank i discounted?",
     (
         Choice("log2-rank-plus-1", "divide by log2(i + 1) at every rank", "discount(i) = 1 / log2(i + 1)",
-               "Burges et al. 2005; IIR 8.4; trec_eval; seeds 000, 001, 002"),
+               "Burges et al. 2005; IIR 8.4; trec_eval ndcg"),
         Choice("log2-rank", "no discount at rank 1, then divide by log2(i)", "discount(1) = 1, discount(i) = 1 / log2(i) for i >= 2",
-               "Järvelin & Kekäläinen 2002 with b = 2; seed 003 (DCG = rel_1 + Σ_{i>=2} rel_i / log2 i)"),
+               "Järvelin & Kekäläinen 2002, log base b = 2 (DCG = g_1 + Σ_{i>=2} g_i / log2 i)"),
     ),
     "log2-rank-plus-1",
 )
@@ -102,7 +102,7 @@ INTERPOLATION = Convention(
     "interpolation",
     "Which ranks count when precision is interpolated at recall level r?",
     (
-        Choice("book", "every rank whose recall reaches r", "p_interp(r) = max{ P@k : recall@k >= r }", "IIR 8.4 (eq. 8.7); seed 003"),
+        Choice("book", "every rank whose recall reaches r", "p_interp(r) = max{ P@k : recall@k >= r }", "IIR 8.4 (eq. 8.7)"),
         Choice("trec-eval", "ranks from the one holding the round(r·R)-th relevant document on (round half up)",
                "p_interp(r) = max{ P@k : rel_k and hits@k >= round(r·R) }", "trec_eval 10.0 iprec_at_recall (lround)"),
     ),

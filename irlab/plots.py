@@ -210,7 +210,7 @@ def dcg_curves(ranking, k=None, gain=None, discount=None, title=None, ax=None) -
     ``k`` defaults to the length of the ranking; ``gain`` ('exp' or 'linear') and ``discount``
     ('log2-rank-plus-1' or 'log2-rank') are irlab's conventions, and every plotted value is
     ``dcg(ranking, k=i, ...)`` or ``idcg(ranking, k=i, ...)`` converted to a float. The gap between the
-    curves is what nDCG@i = DCG@i / IDCG@i measures (seed 003).
+    curves is what nDCG@i = DCG@i / IDCG@i measures (Järvelin & Kekäläinen 2002).
 
     >>> from irlab import Ranking
     >>> fig = dcg_curves(Ranking.parse("3,2,0,1"))

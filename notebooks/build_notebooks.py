@@ -319,7 +319,7 @@ def _():
         ### $R@k$: divide by $R$ or by $\min(R, k)$?
 
         With $R = 10$ relevant documents and $k = 3$, even a perfect top 3 has $R@3 = \frac{3}{10}$.
-        Some course notes (seed 002, Definition 5) therefore divide by $\min(R, k)$, so that a perfect top $k$
+        Capped recall (BEIR's R_cap, Thakur et al. 2021) therefore divide by $\min(R, k)$, so that a perfect top $k$
         scores 1. Both are in use; irlab's default follows IIR and trec_eval ($\div R$).
         """),
         code("""\
@@ -708,15 +708,15 @@ def _():
 
         | gain | formula | used by |
         |---|---|---|
-        | `exp` | $2^g - 1$ | Burges et al. 2005, IIR 8.4, seeds 000–002 |
-        | `linear` | $g$ | Järvelin & Kekäläinen 2002, trec_eval, seed 003 |
+        | `exp` | $2^g - 1$ | Burges et al. 2005, IIR 8.4 |
+        | `linear` | $g$ | Järvelin & Kekäläinen 2002, trec_eval |
 
         | discount | formula | used by |
         |---|---|---|
         | `log2-rank-plus-1` | $1/\log_2(i+1)$ | Burges et al. 2005, IIR, trec_eval |
-        | `log2-rank` | $1$ at rank 1, then $1/\log_2 i$ | Järvelin & Kekäläinen ($b = 2$), seed 003 |
+        | `log2-rank` | $1$ at rank 1, then $1/\log_2 i$ | Järvelin & Kekäläinen ($b = 2$) |
 
-        Seed 003's formula $\mathrm{DCG} = rel_1 + \sum_{i \ge 2} \frac{rel_i}{\log_2 i}$ is `gain="linear"`
+        Järvelin & Kekäläinen's formula $\mathrm{DCG} = rel_1 + \sum_{i \ge 2} \frac{rel_i}{\log_2 i}$ is `gain="linear"`
         with `discount="log2-rank"`: the first two ranks are **not** discounted at all.
         """),
         code("""\
@@ -729,7 +729,7 @@ def _():
         """),
         md(r"""
         The same ranking scores between 0.81 and 0.86 depending on the conventions — enough to reverse a
-        comparison between two systems. Seed 003's form, explained:
+        comparison between two systems. Järvelin & Kekäläinen's form, explained:
         """),
         code("""\
         print(dcg(ranking, gain="linear", discount="log2-rank"))
@@ -790,7 +790,7 @@ def _():
 
         * DCG sums gains discounted by rank; nDCG divides by the DCG of the ideal ranking of **all** judged
           documents.
-        * Gain (`exp`/`linear`) and discount (`log2-rank-plus-1`/`log2-rank`) are conventions — seed 003's
+        * Gain (`exp`/`linear`) and discount (`log2-rank-plus-1`/`log2-rank`) are conventions — Järvelin & Kekäläinen's
           $rel_1 + \sum_{i\ge2} rel_i/\log_2 i$ is linear gain with the `log2-rank` discount. Report yours.
         * Values with $\log_2$ stay exact (sympy); decimals are for reading only.
         * ERR models a user who stops when satisfied. **Next:** [assessor agreement](05_assessor_agreement.ipynb).

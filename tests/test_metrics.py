@@ -105,7 +105,7 @@ def test_dcg_conventions():
     assert (dcg(graded).value - expected_exp).equals(0)
     assert to_float(dcg(graded).value) == pytest.approx(7 + 3 / 1.584962500721156 + 1 / 2.321928094887362)
     assert to_float(dcg(graded, gain="linear").value) == pytest.approx(3 + 2 / 1.584962500721156 + 1 / 2.321928094887362)
-    # seed 003's form rel_1 + sum_{i>=2} rel_i / log2 i is rational here: 3 + 2/1 + 0/log2 3 + 1/2
+    # Järvelin & Kekäläinen's form rel_1 + sum_{i>=2} rel_i / log2 i is rational here: 3 + 2/1 + 0/log2 3 + 1/2
     assert dcg(graded, gain="linear", discount="log2-rank").value == F(11, 2)
     assert dcg(graded, k=1).value == 7
 

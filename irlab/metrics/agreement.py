@@ -46,7 +46,7 @@ def kappa_reading(kappa) -> str:
 def cohen_kappa(judge1, judge2, kappa_marginals=None) -> Result:
     """κ = (P(A) - P(E)) / (1 - P(E)): agreement corrected for the agreement expected by chance.
 
-    P(E) uses pooled marginals by default (IIR 8.5, seed 002); ``kappa_marginals='per-judge'`` gives Cohen's.
+    P(E) uses pooled marginals by default (IIR 8.5; Scott 1955); ``kappa_marginals='per-judge'`` gives Cohen's.
 
     >>> cohen_kappa("1,1,0,0", "1,0,0,0").value
     Fraction(7, 15)

@@ -12,7 +12,7 @@ from .common import precision_at, rank_table, ranking_notes, relevant_leaf
 def average_precision(ranking, k=None, ap_denominator=None) -> Result:
     """AP@k = (1 / D) · Σ_{i<=k} rel_i · P@i, with D = R by default (all relevant documents).
 
-    References: IIR 8.4; seed 000 (AP = 1/|Y+| Σ b_j Pre@j); seed 002 Definition 7; trec_eval map.
+    References: IIR 8.4; trec_eval map.
     The denominator D is the named convention ``ap_denominator`` (relevant | retrieved | min-relevant-k).
 
     >>> from irlab import Ranking

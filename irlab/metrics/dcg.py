@@ -52,7 +52,7 @@ def _gain_table(ranking, grades, depth, terms, choices, ideal=False) -> Table:
 
 
 def cumulative_gain(ranking, k=None) -> Result:
-    """CG@k = Σ_{i<=k} g_i, the plain sum of grades (seeds 001, 002): no discount for rank.
+    """CG@k = Σ_{i<=k} g_i, the plain sum of grades (Järvelin & Kekäläinen 2002): no discount for rank.
 
     >>> from irlab import Ranking
     >>> cumulative_gain(Ranking.parse("3,2,0,1"), k=3).value
@@ -69,7 +69,7 @@ def cumulative_gain(ranking, k=None) -> Result:
 def dcg(ranking, k=None, gain=None, discount=None) -> Result:
     """DCG@k = Σ_{i<=k} gain(g_i) · discount(i); by default gain 2^g - 1 and discount 1 / log2(i + 1).
 
-    References: Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4; seeds 000-003.
+    References: Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4.
 
     >>> from irlab import Ranking
     >>> dcg(Ranking.parse("3,2,0,1"), k=1).value

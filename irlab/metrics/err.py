@@ -42,7 +42,7 @@ def _err(grades, depth, gmax, symbol, label, mark=""):
 
 
 def expected_reciprocal_rank(ranking, k=None, max_grade=None) -> Result:
-    """ERR@k (Chapelle et al. 2009), with Pr(j) = (2^g_j - 1) / 2^gmax as in seed 000.
+    """ERR@k (Chapelle et al. 2009), with Pr(j) = (2^g_j - 1) / 2^gmax as in Chapelle et al. 2009.
 
     >>> from irlab import Ranking
     >>> expected_reciprocal_rank(Ranking.parse("2,1"), k=2).value
@@ -56,7 +56,7 @@ def expected_reciprocal_rank(ranking, k=None, max_grade=None) -> Result:
 
 
 def normalized_err(ranking, k=None, max_grade=None) -> Result:
-    """nERR@k = ERR@k / ERR*@k, ERR* being the ERR of the ideal ranking (seed 000).
+    """nERR@k = ERR@k / ERR*@k, ERR* being the ERR of the ideal ranking.
 
     >>> from irlab import Ranking
     >>> normalized_err(Ranking.parse("2,1"), k=2).value

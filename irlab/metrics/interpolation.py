@@ -122,7 +122,7 @@ def _interpolated(ranking, level, relevant, rule: str) -> tuple[Traced, list[int
 def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Result:
     """Interpolated precision: the highest precision at any rank whose recall is at least r.
 
-    p_interp(r) = max_{r' >= r} p(r')   (IIR 8.4, eq. 8.7; seed 003). The maximum is always reached at the
+    p_interp(r) = max_{r' >= r} p(r')   (IIR 8.4, eq. 8.7). The maximum is always reached at the
     rank of a relevant document, so only those ranks are compared.
 
     >>> from irlab import Ranking
@@ -147,7 +147,7 @@ def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Re
 def eleven_point_average(ranking, interpolation=None) -> Result:
     """11-point interpolated average precision: the mean of p_interp at recall 0, 0.1, …, 1.0.
 
-    11pt = (1/11) · Σ_{r in {0, 0.1, …, 1}} p_interp(r)   (IIR 8.4; seed 003; trec_eval 11pt_avg)
+    11pt = (1/11) · Σ_{r in {0, 0.1, …, 1}} p_interp(r)   (IIR 8.4; trec_eval 11pt_avg)
 
     >>> from irlab import Ranking
     >>> eleven_point_average(Ranking.parse("R", relevant=1)).value

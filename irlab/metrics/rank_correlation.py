@@ -31,7 +31,7 @@ def _order(x, y, x_first: bool) -> str:
 def kendall_tau_distance(a, b, k=None) -> Result:
     """Normalised Kendall tau distance: the share of document pairs the two rankings order differently.
 
-    K_n = K_d / (n(n-1)/2), K_d the number of discordant pairs (seed 001). 0 = same order, 1 = reversed.
+    K_n = K_d / (n(n-1)/2), K_d the number of discordant pairs (Kendall 1938). 0 = same order, 1 = reversed.
     With k, only the documents in the top k of both rankings are compared (their intersection).
 
     >>> kendall_tau_distance("a,b,c", "b,a,c").value

@@ -11,7 +11,7 @@ from .common import rank_table
 def reciprocal_rank(ranking, k=None) -> Result:
     """RR@k = 1 / rank of the first relevant document, 0 if none is in the top k.
 
-    Averaged over queries it is MRR (seed 002 Definition 6; seed 003; trec_eval recip_rank).
+    Averaged over queries it is MRR (Voorhees 1999; trec_eval recip_rank).
 
     >>> from irlab import Ranking
     >>> reciprocal_rank(Ranking.parse("NNRNR")).value

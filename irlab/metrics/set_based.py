@@ -32,7 +32,7 @@ def hits(ranking, k=None) -> Result:
 def success(ranking, k=None) -> Result:
     """Success@k (accuracy@k, hit@k): 1 if at least one relevant document is in the top k, else 0.
 
-    success@k = [hits@k > 0]   (seed 001 'Accuracy@K'; trec_eval success_k)
+    success@k = [hits@k > 0]   (trec_eval success_k)
     """
     cut = Cut.of(ranking, k)
     count = _hits_leaf(ranking, cut)
@@ -73,7 +73,7 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
 def recall(ranking, k=None, recall_denominator=None) -> Result:
     """Recall of the top k: relevant retrieved / relevant in the collection.
 
-    R@k = hits@k / R   (IIR 8.3; seed 002 Definition 5 divides by min(R, k) instead)
+    R@k = hits@k / R   (IIR 8.3; capped recall divides by min(R, k) instead)
 
     >>> from irlab import Ranking
     >>> recall(Ranking.parse("RNNRR", relevant=5)).value
@@ -102,7 +102,7 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
 def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None) -> Result:
     """F-measure: the weighted harmonic mean of precision and recall (F1 for beta = 1).
 
-    F_β = (1 + β²) · P · R / (β² · P + R)   (IIR 8.3, eq. 8.5; seed 002 Definition 3)
+    F_β = (1 + β²) · P · R / (β² · P + R)   (IIR 8.3, eq. 8.5)
 
     >>> from irlab import Ranking
     >>> f_measure(Ranking.parse("RNNRR", relevant=5)).value

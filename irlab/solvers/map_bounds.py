@@ -2,7 +2,7 @@
 
 When a system ranks the whole collection of N documents and only its top n are known, the m relevant
 documents not in the top are somewhere in ranks n+1..N. AP is highest when they come right after the top
-(ranks n+1..n+m) and lowest when they come last (ranks N-m+1..N). IIR Exercise 8.9 f-h; seed 002, 8/1-8/2.
+(ranks n+1..n+m) and lowest when they come last (ranks N-m+1..N). IIR Exercise 8.9 f-h.
 """
 
 from __future__ import annotations
