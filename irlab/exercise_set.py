@@ -18,13 +18,13 @@ from .document import Document, Note, Paragraph, Section, Table
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
-SET_KEYS = {"id", "title", "source", "description", "exercise"}
+SET_KEYS = {"id", "title", "source", "description", "exercise", "grading"}
 EXERCISE_KEYS = {"id", "title", "statement", "parameters", "stated", "on_mismatch", "question", "variants"}
 PARAMETER_KEYS = {"ranking", "rankings", "relevant", "unretrieved", "collection", "threshold", "judgments",
                   "retrieved", "judge1", "judge2", "a", "b"}
 STATED_KEYS = {"length", "relevant_shown", "relevant", "collection"}
 QUESTION_KEYS = {"id", "text", "solver", "answer", "both_denominators", "rule", "tolerance", "decimals", "form",
-                 "mistake_credit"}
+                 "mistake_credit", "abs_tolerance", "accept_rounded", "min_decimals", "near_tolerance", "rounding_credit"}
 MISMATCH_ACTIONS = {
     "refuse": "refuse to solve",
     "truncate": "solve with the list cut to the stated length",

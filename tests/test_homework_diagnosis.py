@@ -158,7 +158,8 @@ def test_each_mistake_is_recognised(custom, exercise, question, answer, mistake,
 
 
 def test_every_catalogued_mistake_has_a_worked_example():
-    assert {m.name for m in MISTAKES} == {case[3] for case in CASES} | {"ap-divided-by-relevant-retrieved"}
+    assert {m.name for m in MISTAKES} == {case[3] for case in CASES} | {"ap-divided-by-relevant-retrieved"} | {
+        "rounded-too-coarsely", "rounded-too-early"}  # near misses: tests/test_homework_trust.py
 
 
 def test_messages_use_the_exercise_numbers(custom):

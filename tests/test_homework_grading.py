@@ -207,6 +207,6 @@ mistake_credit = "1/2"
     bad = tmp_path / "bad.toml"
     bad.write_text(exercise.read_text().replace('"1/2"', '"2"'))
     problems = grade(bad, answers, variants=False).problems  # listed with the rows it stopped, not a crash
-    assert any("key 'mistake_credit': must lie between 0 and 1, got 2" in p for p in problems)
+    assert any("key 'mistake_credit': must be a share of the part's credit between 0 and 1" in p for p in problems)
     with pytest.raises(InputFileError, match="key 'mistake_credit': must lie between 0 and 1"):
         grade(bad, answers, strict=True, variants=False)

@@ -4,9 +4,19 @@ Accepted forms: integers (``3``), fractions (``21/50``, ``-1/3``), decimals (``0
 percentages (``42%``, ``42 %``, ``0,5%``). Blank or unreadable answers never raise: :func:`parse_answer`
 returns a :class:`ParsedAnswer` whose ``problem`` says what is wrong, and such an answer is graded wrong.
 
-Comparison (:func:`compare`) follows PrairieLearn: a relative tolerance (default ``1e-2``, with a tiny
-absolute tolerance so that 0 can be matched), or ``decimals = d`` (the answer must lie within half a unit of
-the d-th decimal), or ``form = "fraction"`` (the exact value is required: ``3/7``, not ``0.4286``).
+Comparison (:func:`compare`) follows PrairieLearn's numeric questions, with both tolerances at once: an answer
+is right when it lies within the relative tolerance (``tolerance``, default ``1e-2``) *or* within the absolute
+tolerance (``abs_tolerance``, default ``1e-8``, so that 0 can be matched) of the exact value — or when it is the
+exact value correctly rounded (half away from zero) to the decimals it shows, with at least ``min_decimals``
+of them (default 2; ``accept_rounded = false`` turns this off). So ``0.07`` is right for 1/15 and ``0.09`` for
+23/264 = 0.0871, which a relative tolerance alone would refuse. ``decimals = d`` requires the answer to lie
+within half a unit of the d-th decimal; ``form = "fraction"`` requires the exact value (``3/7``, not ``0.4286``).
+
+An answer that is *almost* right — the correct rounding but to fewer than ``min_decimals`` decimals ("rounded
+too coarsely"), or within ``near_tolerance`` (relative, default 5e-2) of the exact value ("rounded too early")
+— is a near miss (:func:`near_miss`): named as such and given ``rounding_credit`` (default 0) of the part.
+
+Every option is read by :meth:`Tolerance.of`, which raises :class:`AnswerOptionError` naming the key.
 """
 
 from __future__ import annotations
@@ -16,13 +26,37 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import exact
+from ..errors import ParameterError
 
 DEFAULT_RTOL = Fraction(1, 100)
 DEFAULT_ATOL = Fraction(1, 10**8)
+DEFAULT_MIN_DECIMALS = 2
+DEFAULT_NEAR_RTOL = Fraction(5, 100)
 FORMS = ("any", "fraction", "decimal")  # "decimal" (like "any"): a decimal within the tolerance is right
+# the question (and [grading]) keys read here, with what each must be
+OPTION_KEYS = {
+    "tolerance": "a relative tolerance: a number >= 0 such as 0.01, 1/100 or 1%",
+    "abs_tolerance": "an absolute tolerance: a number >= 0 such as 0.005",
+    "decimals": "a whole number of decimal places >= 0",
+    "form": f"one of {', '.join(FORMS)}",
+    "accept_rounded": "true or false",
+    "min_decimals": "a whole number of decimal places >= 0",
+    "near_tolerance": "a relative tolerance for near misses: a number >= 0 such as 0.05",
+    "rounding_credit": "a share of the part's credit between 0 and 1, such as 0.5 or 1/2",
+    "mistake_credit": "a share of the part's credit between 0 and 1, such as 0.5 or 1/2",
+}
 
 _FRACTION = re.compile(r"^[+-]?\d+\s*/\s*\d+$")
 _DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
+
+
+class AnswerOptionError(ParameterError):
+    """A grading option of a question (tolerance, decimals, form, …) has an impossible value; names the key."""
+
+    def __init__(self, key: str, value, expected: str):
+        self.key, self.value = key, value
+        self.problem = f"must be {expected}, got {value!r}"
+        super().__init__(f"key '{key}' {self.problem}")
 
 
 @dataclass(frozen=True)
@@ -42,6 +76,28 @@ class ParsedAnswer:
     def shown(self) -> str:
         """The answer as the student wrote it, for messages."""
         return self.raw.strip()
+
+    @property
+    def decimals(self) -> int | None:
+        """Decimal places of the value as written (``7%`` shows 2, ``0.070`` shows 3); None for an exact form.
+
+        >>> parse_answer("0.070").decimals, parse_answer("6.7%").decimals, parse_answer("1/15").decimals
+        (3, 3, None)
+        """
+        if self.form not in ("decimal", "percent"):
+            return None
+        body = self.shown.rstrip("%").strip().replace(",", ".")
+        shown = len(body.split(".", 1)[1]) if "." in body else 0
+        return shown + (2 if self.form == "percent" else 0)
+
+    @property
+    def resolution(self) -> Fraction:
+        """Half a unit of the last decimal written: the values this answer cannot tell apart lie this close.
+
+        0 for an exact form (an integer or a fraction means exactly that value).
+        """
+        decimals = self.decimals
+        return Fraction(0) if decimals is None else Fraction(1, 2 * 10**decimals)
 
 
 def parse_answer(raw) -> ParsedAnswer:
@@ -89,31 +145,83 @@ def parse_answer(raw) -> ParsedAnswer:
     return ParsedAnswer(text, exact.rational(value), form)
 
 
+def _number(options: dict, key: str, default, low=0, high=None) -> Fraction:
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
+        raise AnswerOptionError(key, value, OPTION_KEYS[key])
+    try:
+        number = exact.rational(Fraction(repr(value))) if isinstance(value, float) else exact.parse_number(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise AnswerOptionError(key, value, OPTION_KEYS[key]) from None
+    if number < low or (high is not None and number > high):
+        raise AnswerOptionError(key, value, OPTION_KEYS[key])
+    return Fraction(number)
+
+
+def _whole(options: dict, key: str, default) -> int | None:
+    value = options.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AnswerOptionError(key, value, OPTION_KEYS[key])
+    return value
+
+
+def _flag(options: dict, key: str, default: bool) -> bool:
+    value = options.get(key, default)
+    if not isinstance(value, bool):
+        raise AnswerOptionError(key, value, OPTION_KEYS[key])
+    return value
+
+
 @dataclass(frozen=True)
 class Tolerance:
-    """How close an answer must be: relative tolerance, a number of decimals, or the exact value."""
+    """How close an answer must be (see the module docstring); built from a question's options by :meth:`of`."""
 
     rtol: Fraction = DEFAULT_RTOL
     decimals: int | None = None
     form: str = "any"
+    atol: Fraction = DEFAULT_ATOL
+    accept_rounded: bool = True
+    min_decimals: int = DEFAULT_MIN_DECIMALS
+    near_rtol: Fraction = DEFAULT_NEAR_RTOL
+    rounding_credit: Fraction = Fraction(0)
 
     @classmethod
     def of(cls, options: dict) -> "Tolerance":
-        """From a question's options (``tolerance``, ``decimals``, ``form`` keys of the exercise TOML)."""
-        rtol = options.get("tolerance", DEFAULT_RTOL)
-        rtol = exact.rational(Fraction(str(rtol))) if isinstance(rtol, float) else exact.parse_number(str(rtol))
-        decimals = options.get("decimals")
-        if decimals is not None:
-            decimals = int(decimals)
-        form = str(options.get("form", "any"))
-        return cls(Fraction(rtol), decimals, form)
+        """From a question's options (``tolerance``, ``abs_tolerance``, ``decimals``, ``form``, ``accept_rounded``,
+        ``min_decimals``, ``near_tolerance``, ``rounding_credit``); raises :class:`AnswerOptionError` naming the key.
+
+        >>> Tolerance.of({"tolerance": "1%", "min_decimals": 3}).min_decimals
+        3
+        >>> Tolerance.of({"tolerance": "abc"})
+        Traceback (most recent call last):
+        ...
+        irlab.homework.answers.AnswerOptionError: key 'tolerance' must be a relative tolerance: a number >= 0 such as 0.01, 1/100 or 1%, got 'abc'
+        """
+        form = options.get("form", "any")
+        if form not in FORMS:
+            raise AnswerOptionError("form", form, OPTION_KEYS["form"])
+        return cls(rtol=_number(options, "tolerance", DEFAULT_RTOL), decimals=_whole(options, "decimals", None),
+                   form=form, atol=_number(options, "abs_tolerance", DEFAULT_ATOL),
+                   accept_rounded=_flag(options, "accept_rounded", True),
+                   min_decimals=_whole(options, "min_decimals", DEFAULT_MIN_DECIMALS),
+                   near_rtol=_number(options, "near_tolerance", DEFAULT_NEAR_RTOL),
+                   rounding_credit=_number(options, "rounding_credit", 0, 0, 1))
+
+    from_options = of
 
     def describe(self) -> str:
         if self.form == "fraction":
             return "the exact value is required"
         if self.decimals is not None:
             return f"correct to {self.decimals} decimal places"
-        return f"within a relative tolerance of {exact.decimal_text(self.rtol, 6)}"
+        text = f"within a relative tolerance of {exact.decimal_text(self.rtol, 6)}"
+        if self.atol > DEFAULT_ATOL:
+            text += f" or an absolute tolerance of {exact.decimal_text(self.atol, 8)}"
+        if self.accept_rounded:
+            text += f", or correctly rounded to at least {self.min_decimals} decimals"
+        return text
 
 
 def rational_value(value) -> Fraction:
@@ -123,8 +231,33 @@ def rational_value(value) -> Fraction:
     return Fraction(value)
 
 
+def rounded(value: Fraction, decimals: int) -> Fraction:
+    """``value`` rounded half away from zero to ``decimals`` places (as :func:`irlab.exact.decimal_text` shows it).
+
+    >>> rounded(Fraction(1, 15), 2), rounded(Fraction(-1030, 10000), 2)
+    (Fraction(7, 100), Fraction(-1, 10))
+    """
+    scaled = abs(value) * 10**decimals
+    whole = int(scaled + Fraction(1, 2))
+    return Fraction(whole if value >= 0 else -whole, 10**decimals)
+
+
+def correctly_rounded(parsed: ParsedAnswer, expected, decimals: int | None = None) -> bool:
+    """True when the answer is the exact value rounded to the decimals it shows (or to ``decimals``), and not 0
+    for a non-zero value."""
+    shown = parsed.decimals if decimals is None else decimals
+    if shown is None or parsed.value is None:
+        return False
+    target = rational_value(expected)  # a logarithm's float: never on a rounding boundary in practice
+    nearest = rounded(target, shown)
+    return Fraction(parsed.value) == nearest and (nearest != 0 or target == 0)
+
+
 def close(given, expected, tolerance: Tolerance = Tolerance()) -> bool:
-    """True when ``given`` (exact rational) is within the tolerance of ``expected`` (exact or symbolic)."""
+    """True when ``given`` (exact rational) is within the tolerance of ``expected`` (exact or symbolic).
+
+    Relative and absolute tolerance together: ``|given - x| <= max(rtol * |x|, atol)``.
+    """
     if given is None:
         return False
     if tolerance.form == "fraction" and not exact.is_symbolic(expected):
@@ -133,7 +266,7 @@ def close(given, expected, tolerance: Tolerance = Tolerance()) -> bool:
     difference = abs(Fraction(given) - target)
     if tolerance.decimals is not None:
         return difference <= Fraction(1, 2 * 10**tolerance.decimals)
-    return difference <= max(tolerance.rtol * abs(target), DEFAULT_ATOL)
+    return difference <= max(tolerance.rtol * abs(target), tolerance.atol)
 
 
 @dataclass(frozen=True)
@@ -152,4 +285,40 @@ def compare(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) 
         if close(parsed.value, expected, Tolerance()):
             return Comparison(False, f"{parsed.shown} is close, but this question asks for the exact fraction")
         return Comparison(False)
-    return Comparison(close(parsed.value, expected, tolerance))
+    if close(parsed.value, expected, tolerance):
+        return Comparison(True)
+    if (tolerance.decimals is None and tolerance.accept_rounded and parsed.decimals is not None
+            and parsed.decimals >= tolerance.min_decimals and correctly_rounded(parsed, expected)):
+        return Comparison(True)
+    return Comparison(False)
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    kind: str  # "rounded-too-coarsely" | "rounded-too-early"
+    message: str
+
+
+def near_miss(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) -> NearMiss | None:
+    """Name a wrong answer that is the right value rounded too coarsely or too early, else None.
+
+    >>> near_miss(parse_answer("0.1"), Fraction(1, 15)).kind
+    'rounded-too-coarsely'
+    >>> near_miss(parse_answer("0.088"), Fraction(23, 264)).kind
+    'rounded-too-early'
+    """
+    if not parsed.ok or tolerance.form == "fraction":
+        return None
+    target = rational_value(expected)
+    shown = parsed.decimals
+    required = tolerance.decimals if tolerance.decimals is not None else tolerance.min_decimals
+    if shown is not None and shown < required and correctly_rounded(parsed, expected):
+        return NearMiss("rounded-too-coarsely",
+                        f"{parsed.shown} is the right value rounded to {shown} decimal{'s' if shown != 1 else ''}; "
+                        f"give at least {required} (the value is {exact.decimal_text(target, max(required, 4))})")
+    if target != 0 and abs(Fraction(parsed.value) - target) <= tolerance.near_rtol * abs(target):
+        return NearMiss("rounded-too-early",
+                        f"{parsed.shown} is close to the value ({exact.decimal_text(target, max(required, 4))}) but "
+                        "not a correct rounding of it: probably rounded too early; keep every digit (or the exact "
+                        "fractions) until the last step")
+    return None

@@ -4,7 +4,9 @@ A :class:`Mistake` is data: a name, a short title (for the class summary), a stu
 template and either a ``rewrite`` of the question (another convention, another solver, another cut-off, the
 ideal ranking built from the retrieved list only) or an answer ``scale`` (a percentage written without its
 sign). :func:`diagnose` re-solves the question under every mistake that applies, keeps those whose value
-differs from the correct one, and names the first whose value the student's answer matches. It also points to
+differs from the correct one and lies within the tolerance of the student's answer, and names the *closest* —
+or all those that cannot be told apart at the precision the student wrote (0.69 matches two nDCG mistakes that
+0.6946 tells apart). It also points to
 the step of the worked solution where the correct and the mistaken computations part ways (steps are numbered
 from 1, as the renderers number them).
 
@@ -49,10 +51,16 @@ class Diagnosis:
     message: str  # the filled explanation, without the leading "Not quite:"
     step: int | None  # first step (1-based) of the worked solution whose value the mistake changes
     mistaken_value: object
+    alternatives: tuple = ()  # further Diagnoses the answer matches as well, at the precision it was written
 
     @property
     def name(self) -> str:
         return self.mistake.name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every mistake named: the closest first, then those indistinguishable from it."""
+        return (self.mistake.name, *(d.mistake.name for d in self.alternatives))
 
 
 # rewrites --------------------------------------------------------------------------------------
@@ -193,6 +201,11 @@ MISTAKES: tuple[Mistake, ...] = (
             "{given} has a % sign, which divides the number by 100; the value you computed is right as a fraction "
             "of 1: write it without the % sign (or as {as_percent})",
             scale=Fraction(1, 100)),
+    # near misses, recognised by irlab.homework.answers.near_miss (no recomputation: the value is right, its digits are not)
+    Mistake("rounded-too-coarsely", "the right value rounded to too few decimals",
+            "{given} is the right value rounded to too few decimals"),
+    Mistake("rounded-too-early", "rounded too early (intermediate values rounded)",
+            "{given} is close to the value but not a correct rounding of it"),
 )
 
 BY_NAME = {mistake.name: mistake for mistake in MISTAKES}
@@ -292,10 +305,14 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
 
 
 def diagnose(given, question: Question, params: dict, correct_result, part: int = 0, tolerance: Tolerance | None = None,
-             given_text: str | None = None, candidates=None, path="exercise") -> Diagnosis | None:
-    """Name the mistake whose value ``given`` matches, or None.
+             given_text: str | None = None, candidates=None, path="exercise", resolution=Fraction(0)) -> Diagnosis | None:
+    """Name the mistake whose value ``given`` is closest to, among those within the tolerance; or None.
 
-    ``candidates`` (from :func:`mistaken_results`) may be passed in to reuse them across students' answers.
+    ``resolution`` is half a unit of the last decimal the student wrote (0 for an exact answer): every mistake
+    whose value lies that close to ``given`` is indistinguishable from the closest at the precision written,
+    and all of them are named (:attr:`Diagnosis.alternatives`), closest first. Mistakes that give exactly the
+    same value are always named together. ``candidates`` (from :func:`mistaken_results`) may be passed in to
+    reuse them across students' answers.
     """
     if given is None:
         return None
@@ -308,20 +325,41 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     ctx["given"] = given_text if given_text is not None else exact.exact_text(given)
     if candidates is None:
         candidates = mistaken_results(question, params, part, path)
-    for mistake, result, rewrite in candidates:
+    given = Fraction(given)
+    matches = []  # (distance, catalogue order, mistake, value, rewrite, result)
+    for order, (mistake, result, rewrite) in enumerate(candidates):
         value = result.value
-        if not _distinct(value, correct) or not close(given, value, tolerance):
-            continue
-        fields = {**ctx, **rewrite.context} if rewrite else ctx
-        step = divergence_step(correct_result.steps, result.steps)
-        return Diagnosis(mistake, mistake.explanation.format_map(_Fields(fields)), step, value)
-    for mistake in MISTAKES:
+        if _distinct(value, correct) and close(given, value, tolerance):
+            matches.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
+    for order, mistake in enumerate(MISTAKES, len(candidates)):
         if mistake.scale is None:
             continue
         value = exact.mul(correct, mistake.scale)
         if _distinct(value, correct) and close(given, value, tolerance):
-            return Diagnosis(mistake, mistake.explanation.format_map(_Fields(ctx)), None, value)
-    return None
+            matches.append((abs(given - rational_value(value)), order, mistake, value, None, None))
+    if not matches:
+        return None
+    matches.sort(key=lambda match: (match[0], match[1]))
+    # floats of logarithms: equal values may differ in the last bits
+    reach = max(Fraction(resolution), matches[0][0]) + Fraction(1, 10**12) * max(1, abs(given))
+    named, seen = [], set()
+    for distance, _, mistake, value, rewrite, result in matches:
+        if distance > reach or mistake.name in seen:
+            continue
+        seen.add(mistake.name)
+        fields = {**ctx, **rewrite.context} if rewrite else ctx
+        step = divergence_step(correct_result.steps, result.steps) if result is not None else None
+        named.append(Diagnosis(mistake, mistake.explanation.format_map(_Fields(fields)), step, value))
+    if len(named) == 1:
+        return named[0]
+    first = named[0]
+    shared_step = first.step if len({d.step for d in named}) == 1 else None
+    listed = "; or ".join(f"({number}) {d.message}" + (f" (step {d.step} of the worked solution)"
+                                                       if d.step and shared_step is None else "")
+                          for number, d in enumerate(named, 1))
+    message = (f"{ctx['given']} matches {len(named)} common mistakes, which cannot be told apart at the precision "
+               f"you wrote (give more decimals to tell them apart): {listed}")
+    return Diagnosis(first.mistake, message, shared_step, first.mistaken_value, tuple(named[1:]))
 
 
 class _Fields(dict):

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .. import exact
-from ..errors import IrlabError
-from .answers import ParsedAnswer, compare, parse_answer
+from .answers import ParsedAnswer, compare, near_miss, parse_answer, rational_value
 from .diagnosis import diagnose
 from .key import Key, Part, answer_key, split_reference
 
@@ -31,8 +30,13 @@ class PartFeedback:
     message: str
     credit: Fraction  # share of the question's point earned by this part
     weight: Fraction  # share of the question's point this part is worth
-    mistake: str | None = None
+    mistake: str | None = None  # the named mistake (the closest one)
     step: int | None = None
+    also: tuple[str, ...] = ()  # further mistakes the answer matches as well at the precision it was written
+
+    @property
+    def mistakes(self) -> tuple[str, ...]:
+        return ((self.mistake,) if self.mistake else ()) + self.also
 
     @property
     def correct(self) -> bool:
@@ -46,7 +50,7 @@ class PartFeedback:
         return {"exercise": self.exercise, "question": self.question, "part": self.part, "part_name": self.part_name,
                 "answer": self.answer, "status": self.status, "correct": self.correct,
                 "credit": exact.exact_text(self.credit), "weight": exact.exact_text(self.weight),
-                "mistake": self.mistake, "step": self.step, "feedback": self.message}
+                "mistake": self.mistake, "also": list(self.also), "step": self.step, "feedback": self.message}
 
 
 def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedback:
@@ -67,12 +71,22 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedbac
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
     diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
-                         parsed.shown, key.mistaken(part), key.path)
+                         parsed.shown, key.mistaken(part), key.path, parsed.resolution)
+    slip = near_miss(parsed, part.value, key.tolerance)
+    if slip is not None and diagnosis is not None:  # keep whichever explains the answer better
+        target = rational_value(part.value)
+        if abs(Fraction(parsed.value) - rational_value(diagnosis.mistaken_value)) < abs(Fraction(parsed.value) - target):
+            slip = None
+    if slip is not None:
+        partial = weight * key.tolerance.rounding_credit
+        credit_note = f" Partial credit: {exact.exact_text(key.tolerance.rounding_credit)} of this part." if partial else ""
+        return PartFeedback(**common, status="wrong", credit=partial, mistake=slip.kind,
+                            message=f"Not quite: {slip.message}.{credit_note}")
     if diagnosis is not None:
         where = f" (step {diagnosis.step} of the worked solution)" if diagnosis.step else ""
         partial = weight * key.mistake_credit  # the question may give credit for a recognised, explainable slip
         credit_note = f" Partial credit: {exact.exact_text(key.mistake_credit)} of this part." if partial else ""
-        return PartFeedback(**common, status="wrong", credit=partial, mistake=diagnosis.name,
+        return PartFeedback(**common, status="wrong", credit=partial, mistake=diagnosis.name, also=diagnosis.names[1:],
                             step=diagnosis.step, message=f"Not quite: {diagnosis.message}{where}.{credit_note}")
     return PartFeedback(**common, status="wrong", credit=Fraction(0),
                         message=f"Not quite: {parsed.shown} is not {symbol} for this exercise ({key.tolerance.describe()}), "
@@ -104,11 +118,30 @@ def grade_reference(key: Key, part_ref: str | None, raw) -> list[PartFeedback]:
         return [grade_part(key, key.part(part_ref), raw)]
     pieces = split_answers(raw, len(key.parts))
     if pieces is None:
-        names = "; ".join(f"{p.name}" for p in key.parts)
-        raise IrlabError(f"question {key.question.id} asks for {len(key.parts)} values ({names}): answer each part as "
-                         f"{key.question.id}.1 … {key.question.id}.{len(key.parts)} (or {key.question.id}:{key.parts[0].name}), "
-                         "or give all of them separated by ';'")
+        return part_count_feedback(key, raw)
     return [grade_part(key, part, piece) for part, piece in zip(key.parts, pieces)]
+
+
+def count_values(raw) -> int:
+    """How many values a whole-question answer holds (';' separates them)."""
+    if isinstance(raw, (list, tuple)):
+        return len(raw)
+    return 0 if raw is None or not str(raw).strip() else str(raw).count(";") + 1
+
+
+def part_count_feedback(key: Key, raw) -> list[PartFeedback]:
+    """An answer with the wrong number of values: every part unanswered, and a message that says what is missing."""
+    given = count_values(raw)
+    qid, count = key.question.id, len(key.parts)
+    names = "; ".join(p.label for p in key.parts)
+    shown = "; ".join(str(v) for v in raw) if isinstance(raw, (list, tuple)) else str(raw).strip()
+    message = (f"No answer recognised: question {qid} asks for {count} values ({names}), in this order, separated "
+               f"by ';'; the answer {shown!r} gives {given}. Answer every part, or each one on its own as "
+               f"{qid}.1 … {qid}.{count}.")
+    several = count > 1
+    return [PartFeedback(key.exercise.id, qid, part.number if several else None, part.name if several else None,
+                         shown if part.index == 0 else "", "invalid", message, Fraction(0), Fraction(1, count))
+            for part in key.parts]
 
 
 @dataclass
@@ -143,6 +176,8 @@ class Feedback:
             return self.parts[0].message
         lines = [f"Exercise {self.exercise}, question {self.question}: {exact.exact_text(self.score)} of "
                  f"{exact.exact_text(self.max_score)}"]
+        if len({p.message for p in self.parts}) == 1:  # one message about the whole answer (e.g. too few values)
+            return "\n".join(lines + [f"  {self.parts[0].message}"])
         lines += [f"  {p.address} ({p.part_name}): {p.message}" for p in self.parts]
         return "\n".join(lines)
 
@@ -181,7 +216,8 @@ def check(exercise_file, exercise_id, question_id, answer, student=None, seed=No
 
     ``question_id`` is 'b' for a whole question (several parts: a list or '0.2; 0.5; 2/7'), 'b.2' or
     'b:recall' for one part. With ``student`` (and ``seed``), the answer is checked against that student's
-    variant. Bad references (unknown exercise, question or part) raise an IrlabError; a bad *answer* never does.
+    variant. Bad references (unknown exercise, question or part) raise an IrlabError; a bad *answer* never does
+(a wrong number of values for a several-part question gives feedback saying what is missing).
     """
     from .variants import variant_set
 

@@ -19,7 +19,7 @@ from .. import exact
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, solve_question
 from ..metric import Result
-from .answers import FORMS, Tolerance
+from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
 from .variants import _stamp, variant_set
 
 
@@ -105,21 +105,38 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
     names = part_names(answers)
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
     qwhere = Where(exercise_set.path, exercise.id, question.id)
+    options = {**grading_defaults(exercise_set.path), **question.options}
     try:
-        tolerance = Tolerance.of(question.options)
-    except (TypeError, ValueError):
-        raise qwhere.error("tolerance must be a number and decimals an integer", "tolerance") from None
-    if tolerance.form not in FORMS:
-        raise qwhere.error(f"must be one of {', '.join(FORMS)}, got {tolerance.form!r}", "form")
-    if tolerance.rtol < 0 or (tolerance.decimals is not None and tolerance.decimals < 0):
-        raise qwhere.error("tolerance and decimals must not be negative", "tolerance")
+        tolerance = Tolerance.of(options)
+        mistake_credit = _number(options, "mistake_credit", 0, 0, 1)
+    except AnswerOptionError as error:
+        if error.key in question.options:
+            raise qwhere.error(error.problem, error.key) from None
+        raise Where(exercise_set.path).error(error.problem, f"grading.{error.key}") from None
+    return Key(exercise_set.path, exercise, question, params, parts, tolerance, {}, mistake_credit)
+
+
+def grading_defaults(path) -> dict:
+    """The set's ``[grading]`` table: defaults for every question's grading options (tolerance, min_decimals, …)."""
+    path = Path(path)
+    return _grading_defaults_cached(str(path), _stamp(path))
+
+
+@lru_cache(maxsize=64)
+def _grading_defaults_cached(path: str, stamp) -> dict:
+    import tomllib
+
     try:
-        mistake_credit = exact.parse_number(str(question.options.get("mistake_credit", 0)))
-    except ValueError:
-        raise qwhere.error("must be a number between 0 and 1 (e.g. 0.5 or 1/2)", "mistake_credit") from None
-    if not 0 <= mistake_credit <= 1:
-        raise qwhere.error(f"must lie between 0 and 1, got {exact.exact_text(mistake_credit)}", "mistake_credit")
-    return Key(exercise_set.path, exercise, question, params, parts, tolerance, {}, Fraction(mistake_credit))
+        with open(path, "rb") as handle:
+            table = tomllib.load(handle).get("grading", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}  # load() has already reported a file it cannot read
+    if not isinstance(table, dict):
+        raise InputFileError(path, None, "[grading] must be a table of grading options")
+    unknown = sorted(set(table) - set(OPTION_KEYS))
+    if unknown:
+        raise InputFileError(path, None, f"[grading]: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(OPTION_KEYS))})")
+    return table
 
 
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
