@@ -120,5 +120,32 @@ KAPPA_MARGINALS = Convention(
     "pooled",
 )
 
-ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS)
+ALTERNATIVE = Convention(
+    "alternative",
+    "Which alternative hypothesis does a paired significance test weigh against H0 (no difference)?",
+    (
+        Choice("two-sided", "A and B differ, in either direction", "p = P(|statistic| >= |observed|)",
+               "Smucker, Allan & Carterette 2007; scipy.stats"),
+        Choice("greater", "A is better than B (d = A - B > 0)", "p = P(statistic >= observed)",
+               "Croft, Metzler & Strohman 2010 §8.6.1 (one-sided tests)"),
+        Choice("less", "A is worse than B (d = A - B < 0)", "p = P(statistic <= observed)", "scipy.stats"),
+    ),
+    "two-sided",
+)
+
+MULTIPLE_COMPARISONS = Convention(
+    "correction",
+    "How are the p-values of several pairwise comparisons corrected?",
+    (
+        Choice("holm", "Holm's step-down method, uniformly more powerful than Bonferroni",
+               "p_(i) adjusted = max_{j<=i} min(1, (m - j + 1) · p_(j)), p sorted ascending", "Holm 1979"),
+        Choice("bonferroni", "multiply every p-value by the number of comparisons m", "p adjusted = min(1, m · p)",
+               "Dunn 1961; Croft, Metzler & Strohman 2010 §8.6.1"),
+        Choice("none", "no correction (the family-wise error rate grows with m)", "p adjusted = p", "—"),
+    ),
+    "holm",
+)
+
+ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
+       ALTERNATIVE, MULTIPLE_COMPARISONS)
 BY_NAME = {convention.name: convention for convention in ALL}

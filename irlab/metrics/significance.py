@@ -1,0 +1,583 @@
+"""Paired significance tests between two systems over the same topics, each explained step by step.
+
+Two systems A and B are scored on the same n topics; d_i = A_i - B_i. Every test asks whether the
+differences could plausibly come from a world where A and B are equally good (H0), and answers with a
+p-value (Croft, Metzler & Strohman 2010 §8.6; Smucker, Allan & Carterette 2007):
+
+- the sign test counts the topics A wins and loses: its p-value is an exact binomial tail (a fraction);
+- the randomisation (permutation) test flips the sign of every difference in all 2^n ways (exact, up to
+  20 topics) or in a seeded sample of ways (above), and counts the mean differences as extreme as the one seen;
+- Wilcoxon's signed-rank test ranks |d_i| and enumerates the 2^n sign patterns of the ranks (exact up to
+  100 topics, scipy's normal approximation above);
+- the paired t-test divides the mean difference by its standard error (exact, a square root) and reads
+  the p-value off Student's t distribution (scipy.stats, a floating-point number);
+- the bootstrap resamples the topics (seeded) for a percentile confidence interval of the mean difference.
+
+The tests need scipy only for the t distribution and large-sample Wilcoxon (``pip install irlab[stats]``).
+
+>>> a, b = "0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1"
+>>> sign_test(a, b).value, permutation_test(a, b).value
+(Fraction(1, 8), Fraction(1, 16))
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .. import conventions as conv
+from .. import exact
+from ..document import Note, Paragraph, Section, Table
+from ..errors import ParameterError, RankingError
+from ..metric import Result, check_fraction
+from ..trace import Traced, call, mean, minimum, total
+
+EXACT_PERMUTATION_LIMIT = 20  # 2^20 sign assignments: enumerated exactly; above, a seeded sample
+EXACT_WILCOXON_LIMIT = 100  # the signed-rank distribution is enumerated exactly up to this many non-zero differences
+DEFAULT_SAMPLES = 10000
+DEFAULT_ALPHA = Fraction(1, 20)
+
+
+def _scipy_stats():
+    try:
+        import scipy.stats
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ParameterError("this test reads its p-value off a continuous distribution with scipy.stats, "
+                             "which is not installed: pip install 'irlab[stats]'") from None
+    return scipy.stats
+
+
+# inputs ----------------------------------------------------------------------------------------------
+
+def _number(value, what):
+    if isinstance(value, bool):
+        raise RankingError(f"{what} is {value!r}, expected a number")
+    if isinstance(value, (int, Fraction)):
+        return exact.rational(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RankingError(f"{what} is {value!r}, expected a finite number")
+        return exact.rational(Fraction(repr(value)))  # the shortest decimal that is this float: 0.1 -> 1/10
+    if isinstance(value, str):
+        try:
+            return exact.parse_number(value)
+        except ValueError:
+            raise RankingError(f"{what} is {value!r}, expected a number such as 0.25 or 1/3") from None
+    if hasattr(value, "item"):  # a numpy scalar
+        return _number(value.item(), what)
+    raise RankingError(f"{what} is {value!r}, expected a number")
+
+
+def _values(values, what):
+    if isinstance(values, str):
+        items = [t for t in values.replace(";", ",").replace(" ", ",").split(",") if t.strip()]
+    else:
+        items = list(values)
+    if not items:
+        raise RankingError(f"{what} has no values")
+    return [_number(v, f"{what}: value {i}") for i, v in enumerate(items, 1)]
+
+
+@dataclass(frozen=True)
+class Paired:
+    """The per-topic scores of two systems on the same topics, and their differences d = A - B."""
+
+    topics: tuple[str, ...]
+    a: tuple
+    b: tuple
+    names: tuple[str, str] = ("A", "B")
+
+    @property
+    def differences(self) -> tuple:
+        return tuple(exact.sub(x, y) for x, y in zip(self.a, self.b))
+
+    @property
+    def n(self) -> int:
+        return len(self.topics)
+
+    def table(self, ranks=None) -> Table:
+        first, second = self.names
+        columns = ["topic", first, second, f"d = {first} - {second}", "sign"]
+        if ranks is not None:
+            columns.append("rank of |d|")
+        rows = []
+        for i, (topic, x, y, d) in enumerate(zip(self.topics, self.a, self.b, self.differences)):
+            row = [topic, _cell(x), _cell(y), _cell(d), "+" if d > 0 else "-" if d < 0 else "0 (tie)"]
+            if ranks is not None:
+                row.append("dropped" if ranks[i] is None else _cell(ranks[i]))
+            rows.append(tuple(row))
+        return Table(tuple(columns), tuple(rows), "Per-topic differences")
+
+
+def _cell(value):
+    """A value for a table: its decimal when that is exact (0.2805), else the exact value with its decimal."""
+    return exact.decimal_text(value) if exact.is_terminating(value) else value
+
+
+def paired(a, b, names=("A", "B")) -> Paired:
+    """Two systems' scores on the same topics: two sequences (or '0.5,0.25' strings) or two dicts topic -> score."""
+    if isinstance(a, Paired):
+        return a
+    if isinstance(a, dict) or isinstance(b, dict):
+        if not (isinstance(a, dict) and isinstance(b, dict)):
+            raise RankingError("give both systems' scores as topic -> score mappings, or both as lists")
+        only_a, only_b = sorted(set(a) - set(b), key=str), sorted(set(b) - set(a), key=str)
+        if only_a or only_b:
+            parts = [f"only {names[0]} has topics {', '.join(map(str, only_a))}" if only_a else "",
+                     f"only {names[1]} has topics {', '.join(map(str, only_b))}" if only_b else ""]
+            raise RankingError("a paired test needs both systems on the same topics: " + "; ".join(p for p in parts if p))
+        topics = tuple(sorted(a, key=_topic_key))
+        xs = _values([a[t] for t in topics], f"system {names[0]}")
+        ys = _values([b[t] for t in topics], f"system {names[1]}")
+        return Paired(tuple(str(t) for t in topics), tuple(xs), tuple(ys), tuple(names))
+    xs, ys = _values(a, f"system {names[0]}"), _values(b, f"system {names[1]}")
+    if len(xs) != len(ys):
+        raise RankingError(f"a paired test needs one score per topic for both systems: {names[0]} has {len(xs)} "
+                           f"scores, {names[1]} has {len(ys)}")
+    return Paired(tuple(str(i) for i in range(1, len(xs) + 1)), tuple(xs), tuple(ys), tuple(names))
+
+
+def _topic_key(topic):
+    text = str(topic)
+    return (0, int(text), text) if text.isdigit() else (1, 0, text)
+
+
+def _alpha(alpha):
+    return check_fraction(DEFAULT_ALPHA if alpha is None else alpha, "significance level α", 0, 1, low_open=True)
+
+
+def _conclusion(p, alpha, choice, what) -> Note:
+    """The decision at α, and what it does and does not mean."""
+    p_text = exact.decimal_text(p)
+    alpha_text = exact.decimal_text(alpha)
+    side = {"two-sided": "A and B differ", "greater": "A is better than B", "less": "A is worse than B"}[choice.key]
+    if exact.to_float(p) <= exact.to_float(alpha):
+        return Note("reading", f"p = {p_text} <= α = {alpha_text}: reject H0 ({what}); the data support '{side}' "
+                               f"at the {alpha_text} level. A small p says the difference is unlikely to be chance, "
+                               "not that it is large: look at the mean difference too.")
+    return Note("reading", f"p = {p_text} > α = {alpha_text}: H0 ({what}) is not rejected. This is no evidence "
+                           "that A and B are equally good, only that these topics do not show a difference.")
+
+
+def _result(metric, title, p, pairs, choice, alpha, what, *, tables=(), notes=(), support=(), ranks=None):
+    context = (f"Systems {pairs.names[0]} and {pairs.names[1]} on {pairs.n} topics; "
+               f"d = {pairs.names[0]} - {pairs.names[1]}; H0: {what}; alternative: {choice.summary}.")
+    notes = list(notes) + [_conclusion(p.value, alpha, choice, what)]
+    return Result(metric, title, p, context=context, conventions={"alternative": choice},
+                  parameters={"alpha": alpha}, tables=[pairs.table(ranks)] + list(tables), notes=notes,
+                  support=support)
+
+
+# the sign test ---------------------------------------------------------------------------------------
+
+def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
+    """Sign test: how many topics does A win? Under H0 each non-tied topic is a fair coin.
+
+    n+ topics have d > 0 and n- have d < 0 (ties are dropped), n = n+ + n-; with X ~ Binomial(n, 1/2),
+    p = P(X >= n+) for 'greater', P(X <= n+) for 'less', and min(1, 2 · P(X <= min(n+, n-))) two-sided,
+    an exact fraction Σ C(n, i) / 2^n.
+
+    Reference: Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.binomtest.
+
+    >>> sign_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
+    Fraction(1, 16)
+    """
+    pairs = paired(a, b, names)
+    choice = conv.ALTERNATIVE.choice(alternative)
+    alpha = _alpha(alpha)
+    d = pairs.differences
+    wins, losses = sum(1 for x in d if x > 0), sum(1 for x in d if x < 0)
+    n = wins + losses
+    if n == 0:
+        raise ParameterError("the sign test needs at least one topic where the systems differ; every topic is a tie")
+    n_plus = Traced(wins, "n+", f"Topics where {pairs.names[0]} is better (d > 0)")
+    n_minus = Traced(losses, "n-", f"Topics where {pairs.names[1]} is better (d < 0)")
+    n_node = (n_plus + n_minus).named("n", "Topics that are not tied")
+    if choice.key == "greater":
+        tail = range(wins, n + 1)
+        tail_text = f"P(X >= n+) = P(X >= {wins})"
+    elif choice.key == "less":
+        tail = range(0, wins + 1)
+        tail_text = f"P(X <= n+) = P(X <= {wins})"
+    else:
+        smaller = min(wins, losses)
+        tail = range(0, smaller + 1)
+        tail_text = f"P(X <= min(n+, n-)) = P(X <= {smaller})"
+    terms = [Traced(math.comb(n, i), f"C({n},{i})") for i in tail]
+    count = total(terms, "C", "Sign patterns at least as extreme (binomial coefficients)")
+    patterns = (2 ** n_node).named("2^n", "Equally likely win/loss patterns under H0")
+    if choice.key == "two-sided":
+        one_tail = (count / patterns).named("P_tail", f"Binomial tail {tail_text}, X ~ Binomial(n, 1/2)")
+        p = minimum([1, 2 * one_tail]).named("p", "p-value (both tails)")
+    else:
+        p = (count / patterns).named("p", f"p-value: the binomial tail {tail_text}, X ~ Binomial(n, 1/2)")
+    table = Table(("i", "C(n, i)", "P(X = i)"),
+                  tuple((i, math.comb(n, i), Fraction(math.comb(n, i), 2 ** n)) for i in tail),
+                  f"The binomial tail, X ~ Binomial({n}, 1/2)")
+    notes = [Note("assumption", f"{pairs.n - n} tied topic(s) dropped")] if pairs.n > n else []
+    return _result("sign-test", "Sign test", p, pairs, choice, alpha,
+                   "each non-tied topic is equally likely to favour either system",
+                   tables=[table], notes=notes, support=[n_node])
+
+
+# the randomisation (permutation) test -----------------------------------------------------------------
+
+def _scaled(values):
+    """Integers proportional to ``values`` (their common denominator), so sums can be compared exactly."""
+    scale = math.lcm(*(Fraction(v).denominator for v in values))
+    return [int(Fraction(v) * scale) for v in values], scale
+
+
+def _sum_distribution(weights) -> dict[int, int]:
+    """How many of the 2^n sign assignments give each value of Σ s_i w_i (s_i = ±1)."""
+    counts = {0: 1}
+    for w in weights:
+        shifted = {}
+        for s, c in counts.items():
+            shifted[s + w] = shifted.get(s + w, 0) + c
+            shifted[s - w] = shifted.get(s - w, 0) + c
+        counts = shifted
+    return counts
+
+
+def _as_extreme(value, observed, choice) -> bool:
+    if choice.key == "greater":
+        return value >= observed
+    if choice.key == "less":
+        return value <= observed
+    return abs(value) >= abs(observed)
+
+
+def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0, names=("A", "B")) -> Result:
+    """Randomisation (permutation) test of the mean difference: under H0 the sign of every d_i is a coin flip.
+
+    p = m / 2^n, m = the number of the 2^n sign assignments s whose mean Σ s_i d_i / n is at least as extreme as
+    the observed mean d̄ (|·| two-sided), counted exactly by enumerating the distribution of the signed sums.
+    Above 20 topics (or with ``samples``) a seeded sample of assignments estimates p = (1 + m) / (1 + samples),
+    which never reports 0 (Phipson & Smyth 2010).
+
+    Reference: Fisher 1935; Croft, Metzler & Strohman 2010 §8.6.1; Smucker, Allan & Carterette 2007.
+
+    >>> permutation_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
+    Fraction(1, 32)
+    """
+    pairs = paired(a, b, names)
+    choice = conv.ALTERNATIVE.choice(alternative)
+    alpha = _alpha(alpha)
+    d = pairs.differences
+    n = pairs.n
+    observed = mean(d, "d̄", "Observed mean difference")
+    weights, scale = _scaled(d)
+    observed_sum = sum(weights)
+    if samples is None and n <= EXACT_PERMUTATION_LIMIT:
+        distribution = _sum_distribution(weights)
+        extreme = sum(c for s, c in distribution.items() if _as_extreme(s, observed_sum, choice))
+        m = Traced(extreme, "m", "Sign assignments whose mean difference is at least as extreme as d̄")
+        all_assignments = Traced(2 ** n, "2^n", "Equally likely sign assignments under H0 (all enumerated)")
+        p = (m / all_assignments).named("p", "p-value")
+        tables = []
+        if len(distribution) <= 33:
+            rows = [(Fraction(s, scale * n), c, "yes" if _as_extreme(s, observed_sum, choice) else "")
+                    for s, c in sorted(distribution.items())]
+            tables.append(Table(("mean difference", "sign assignments", "as extreme as d̄"), tuple(rows),
+                                "Null distribution of the mean difference (every sign assignment)"))
+        notes = [Note("assumption", f"exact: all 2^{n} = {2 ** n} sign assignments enumerated")]
+    else:
+        samples = DEFAULT_SAMPLES if samples is None else samples
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ParameterError(f"the number of samples must be a positive integer, got {samples!r}")
+        extreme = _sampled_extreme(weights, observed_sum, choice, samples, seed)
+        m = Traced(extreme, "m", f"Sampled sign assignments (of {samples}, seed {seed}) at least as extreme as d̄")
+        drawn = Traced(samples, "B", "Sign assignments sampled")
+        p = ((1 + m) / (1 + drawn)).named("p", "p-value (estimated from the sample)")
+        tables = []
+        notes = [Note("assumption", f"{n} topics: 2^{n} assignments are too many to enumerate, so {samples} were "
+                                    f"sampled with seed {seed}; p = (1 + m) / (1 + B) (Phipson & Smyth 2010)")]
+    return _result("permutation-test", "Randomisation (permutation) test", p, pairs, choice, alpha,
+                   "the sign of each difference is as likely + as -", tables=tables, notes=notes, support=[observed])
+
+
+def _sampled_extreme(weights, observed_sum, choice, samples, seed) -> int:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = len(weights)
+    fits = max((abs(w) for w in weights), default=0) * n < 2**62
+    vector = np.array(weights, dtype=np.int64 if fits else object)
+    extreme, done = 0, 0
+    while done < samples:  # in blocks, so memory stays small however many samples are asked for
+        block = min(samples - done, 4096)
+        signs = rng.integers(0, 2, size=(block, n), dtype=np.int64) * 2 - 1
+        sums = (signs.astype(object) if not fits else signs) @ vector
+        extreme += sum(1 for s in sums.tolist() if _as_extreme(s, observed_sum, choice))
+        done += block
+    return extreme
+
+
+# Wilcoxon's signed-rank test --------------------------------------------------------------------------
+
+def _average_ranks(magnitudes) -> list[Fraction]:
+    """Ranks 1..n of the values, tied values sharing the mean of their ranks."""
+    order = sorted(range(len(magnitudes)), key=lambda i: magnitudes[i])
+    ranks = [Fraction(0)] * len(magnitudes)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and magnitudes[order[end + 1]] == magnitudes[order[start]]:
+            end += 1
+        shared = Fraction(start + 1 + end + 1, 2)
+        for i in order[start:end + 1]:
+            ranks[i] = shared
+        start = end + 1
+    return ranks
+
+
+def _rank_sum_counts(doubled_ranks) -> list[int]:
+    """counts[s] = the number of subsets of the ranks whose doubled sum is s (each subset = one sign pattern)."""
+    counts = [1] + [0] * sum(doubled_ranks)
+    reach = 0
+    for r in doubled_ranks:
+        for s in range(reach, -1, -1):
+            if counts[s]:
+                counts[s + r] += counts[s]
+        reach += r
+    return counts
+
+
+def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
+    """Wilcoxon signed-rank test: rank |d_i| (zeros dropped, ties share their mean rank) and sum the ranks of d > 0.
+
+    W+ = Σ_{d_i > 0} rank_i and W- = Σ_{d_i < 0} rank_i. Under H0 each rank is as likely to carry + as -,
+    so the 2^n sign patterns of the ranks give W+'s null distribution, enumerated exactly (p a fraction) up to
+    100 non-zero differences; p = P(W+ >= w+) for 'greater', P(W+ <= w+) for 'less', and
+    min(1, 2 · P(W+ <= min(w+, w-))) two-sided. Above 100, scipy's normal approximation.
+
+    Reference: Wilcoxon 1945; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.wilcoxon (zero_method='wilcox').
+
+    >>> wilcoxon_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
+    Fraction(1, 16)
+    """
+    pairs = paired(a, b, names)
+    choice = conv.ALTERNATIVE.choice(alternative)
+    alpha = _alpha(alpha)
+    d = pairs.differences
+    kept = [i for i, x in enumerate(d) if x != 0]
+    if not kept:
+        raise ParameterError("the signed-rank test needs at least one topic where the systems differ; every topic is a tie")
+    kept_ranks = _average_ranks([abs(d[i]) for i in kept])
+    ranks = [None] * pairs.n
+    for i, r in zip(kept, kept_ranks):
+        ranks[i] = r
+    n = len(kept)
+    w_plus = total([Traced(ranks[i]) for i in kept if d[i] > 0], "W+", "Sum of the ranks of the positive differences")
+    w_minus = total([Traced(ranks[i]) for i in kept if d[i] < 0], "W-", "Sum of the ranks of the negative differences")
+    if choice.key == "two-sided":
+        statistic = minimum([w_plus, w_minus], "T", "Test statistic: the smaller rank sum")
+    else:
+        statistic = w_plus
+    notes = [Note("assumption", f"{pairs.n - n} zero difference(s) dropped before ranking (Wilcoxon 1945)")] if n < pairs.n else []
+    if len(set(kept_ranks)) < n:
+        notes.append(Note("assumption", "tied |d| share the mean of their ranks; the exact null distribution is "
+                                        "enumerated for these tied ranks"))
+    if n <= EXACT_WILCOXON_LIMIT:
+        doubled = [int(2 * r) for r in kept_ranks]
+        counts = _rank_sum_counts(doubled)
+        target = int(2 * w_plus.value)
+        if choice.key == "greater":
+            extreme = sum(counts[target:])
+        elif choice.key == "less":
+            extreme = sum(counts[:target + 1])
+        else:
+            extreme = sum(counts[:int(2 * statistic.value) + 1])
+        tail_text = {"greater": "P(W+ >= w+)", "less": "P(W+ <= w+)", "two-sided": "P(W+ <= T)"}[choice.key]
+        m = Traced(extreme, "m", f"Sign patterns of the ranks with {tail_text.replace('P(', '').rstrip(')')}")
+        patterns = Traced(2 ** n, "2^n", "Equally likely sign patterns of the ranks under H0")
+        if choice.key == "two-sided":
+            tail = (m / patterns).named("P_tail", f"Exact tail {tail_text}")
+            p = minimum([1, 2 * tail]).named("p", "p-value (both tails)")
+        else:
+            p = (m / patterns).named("p", f"p-value: the exact tail {tail_text}")
+        support = [statistic]
+    else:
+        stats = _scipy_stats()
+        xs = [exact.to_float(x) for x in pairs.a]
+        ys = [exact.to_float(y) for y in pairs.b]
+        found = stats.wilcoxon(xs, ys, alternative=choice.key, method="approx")
+        mean_w = Fraction(n * (n + 1), 4)
+        p = call("normal_tail", [statistic, Traced(mean_w, "μ_W")], _float(found.pvalue)).named(
+            "p", "p-value (normal approximation, scipy.stats.wilcoxon)")
+        notes.append(Note("assumption", f"{n} non-zero differences: too many to enumerate, so the p-value is "
+                                        "scipy's normal approximation with tie correction"))
+        support = [statistic]
+    return _result("wilcoxon", "Wilcoxon signed-rank test", p, pairs, choice, alpha,
+                   "the differences are symmetric around 0", notes=notes, support=support, ranks=ranks)
+
+
+def _float(value):
+    """A p-value read off a continuous distribution: a floating-point number, marked as such (a sympy Float)."""
+    import sympy
+
+    return sympy.Float(float(value), 15)
+
+
+# the paired t-test ------------------------------------------------------------------------------------
+
+def _sqrt(node: Traced, symbol, label) -> Traced:
+    import sympy
+
+    value = node.value
+    root = sympy.sqrt(sympy.Rational(value.numerator, value.denominator)) if isinstance(value, Fraction) else sympy.sqrt(value)
+    return call("sqrt", [node], root, symbol, label)
+
+
+def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
+    """Paired t-test: t = d̄ / (s / √n) with n - 1 degrees of freedom.
+
+    d̄ = Σ d_i / n, s² = Σ (d_i - d̄)² / (n - 1); t is exact (a square root), the p-value is read off Student's t
+    distribution by scipy.stats (a floating-point number): p = P(T >= t) for 'greater', P(T <= t) for 'less',
+    2 · P(T >= |t|) two-sided. Also Cohen's effect size d_z = d̄ / s.
+
+    Reference: Student 1908; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.ttest_rel.
+
+    >>> t_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1").steps[-2].value
+    sqrt(5)*4/3
+    """
+    pairs = paired(a, b, names)
+    choice = conv.ALTERNATIVE.choice(alternative)
+    alpha = _alpha(alpha)
+    d = pairs.differences
+    n = pairs.n
+    if n < 2:
+        raise ParameterError("the t-test needs at least two topics (it estimates the spread of the differences)")
+    d_mean = mean(d, "d̄", "Mean difference")
+    n_node = Traced(n, "n", "Topics")
+    squares = total([(Traced(x) - d_mean) ** 2 for x in d], "SS", "Sum of squared deviations Σ (d_i - d̄)²")
+    variance = (squares / (n_node - 1)).named("s²", "Sample variance of the differences")
+    if variance.value == 0:
+        raise ParameterError("the t-test is undefined: every topic has the same difference, so s = 0")
+    standard_error = _sqrt(variance / n_node, "SE", "Standard error of the mean difference √(s² / n)")
+    t = (d_mean / standard_error).named("t", "t statistic")
+    df = (n_node - 1).named("df", "Degrees of freedom")
+    effect = (d_mean / _sqrt(variance, "s", "Standard deviation of the differences")).named(
+        "d_z", "Effect size (Cohen's d_z = d̄ / s)")
+    stats = _scipy_stats()
+    t_float = exact.to_float(t.value)
+    if choice.key == "greater":
+        p = call("tail", [t, df], _float(stats.t.sf(t_float, n - 1)))
+    elif choice.key == "less":
+        p = call("tail", [-t, df], _float(stats.t.sf(-t_float, n - 1)))
+    else:
+        magnitude = call("abs", [t], abs(t.value), "|t|")
+        p = 2 * call("tail", [magnitude, df], _float(stats.t.sf(abs(t_float), n - 1)))
+    p.named("p", "p-value", "tail(x, df) = P(T >= x) for Student's t with df degrees of freedom, from scipy.stats.t")
+    notes = [Note("assumption", "the t-test assumes the differences are roughly normal; with few topics, "
+                                "prefer the randomisation test (Smucker, Allan & Carterette 2007)")]
+    return _result("t-test", "Paired t-test", p, pairs, choice, alpha, "the mean difference is 0",
+                   notes=notes, support=[effect])
+
+
+# bootstrap confidence interval ------------------------------------------------------------------------
+
+def bootstrap_interval(a, b, *, alpha=None, samples=None, seed=0, names=("A", "B")) -> Result:
+    """Percentile bootstrap confidence interval of the mean difference, at confidence level 1 - α.
+
+    B resamples of the n topics, drawn with replacement (seeded); the interval runs from the ⌊B·α/2⌋-th to the
+    ⌈B·(1 - α/2)⌉-th of the B resampled mean differences in ascending order (order statistics, so every bound
+    is an exact mean of n differences). An interval without 0 agrees with a two-sided test rejecting at α.
+
+    Reference: Efron & Tibshirani 1993 (ch. 13); Sakai 2006.
+
+    >>> bootstrap_interval("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1").support[0].value
+    Fraction(1, 25)
+    """
+    import numpy as np
+
+    pairs = paired(a, b, names)
+    alpha = _alpha(alpha)
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise ParameterError(f"the number of bootstrap samples must be a positive integer, got {samples!r}")
+    d = pairs.differences
+    n = pairs.n
+    weights, scale = _scaled(d)
+    fits = max((abs(w) for w in weights), default=0) * n < 2**62
+    vector = np.array(weights, dtype=np.int64 if fits else object)
+    rng = np.random.default_rng(seed)
+    sums = []
+    for start in range(0, samples, 4096):
+        block = min(samples - start, 4096)
+        picks = rng.integers(0, n, size=(block, n))
+        sums += vector[picks].sum(axis=1).tolist()
+    sums.sort()
+    low_index = max(int(math.floor(samples * alpha / 2)), 1)
+    high_index = min(int(math.ceil(samples * (1 - alpha / 2))), samples)
+    low = Traced(Fraction(int(sums[low_index - 1]), scale * n), "CI_low",
+                 f"Lower bound: the {low_index}-th smallest of the {samples} resampled means")
+    high = Traced(Fraction(int(sums[high_index - 1]), scale * n), "CI_high",
+                  f"Upper bound: the {high_index}-th smallest of the {samples} resampled means")
+    d_mean = mean(d, "d̄", "Mean difference (the point estimate)")
+    level = 1 - alpha
+    covers = low.value <= 0 <= high.value
+    reading = (f"the {exact.decimal_text(level * 100)}% interval [{exact.decimal_text(low.value)}, "
+               f"{exact.decimal_text(high.value)}] " +
+               ("contains 0: no difference shown at this level" if covers else "excludes 0: a difference at this level"))
+    context = (f"Systems {pairs.names[0]} and {pairs.names[1]} on {pairs.n} topics; d = {pairs.names[0]} - "
+               f"{pairs.names[1]}; {samples} bootstrap resamples of the topics, seed {seed}.")
+    return Result("bootstrap", "Bootstrap confidence interval of the mean difference", d_mean, context=context,
+                  parameters={"alpha": alpha}, tables=[pairs.table()], support=[low, high],
+                  notes=[Note("reading", reading)])
+
+
+# several tests at once, and several systems --------------------------------------------------------------
+
+TESTS = {
+    "t": t_test,
+    "wilcoxon": wilcoxon_test,
+    "sign": sign_test,
+    "permutation": permutation_test,
+}
+
+
+def run_test(name, pairs, alternative=None, *, alpha=None, samples=None, seed=0) -> Result:
+    if name not in TESTS:
+        raise ParameterError(f"unknown test {name!r}; choose one of {', '.join(TESTS)}, bootstrap")
+    if name == "permutation":
+        return permutation_test(pairs, None, alternative, alpha=alpha, samples=samples, seed=seed)
+    return TESTS[name](pairs, None, alternative, alpha=alpha)
+
+
+STATISTICS = {"t-test": "t", "wilcoxon": "T", "sign-test": "n+", "permutation-test": "d̄", "bootstrap": "d̄"}
+
+
+def statistic_text(result: Result) -> str:
+    """The test's statistic as 'symbol = value' for a summary table (W+ for a one-sided Wilcoxon test)."""
+    wanted = STATISTICS.get(result.metric)
+    steps = {step.symbol: step for step in result.steps}
+    step = steps.get(wanted) or (steps.get("W+") if result.metric == "wilcoxon" else None)
+    return f"{step.symbol} = {exact.decimal_text(step.value)}" if step else ""
+
+
+def adjust(p_values, correction=None) -> list:
+    """p-values corrected for m comparisons: Holm's step-down (default), Bonferroni's, or none; exact when p is.
+
+    >>> adjust([Fraction(1, 100), Fraction(4, 100), Fraction(3, 100)])
+    [Fraction(3, 100), Fraction(3, 50), Fraction(3, 50)]
+    """
+    choice = conv.MULTIPLE_COMPARISONS.choice(correction)
+    m = len(p_values)
+    if choice.key == "none":
+        return list(p_values)
+    if choice.key == "bonferroni":
+        return [_clip(exact.mul(m, p)) for p in p_values]
+    order = sorted(range(m), key=lambda i: exact.to_float(p_values[i]))
+    adjusted, running = [None] * m, 0
+    for position, i in enumerate(order):
+        running = exact.maximum([running, _clip(exact.mul(m - position, p_values[i]))])
+        adjusted[i] = running
+    return adjusted
+
+
+def _clip(value):
+    return 1 if exact.to_float(value) >= 1 else value
