@@ -16,8 +16,8 @@ p-value (Croft, Metzler & Strohman 2010 §8.6; Smucker, Allan & Carterette 2007)
 The tests need scipy only for the t distribution and large-sample Wilcoxon (``pip install irlab[stats]``).
 
 >>> a, b = "0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1"
->>> sign_test(a, b).value, permutation_test(a, b).value
-(Fraction(1, 8), Fraction(1, 16))
+>>> sign_test(a, b).value, permutation_test(a, b).value, wilcoxon_test(a, b).value
+(Fraction(1, 8), Fraction(1, 8), Fraction(1, 8))
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
     Reference: Fisher 1935; Croft, Metzler & Strohman 2010 §8.6.1; Smucker, Allan & Carterette 2007.
 
     >>> permutation_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
-    Fraction(1, 32)
+    Fraction(1, 16)
     """
     pairs = paired(a, b, names)
     choice = conv.ALTERNATIVE.choice(alternative)
@@ -441,8 +441,9 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
 
     Reference: Student 1908; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.ttest_rel.
 
-    >>> t_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1").steps[-2].value
-    sqrt(5)*4/3
+    >>> steps = {s.symbol: s.value for s in t_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1").steps}
+    >>> steps["s²"], steps["t"], round(float(steps["p"]), 4)
+    (Fraction(7, 200), 2*sqrt(70)/7, 0.0751)
     """
     pairs = paired(a, b, names)
     choice = conv.ALTERNATIVE.choice(alternative)
@@ -489,8 +490,9 @@ def bootstrap_interval(a, b, *, alpha=None, samples=None, seed=0, names=("A", "B
 
     Reference: Efron & Tibshirani 1993 (ch. 13); Sakai 2006.
 
-    >>> bootstrap_interval("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1").support[0].value
-    Fraction(1, 25)
+    >>> result = bootstrap_interval("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", seed=0)
+    >>> result.value, [step.value for step in result.steps if step.symbol.startswith("CI")]
+    (Fraction(1, 5), [Fraction(2, 25), Fraction(9, 25)])
     """
     import numpy as np
 
