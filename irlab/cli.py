@@ -159,6 +159,11 @@ def _explain_inputs(args):
         if args.rankings or args.a is None or args.b is None:
             raise ParameterError(f"{metric.name} takes two rankings of ids: irlab explain {metric.name} --a d1,d2,d3 --b d3,d1,d2")
         return metric, options, (args.a, args.b), []
+    if metric.inputs == "paired-values":
+        if args.rankings or args.a is None or args.b is None:
+            raise ParameterError(f"{metric.name} compares two systems' per-topic scores: "
+                                 f"irlab explain {metric.name} --a 0.5,0.4,0.7 --b 0.3,0.4,0.5")
+        return metric, options, (args.a, args.b), []
     if args.qrels or args.run or args.topic:
         return (metric, options, *_topic_inputs(args, options))
     if args.depth is not None:

@@ -18,6 +18,7 @@ from .r_precision import r_precision
 from .rank_correlation import kendall_tau_distance, spearman_rho
 from .reciprocal_rank import reciprocal_rank
 from .set_based import f_measure, hits, precision, recall, success
+from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -83,6 +84,31 @@ METRICS = (
            r"\rho = 1 - \frac{6 \sum_i d_i^2}{n(n^2-1)}", spearman_rho, "Spearman 1904", inputs="rankings-of-ids"),
 )
 
+# paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
+METRICS += (
+    Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
+           r"t = \frac{\bar d}{s / \sqrt{n}},\ \mathrm{df} = n - 1", t_test,
+           "Student 1908; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.ttest_rel", inputs="paired-values",
+           conventions=(conv.ALTERNATIVE,)),
+    Metric("wilcoxon", "Wilcoxon signed-rank test (p-value, exact up to 100 topics)",
+           "W+ = Σ_{d_i > 0} rank(|d_i|); p from the 2^n sign patterns of the ranks",
+           r"W^{+} = \sum_{d_i > 0} \mathrm{rank}(|d_i|)", wilcoxon_test,
+           "Wilcoxon 1945; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.wilcoxon", inputs="paired-values",
+           conventions=(conv.ALTERNATIVE,), aliases=("signed-rank",)),
+    Metric("sign-test", "Sign test (exact binomial p-value)", "p = Σ C(n, i) / 2^n over the tail of n+ wins in n",
+           r"p = \sum_{i \in \mathrm{tail}} \binom{n}{i} 2^{-n}", sign_test,
+           "Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.binomtest", inputs="paired-values",
+           conventions=(conv.ALTERNATIVE,), aliases=("sign",)),
+    Metric("permutation-test", "Randomisation (permutation) test of the mean difference (exact up to 20 topics)",
+           "p = #{sign assignments s : mean(s_i d_i) at least as extreme as d_mean} / 2^n",
+           r"p = \frac{\#\{s : \overline{s d} \text{ at least as extreme as } \bar d\}}{2^n}", permutation_test,
+           "Fisher 1935; Smucker, Allan & Carterette 2007; Croft, Metzler & Strohman 2010 §8.6.1",
+           inputs="paired-values", conventions=(conv.ALTERNATIVE,), aliases=("randomisation", "randomization")),
+    Metric("bootstrap", "Bootstrap confidence interval of the mean difference", "CI = [d_mean*_(Bα/2), d_mean*_(B(1-α/2))]",
+           r"\mathrm{CI} = [\bar d^*_{(B\alpha/2)}, \bar d^*_{(B(1-\alpha/2))}]", bootstrap_interval,
+           "Efron & Tibshirani 1993; Sakai 2006", inputs="paired-values"),
+)
+
 REGISTRY = {m.name: m for m in METRICS}
 ALIASES = {alias: m.name for m in METRICS for alias in m.aliases}
 
@@ -100,4 +126,5 @@ __all__ = [
     "eleven_point_average", "expected_reciprocal_rank", "f_measure", "hits", "idcg", "interpolated_precision",
     "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
+    "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
 ]

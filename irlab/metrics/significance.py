@@ -254,7 +254,7 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
     """Randomisation (permutation) test of the mean difference: under H0 the sign of every d_i is a coin flip.
 
     p = m / 2^n, m = the number of the 2^n sign assignments s whose mean Σ s_i d_i / n is at least as extreme as
-    the observed mean d̄ (|·| two-sided), counted exactly by enumerating the distribution of the signed sums.
+    the observed mean d_mean (|·| two-sided), counted exactly by enumerating the distribution of the signed sums.
     Above 20 topics (or with ``samples``) a seeded sample of assignments estimates p = (1 + m) / (1 + samples),
     which never reports 0 (Phipson & Smyth 2010).
 
@@ -268,20 +268,20 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
     alpha = _alpha(alpha)
     d = pairs.differences
     n = pairs.n
-    observed = mean(d, "d̄", "Observed mean difference")
+    observed = mean(d, "d_mean", "Observed mean difference")
     weights, scale = _scaled(d)
     observed_sum = sum(weights)
     if samples is None and n <= EXACT_PERMUTATION_LIMIT:
         distribution = _sum_distribution(weights)
         extreme = sum(c for s, c in distribution.items() if _as_extreme(s, observed_sum, choice))
-        m = Traced(extreme, "m", "Sign assignments whose mean difference is at least as extreme as d̄")
+        m = Traced(extreme, "m", "Sign assignments whose mean difference is at least as extreme as d_mean")
         all_assignments = Traced(2 ** n, "2^n", "Equally likely sign assignments under H0 (all enumerated)")
         p = (m / all_assignments).named("p", "p-value")
         tables = []
         if len(distribution) <= 33:
             rows = [(Fraction(s, scale * n), c, "yes" if _as_extreme(s, observed_sum, choice) else "")
                     for s, c in sorted(distribution.items())]
-            tables.append(Table(("mean difference", "sign assignments", "as extreme as d̄"), tuple(rows),
+            tables.append(Table(("mean difference", "sign assignments", "as extreme as d_mean"), tuple(rows),
                                 "Null distribution of the mean difference (every sign assignment)"))
         notes = [Note("assumption", f"exact: all 2^{n} = {2 ** n} sign assignments enumerated")]
     else:
@@ -289,7 +289,7 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ParameterError(f"the number of samples must be a positive integer, got {samples!r}")
         extreme = _sampled_extreme(weights, observed_sum, choice, samples, seed)
-        m = Traced(extreme, "m", f"Sampled sign assignments (of {samples}, seed {seed}) at least as extreme as d̄")
+        m = Traced(extreme, "m", f"Sampled sign assignments (of {samples}, seed {seed}) at least as extreme as d_mean")
         drawn = Traced(samples, "B", "Sign assignments sampled")
         p = ((1 + m) / (1 + drawn)).named("p", "p-value (estimated from the sample)")
         tables = []
@@ -433,11 +433,11 @@ def _sqrt(node: Traced, symbol, label) -> Traced:
 
 
 def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
-    """Paired t-test: t = d̄ / (s / √n) with n - 1 degrees of freedom.
+    """Paired t-test: t = d_mean / (s / √n) with n - 1 degrees of freedom.
 
-    d̄ = Σ d_i / n, s² = Σ (d_i - d̄)² / (n - 1); t is exact (a square root), the p-value is read off Student's t
+    d_mean = Σ d_i / n, s² = Σ (d_i - d_mean)² / (n - 1); t is exact (a square root), the p-value is read off Student's t
     distribution by scipy.stats (a floating-point number): p = P(T >= t) for 'greater', P(T <= t) for 'less',
-    2 · P(T >= |t|) two-sided. Also Cohen's effect size d_z = d̄ / s.
+    2 · P(T >= |t|) two-sided. Also Cohen's effect size d_z = d_mean / s.
 
     Reference: Student 1908; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.ttest_rel.
 
@@ -452,9 +452,9 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     n = pairs.n
     if n < 2:
         raise ParameterError("the t-test needs at least two topics (it estimates the spread of the differences)")
-    d_mean = mean(d, "d̄", "Mean difference")
+    d_mean = mean(d, "d_mean", "Mean difference")
     n_node = Traced(n, "n", "Topics")
-    squares = total([(Traced(x) - d_mean) ** 2 for x in d], "SS", "Sum of squared deviations Σ (d_i - d̄)²")
+    squares = total([(Traced(x) - d_mean) ** 2 for x in d], "SS", "Sum of squared deviations Σ (d_i - d_mean)²")
     variance = (squares / (n_node - 1)).named("s²", "Sample variance of the differences")
     if variance.value == 0:
         raise ParameterError("the t-test is undefined: every topic has the same difference, so s = 0")
@@ -462,7 +462,7 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     t = (d_mean / standard_error).named("t", "t statistic")
     df = (n_node - 1).named("df", "Degrees of freedom")
     effect = (d_mean / _sqrt(variance, "s", "Standard deviation of the differences")).named(
-        "d_z", "Effect size (Cohen's d_z = d̄ / s)")
+        "d_z", "Effect size (Cohen's d_z = d_mean / s)")
     stats = _scipy_stats()
     t_float = exact.to_float(t.value)
     if choice.key == "greater":
@@ -519,7 +519,7 @@ def bootstrap_interval(a, b, *, alpha=None, samples=None, seed=0, names=("A", "B
                  f"Lower bound: the {low_index}-th smallest of the {samples} resampled means")
     high = Traced(Fraction(int(sums[high_index - 1]), scale * n), "CI_high",
                   f"Upper bound: the {high_index}-th smallest of the {samples} resampled means")
-    d_mean = mean(d, "d̄", "Mean difference (the point estimate)")
+    d_mean = mean(d, "d_mean", "Mean difference (the point estimate)")
     level = 1 - alpha
     covers = low.value <= 0 <= high.value
     reading = (f"the {exact.decimal_text(level * 100)}% interval [{exact.decimal_text(low.value)}, "
@@ -550,7 +550,7 @@ def run_test(name, pairs, alternative=None, *, alpha=None, samples=None, seed=0)
     return TESTS[name](pairs, None, alternative, alpha=alpha)
 
 
-STATISTICS = {"t-test": "t", "wilcoxon": "T", "sign-test": "n+", "permutation-test": "d̄", "bootstrap": "d̄"}
+STATISTICS = {"t-test": "t", "wilcoxon": "T", "sign-test": "n+", "permutation-test": "d_mean", "bootstrap": "d_mean"}
 
 
 def statistic_text(result: Result) -> str:
