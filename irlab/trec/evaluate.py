@@ -41,7 +41,8 @@ class EvalContext:
     """Judged retrieved documents of a set of topics, plus cached helpers."""
 
     def __init__(self, *, names, topics_b, nret, rel, seg, pos, level, rel_levels,
-                 maxgrade, missing, runid, ideal_grades=None, num_docs_in_coll=0):
+                 maxgrade, missing, runid, ideal_grades=None, num_docs_in_coll=0,
+                 complete=False, qrels_positive_lines=0):
         self.names = names            # list[str] topic ids (string order)
         self.topics_b = topics_b      # np S array of the same
         self.T = len(names)
@@ -56,7 +57,9 @@ class EvalContext:
         self.level = level
         self.rel_levels = rel_levels  # int64 (T, G) counts of judged docs per grade >= 0
         self.maxgrade = maxgrade      # int64 (T,) max grade in the topic's qrels (any sign)
-        self.missing = missing        # bool (T,) topic absent from run (-c)
+        self.missing = missing        # bool (T,) topic absent from run (-c): ranked on a stand-in
+        self.complete = complete      # trec_eval -c
+        self.qrels_positive_lines = qrels_positive_lines  # qrels lines with grade > 0, all topics
         self.runid = runid
         self.ideal_grades = ideal_grades  # (seg, grade) of positive judged docs, grade desc
         self.num_docs_in_coll = num_docs_in_coll  # trec_eval -N
@@ -452,11 +455,16 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     g = qgrade[qi]
     jrel = np.where(g >= 0, g, UNJUDGED).astype(np.int64)
     if depth is not None:
-        nret = np.minimum(nret, depth)
         inside = pos < depth
         jseg, pos, jrel = jseg[inside], pos[inside], jrel[inside]
     o = np.lexsort((pos, jseg))
     jseg, pos, jrel = jseg[o], pos[o].astype(np.int64), jrel[o]
+    # trec_eval -c ranks a topic missing from the run on a stand-in: one
+    # unjudged document ("ceci_nest_pas_un_docno", trec_eval.c); -J drops it
+    # and -M 0 cuts it, leaving an empty ranking
+    nret = np.where(missing, 1, nret)
+    if depth is not None:
+        nret = np.minimum(nret, depth)
     if judged_only:
         # trec_eval -J: keep judged docs (grade >= 0) only, ranks closed up
         keep_j = jrel >= 0
@@ -481,6 +489,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         names=names, topics_b=topics_b, nret=nret, rel=jrel, seg=jseg, pos=pos,
         level=level, rel_levels=rel_levels, maxgrade=maxgrade, missing=missing,
         runid=run.runid, ideal_grades=ideal, num_docs_in_coll=int(num_docs_in_coll),
+        complete=bool(complete), qrels_positive_lines=int((qrels.grade > 0).sum()),
     )
 
 

@@ -126,45 +126,87 @@ def _recip_rank(ctx, p):
     return out
 
 
+def _lround(x):
+    """C's lround: nearest integer, halves away from zero (exact: x - trunc(x) is exact)."""
+    x = np.asarray(x, dtype=np.float64)
+    t = np.trunc(x)
+    return (t + np.where(np.abs(x - t) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
+
+
+def _suffix_max(seg, v):
+    """Within each segment (contiguous, in rank order): max of v over this and later positions.
+    Exact (max only compares): log2(longest segment) passes of pairwise maxima."""
+    v = v.copy()
+    step = 1
+    while step < len(v):
+        same = seg[:-step] == seg[step:]
+        if not same.any():
+            break
+        v[:-step] = np.maximum(v[:-step], np.where(same, v[step:], -np.inf))
+        step *= 2
+    return v
+
+
 def _iprec_values(ctx, fracs):
-    """Interpolated precision: max precision at or below a rank.  Precision
-    only rises at relevant documents, so the max is taken over them."""
+    """Interpolated precision at recall levels, as trec_eval 10.0 computes it
+    (m_iprec_at_recall.c, m_11pt_avg.c).
+
+    A level x becomes a count of relevant documents c = lround(x * R); the
+    value is the highest precision at or after the c-th relevant document
+    retrieved (precision only rises at relevant documents, so the max is taken
+    over them, on the same doubles rel_so_far / rank).  trec_eval walks the
+    levels from the last to the first: levels with c > relevant retrieved are
+    never reached (0, and left out of 11pt_avg's sum); a level it cannot match
+    (c = 0, or out of order) takes the highest precision of the whole ranking,
+    and so do the levels below it.  With nothing retrieved that precision is
+    0 / 0 (printed -nan).  Returns (values per level, levels reached)."""
     idx = np.flatnonzero(ctx.isrel)
     seg = ctx.seg[idx]
-    p = ctx.prec[idx]
+    ip = _suffix_max(seg, ctx.prec[idx])
     T = ctx.T
-    if len(idx):
-        off = 2.0 * (T - 1 - seg[::-1])
-        ip = (np.maximum.accumulate(p[::-1] + off) - off)[::-1]
-    else:
-        ip = p
     nrr = np.bincount(seg, minlength=T)[:T]
     relstart = np.concatenate(([0], np.cumsum(nrr)[:-1]))
-    top = np.zeros(T)
     has = nrr > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top = np.where(ctx.nret > 0, 0.0, np.nan)   # 0 / num_ret
     top[has] = ip[relstart[has]]
-    R = ctx.R
-    out = []
-    for x in fracs:
-        c = np.floor(x * R + 0.5).astype(np.int64)  # lround for non-negative values
-        v = np.zeros(T)
-        v[c == 0] = top[c == 0]
-        ok = (c >= 1) & (c <= nrr)
+    cuts = [_lround(np.float64(x) * ctx.R) for x in fracs]
+    # trec_eval first skips, from the last level down, the levels beyond the relevant retrieved
+    current = np.full(T, -1, dtype=np.int64)
+    for i in range(len(fracs) - 1, -1, -1):
+        current = np.where((current < 0) & (cuts[i] <= nrr), i, current)
+        if (current >= 0).all():
+            break
+    values = [np.zeros(T) for _ in fracs]
+    reached = [np.zeros(T, dtype=bool) for _ in fracs]
+    available = nrr.copy()          # the largest rel_so_far still to come
+    stuck = np.zeros(T, dtype=bool)
+    for i in range(len(fracs) - 1, -1, -1):
+        active = current >= i
+        c = cuts[i]
+        ok = active & ~stuck & (c >= 1) & (c <= available)
         if ok.any():
-            v[ok] = ip[relstart[ok] + c[ok] - 1]
-        out.append(v)
-    return out
+            values[i][ok] = ip[relstart[ok] + c[ok] - 1]
+        available = np.where(ok, c, available)
+        stuck |= active & ~ok
+        late = active & stuck
+        values[i][late] = top[late]
+        reached[i] = active
+    return values, reached
 
 
 def _iprec_at_recall(ctx, p):
-    return _iprec_values(ctx, p)
+    return _iprec_values(ctx, p)[0]
 
 
 def _11pt_avg(ctx, p):
     if not p:
         raise ParameterError("11pt_avg needs at least one recall point")
-    vals = _iprec_values(ctx, p)
-    return sum(vals) / len(p)
+    values, reached = _iprec_values(ctx, p)
+    total = np.zeros(ctx.T)
+    for v, r in zip(values[::-1], reached[::-1]):   # trec_eval adds from the last level down
+        total = np.where(r, total + v, total)
+    return total / len(p)
 
 
 def _precision_at(ctx, p):
@@ -362,7 +404,8 @@ def _rndcg(ctx, p):
     ok = (ctx.nret > P + 1) & (idc > 0)
     total += np.where(ok, safe_div(ctx.segsum(gd), idc), 0.0)
     count += ok
-    res = safe_div(total, count)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = total / count        # trec_eval divides 0 by 0 when every ideal gain is 0: -nan
     return np.where(ctx.R > 0, res, 0.0)
 
 
@@ -469,6 +512,9 @@ def _rbp(ctx, p):
 
 def _rbp_resid(ctx, p):
     prob = 0.9
+    for name, val in p or ():
+        if name.strip() == "p":
+            prob = float(val)
     judged = ctx.rel >= 0
     w = np.power(prob, ctx.pos.astype(np.float64))
     n = ctx.nret.astype(np.float64)
@@ -603,7 +649,7 @@ _DECLS = [
             _num_nonrel_judged_ret, summary="sum", integer=True),
     Measure("yaap", "Yet another AP (Robertson 2012)", _yaap),
     Measure("rbp", "Rank-biased precision (param p=0.9; gains normalised to [0,1])", _rbp, "pairs"),
-    Measure("rbp_resid", "RBP residual from unjudged documents (p = 0.9)", _rbp_resid),
+    Measure("rbp_resid", "RBP residual from unjudged documents (param p=0.9)", _rbp_resid, "pairs"),
     Measure("unj", "Fraction of unjudged documents at cutoffs", _unj, "cut_long", (5, 10, 20)),
     # ---- irlab additions (not in trec_eval; computed only when named) ----
     Measure("err_cut", "ERR at cutoffs, Pr = (2^g-1)/2^gmax (gmax = max grade of the topic)",
@@ -761,14 +807,29 @@ def parse_measures(specs) -> MeasurePlan:
 # computing a plan
 
 
+def _sequential_sum(vals):
+    """Sum in topic order, one addition at a time, in double (trec_eval's
+    meas_acc.c); numpy's sum adds pairwise and can differ in the last bit."""
+    vals = np.asarray(vals, dtype=np.float64)
+    return float(np.cumsum(vals)[-1]) if len(vals) else 0.0
+
+
 def _summary(kind, vals, T):
-    if kind in ("mean",):
-        return float(np.mean(vals)) if T else 0.0
+    if kind == "mean":
+        return _sequential_sum(vals) / T if T else 0.0
     if kind == "sum":
-        return float(np.sum(vals))
+        return _sequential_sum(vals)
     if kind == "gm":
-        return float(np.exp(np.mean(np.log(np.maximum(vals, MIN_GEO_MEAN))))) if T else 0.0
+        logs = np.log(np.maximum(vals, MIN_GEO_MEAN))
+        return float(np.exp(_sequential_sum(logs) / T)) if T else 0.0
     raise AssertionError(kind)
+
+
+def _cleared_for_stand_in(col):
+    """Values trec_eval -c resets after evaluating a missing topic on its
+    stand-in ranking (trec_eval.c compares the printed names: ``utility_1,...``
+    or ``relstring_5`` with parameters keep the stand-in's value)."""
+    return col in ("num_ret", "utility", "relstring", "rbp_resid") or col.startswith("unj")
 
 
 def compute_all(ctx: EvalContext, plan: MeasurePlan) -> EvalResult:
@@ -789,14 +850,14 @@ def compute_all(ctx: EvalContext, plan: MeasurePlan) -> EvalResult:
         if m.name == "relstring":
             col = item.names[0]
             for t, name in enumerate(ctx.names):
-                per_topic[name][col] = "" if ctx.missing[t] else vals[t]
+                per_topic[name][col] = "" if ctx.missing[t] and _cleared_for_stand_in(col) else vals[t]
             topic_cols.append(col)
             continue
         arrays = vals if isinstance(vals, list) else [vals]
-        if ctx.missing.any():
-            arrays = [_fix_missing(ctx, item, a) for a in arrays]
         for col, arr in zip(item.names, arrays):
             arr = np.asarray(arr, dtype=np.float64)
+            if ctx.missing.any() and _cleared_for_stand_in(col):
+                arr = np.where(ctx.missing, 0.0, arr)
             if m.integer:
                 integer_cols.add(col)
             if m.per_topic:
@@ -805,20 +866,11 @@ def compute_all(ctx: EvalContext, plan: MeasurePlan) -> EvalResult:
                 for name, v in zip(ctx.names, arr.tolist()):
                     per_topic[name][col] = conv(v)
             s = _summary(m.summary, arr, ctx.T)
+            if col == "num_rel" and ctx.complete:
+                # m_num_rel.c: under -c the summary counts the qrels lines with a
+                # grade > 0 in every topic, whatever -l says
+                s = float(ctx.qrels_positive_lines)
             summary[col] = int(round(s)) if m.integer else s
     return EvalResult(per_topic=per_topic, summary=summary, columns=plan.columns,
                       runid=ctx.runid, integer_columns=frozenset(integer_cols),
                       topic_columns=tuple(topic_cols))
-
-
-def _fix_missing(ctx, item, arr):
-    """trec_eval -c evaluates a missing topic on a one-document bogus ranking and
-    then zeroes num_ret, utility, relstring, unj* and rbp_resid; everything
-    else is 0 for it anyway -- except ``utility`` with explicit parameters,
-    whose name no longer matches and keeps the bogus value."""
-    if item.measure.name == "utility" and item.printable:
-        a, b, c, d = item.params
-        R = ctx.R.astype(np.float64)
-        bogus = b * 1.0 + c * R + d * (float(ctx.num_docs_in_coll) - 1.0 - R)
-        return np.where(ctx.missing, bogus, arr)
-    return arr

@@ -20,6 +20,8 @@ def _fmt(col, value, integer_cols):
         return str(value)
     if col in integer_cols:
         return str(int(value))
+    if value != value:
+        return "  -nan"   # trec_eval's printf of 0.0 / 0.0 (x86's default NaN is negative)
     return "%6.4f" % value
 
 
