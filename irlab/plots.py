@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only, never imported at run time
     from matplotlib.figure import Figure
 
 __all__ = [
-    "precision_recall_curve", "dcg_curves", "topic_bars", "kappa_table",
+    "precision_recall_curve", "dcg_curves", "topic_bars", "kappa_table", "difference_bars",
     "figure_png", "figure_data_uri", "save_figure",
 ]
 
@@ -315,6 +315,38 @@ def topic_bars(values, measure, title=None, ax=None) -> "Figure":
     return fig
 
 
+def score_histogram(scores, max_score, title=None, ax=None) -> "Figure":
+    """How many students earned each score: one bar per bin of width 1 point, from 0 to ``max_score``.
+
+    ``scores`` are exact (or float) totals; a score s falls in the bin [i, i + 1) with i = floor(s), the full
+    mark in the last bin. Used by the homework class report.
+
+    >>> fig = score_histogram([0, 1.5, 2, 2, 3], 3)
+    >>> [int(p.get_height()) for p in fig.axes[0].patches]
+    [1, 1, 3]
+    """
+    if not isinstance(max_score, int) or max_score < 1:
+        raise ParameterError(f"score_histogram needs a whole maximum score >= 1, got {max_score!r}")
+    bins = [0] * max_score
+    for score in scores:
+        value = _as_float(score)
+        if value < 0 or value > max_score:
+            raise ParameterError(f"score {value:g} is outside 0..{max_score}")
+        bins[min(int(math.floor(value)), max_score - 1)] += 1
+    labels = [f"{i}–{i + 1}" if i < max_score - 1 else f"{i}–{max_score}" for i in range(max_score)]
+    with _style():
+        fig, ax = _canvas(ax)
+        ax.bar(range(max_score), bins, width=0.8, color=LIGHT_GREY, edgecolor=BLACK, linewidth=0.8,
+               gid="irlab-score-histogram")
+        ax.set_xticks(range(max_score))
+        ax.set_xticklabels(labels, fontsize=SMALL_SIZE, rotation=90 if max_score > 12 else 0)
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.grid(True, axis="y", color=LIGHT_GREY, linestyle=":", linewidth=0.8)
+        ax.set_axisbelow(True)
+        _finish(ax, f"Score (points of {max_score})", "Students", title or f"Score distribution ({sum(bins)} students)")
+    return fig
+
+
 # 4. the kappa contingency table -----------------------------------------------------------------
 
 def _step(result: Result, symbol: str):
@@ -371,6 +403,51 @@ def kappa_table(judge1, judge2, title=None, kappa_marginals=None, ax=None) -> "F
         ax.text(0.5, 0.16, caption, transform=ax.transAxes, ha="center", va="center", fontsize=LABEL_SIZE,
                 linespacing=1.6, gid="irlab-kappa-caption")
         ax.set_title(title or f"Cohen's kappa: two judges, {size} documents", fontsize=TITLE_SIZE)
+    return fig
+
+
+def difference_bars(differences, measure, names=("A", "B"), title=None, ax=None) -> "Figure":
+    """Per-topic differences d = A - B of two systems, largest first, with the zero line and the mean difference.
+
+    The usual picture beside a paired significance test (Croft, Metzler & Strohman 2010 §8.6): how many topics
+    each system wins, and by how much. ``differences`` maps topic -> d (exact values, Results or floats).
+
+    >>> fig = difference_bars({"401": 0.25, "402": -0.5, "403": 0.75}, "AP")
+    >>> ax = fig.axes[0]
+    >>> [t.get_text() for t in ax.get_xticklabels()], [float(p.get_height()) for p in ax.patches]
+    (['403', '401', '402'], [0.75, 0.25, -0.5])
+    """
+    items = sorted(dict(differences).items(), key=lambda item: (-_as_float(item[1]), str(item[0])))
+    if not items:
+        raise ParameterError("difference_bars needs at least one topic")
+    first, second = names
+    topics = [str(topic) for topic, _ in items]
+    heights = [_as_float(value) for _, value in items]
+    mean = _mean([value for _, value in items])
+    positions = list(range(len(topics)))
+    with _style():
+        fig, ax = _canvas(ax)
+        colours = [DARK_GREY if h > 0 else "white" for h in heights]
+        ax.bar(positions, heights, width=0.7, color=colours, edgecolor=BLACK, linewidth=0.8,
+               gid="irlab-difference-bars")
+        ax.axhline(0, color=BLACK, linewidth=0.8)
+        ax.axhline(mean, color=BLACK, linestyle="--", linewidth=1.4, label=f"mean difference = {mean:.4f}",
+                   gid="irlab-difference-mean")
+        ax.set_xticks(positions)
+        rotate = len(topics) > 8 or max(len(t) for t in topics) > 6
+        ax.set_xticklabels(topics, rotation=90 if rotate else 0, fontsize=SMALL_SIZE)
+        if len(topics) > 40:
+            step = math.ceil(len(topics) / 40)
+            for index, label in enumerate(ax.get_xticklabels()):
+                label.set_visible(index % step == 0)
+        ax.set_xlim(-0.6, len(topics) - 0.4)
+        wins, losses = sum(h > 0 for h in heights), sum(h < 0 for h in heights)
+        ax.grid(True, axis="y", color=LIGHT_GREY, linestyle=":", linewidth=0.8)
+        ax.set_axisbelow(True)
+        _finish(ax, f"Topic (sorted by difference): {first} better on {wins}, {second} on {losses}",
+                f"{measure}({first}) - {measure}({second})",
+                title or f"Per-topic differences in {measure} ({len(topics)} topics)")
+        _legend(ax, loc="upper right")
     return fig
 
 

@@ -60,7 +60,7 @@ def test_class_as_written_exact_scores(tmp_path):
     assert q2[("8/4", "b")].parts[0].message == "No answer submitted."
     s3, _ = by_question(report, "s3")
     assert s3.score == 0
-    assert report.problems == [f"{tmp_path / 'answers.csv'}:14: unknown exercise '8/9' (the set has 8/1, 8/2, 8/3, 8/4)"]
+    assert report.problems == [f"{tmp_path / 'answers.csv'}:14: unknown exercise '8/9' (the set has 8/1, 8/2, 8/3, 8/4); not graded"]
     assert report.mistake_summary() == [{"mistake": "ap-divided-by-relevant-retrieved",
                                          "title": "AP divided by the relevant documents retrieved instead of all R",
                                          "answers": 1, "students": 1, "questions": ["8/2 b"]}]
@@ -71,7 +71,8 @@ def test_class_as_written_exact_scores(tmp_path):
 def test_csv_and_json_outputs(tmp_path):
     report = grade(SEED, write(tmp_path, CLASS), variants=False)
     rows = list(csv.DictReader(io.StringIO(report.render("csv"))))
-    assert list(rows[0]) == ["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback"]
+    assert list(rows[0]) == ["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback",
+                            "status", "lines"]
     totals = {r["student"]: r["score"] for r in rows if r["question"] == "total"}
     assert totals == {"s1": "5.3333", "s2": "1.5", "s3": "0"}
     s2b = next(r for r in rows if (r["student"], r["exercise"], r["question"]) == ("s2", "8/2", "b"))
@@ -137,25 +138,28 @@ def test_bad_rows_are_listed_with_their_line_or_stop_the_run_when_strict(tmp_pat
             "s1,8/2,z,0.6\n"        # line 3: no such question
             "s1,8/4,b:x,0.6\n"      # line 4: no such part
             "s1,8/4,b,0.2\n"        # line 5: three values needed
-            "s1,8/2,a,0.5\n"        # line 6
-            "s1,8/2,a,0.6\n")       # line 7: answered again, the later answer counts
+            "s1,8/2,a,0.5\n"        # line 6: answered again at line 7, which counts
+            "s1,8/2,a,0.6\n")       # line 7
     path = write(tmp_path, text)
     report = grade(SEED, path, variants=False)
-    assert [p.split(": ", 1)[0] for p in report.problems] == [f"{path}:{n}" for n in (2, 3, 4, 5, 7)]
+    assert [p.split(": ", 1)[0] for p in report.problems] == [f"{path}:{n}" for n in (2, 3, 4, 5, 6)]
     assert "no student id" in report.problems[0]
     assert "exercise 8/2 has no question 'z' (it has a, b, c)" in report.problems[1]
     assert "question b has no part 'x'" in report.problems[2]
-    assert "again; this later answer counts" in report.problems[4]
+    assert "again at line 7; this earlier answer is not counted" in report.problems[4]
+    assert [row.status for row in report.rows] == ["no-student", "unknown-question", "unknown-part", "wrong-part-count",
+                                                   "duplicate", "graded"]
     assert report.students[0].questions[0].score == 1
-    with pytest.raises(InputFileError, match=rf"^{path}:2: no student id$"):
+    with pytest.raises(InputFileError, match=rf"^{path}:2: no student id; not graded$"):
         grade(SEED, path, variants=False, strict=True)
 
 
 def test_short_rows_grade_blank(tmp_path):
     report = grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2,a\n"), variants=False)
     assert report.students[0].questions[0].parts[0].status == "invalid"
-    with pytest.raises(InputFileError, match=r":2: the row has 2 fields, no question"):
-        grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2\n", "short.csv"), variants=False)
+    short = grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2,a,1\ns1,8/2\n", "short.csv"),
+                  variants=False)
+    assert short.problems == [f"{tmp_path / 'short.csv'}:3: the row has 2 fields, no question; not graded"]
 
 
 def test_most_common_mistakes_first(tmp_path):
@@ -206,7 +210,5 @@ mistake_credit = "1/2"
     assert scores == {"s1": F(1, 2), "s2": 0, "s3": 1}
     bad = tmp_path / "bad.toml"
     bad.write_text(exercise.read_text().replace('"1/2"', '"2"'))
-    problems = grade(bad, answers, variants=False).problems  # listed with the rows it stopped, not a crash
-    assert any("key 'mistake_credit': must be a share of the part's credit between 0 and 1" in p for p in problems)
-    with pytest.raises(InputFileError, match="key 'mistake_credit': must lie between 0 and 1"):
-        grade(bad, answers, strict=True, variants=False)
+    with pytest.raises(InputFileError, match="key 'mistake_credit': must be a share of the part's credit between 0 and 1"):
+        grade(bad, answers, variants=False)  # a broken set never grades (not even the rows it could)

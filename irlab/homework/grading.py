@@ -1,17 +1,27 @@
 """Grade a class: a CSV of answers against each student's own variant, with feedback and a mistakes summary.
 
 The answers file is CSV with a header naming (at least) the columns ``student``, ``exercise``, ``question`` and
-``answer`` (any order, any case; other columns are ignored), separated by commas — or by semicolons or tabs,
-as spreadsheets in decimal-comma locales write them (then ``0,42`` needs no quotes). ``question`` is ``b`` for
-a whole question (a several-part question takes its values separated by ``;``, quoted in a semicolon-separated
-file), ``b.2`` or ``b:recall`` for one part.
+``answer`` (any order, any case), optionally ``variant`` (the code printed on the student's sheet, see
+:mod:`irlab.homework.identity`); other columns are ignored. Fields are separated by commas — or by semicolons or
+tabs, as spreadsheets in decimal-comma locales write them (then ``0,42`` needs no quotes). ``question`` is ``b``
+for a whole question (a several-part question takes its values separated by ``;``, quoted in a
+semicolon-separated file), ``b.2`` or ``b:recall`` for one part.
 
 Scoring: every question of every exercise that appears in the file is worth 1 point, split equally between its
 parts; a part earns its share when the answer is correct (see :mod:`irlab.homework.answers` for tolerances). A
-question a student did not answer scores 0 ("No answer submitted."). A row that cannot be graded (unknown
-exercise, question or part, no student) is listed as a problem naming ``file:line`` and ignored — or, with
-``strict=True``, raises :class:`~irlab.errors.InputFileError`. A missing column or header is always an error.
-When a student answers the same part twice, the last row counts (and a problem says so).
+question a student did not answer scores 0 ("No answer submitted.").
+
+Nothing is dropped silently: every input row gets a status (:data:`ROW_STATUSES`) that every output format shows
+— ``graded``, or why it was not (unknown exercise, question or part; no student; a duplicate; more fields than
+the header, as an unquoted decimal comma gives; a variant code that is not the student's; a wrong number of
+values, graded 0). :attr:`GradeReport.problems` lists the rows not graded as ``file:line: message``; with
+``strict=True`` the first one raises :class:`~irlab.errors.InputFileError`. A file none of whose rows can be
+graded (another exercise set; every variant code wrong, i.e. the wrong seed) is an error that says what to do.
+When a student answers the same part twice, the later row counts and the earlier one is a ``duplicate``.
+
+Student ids are normalised as sheets are (:func:`~irlab.homework.identity.normalise_student`); with a roster,
+students not on it, roster students without answers and ids written differently (``Alice``/``alice``) are
+reported in :attr:`GradeReport.notes`.
 """
 
 from __future__ import annotations
@@ -28,20 +38,42 @@ from .. import exact
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError
 from .diagnosis import BY_NAME
-from .feedback import Feedback, PartFeedback, grade_reference, missing_part
+from .feedback import Feedback, PartFeedback, grade_reference, missing_part, split_answers
+from .identity import Manifest, RosterEntry, normalise_student, read_code, variant_code
 from .key import answer_key, split_reference
 from .variants import variant_set
 
 COLUMNS = ("student", "exercise", "question", "answer")
+CODE_COLUMN = "variant"
+# every input row ends with one of these statuses (what it means, for the report's legend)
+ROW_STATUSES = {
+    "graded": "graded",
+    "wrong-part-count": "graded 0: the answer holds another number of values than the question has parts",
+    "duplicate": "not counted: the student answered the same part again in a later row, which counts",
+    "no-student": "not graded: no student id",
+    "unknown-exercise": "not graded: the exercise set has no such exercise",
+    "unknown-question": "not graded: the exercise has no such question",
+    "unknown-part": "not graded: the question has no such part",
+    "extra-fields": "not graded: more fields than the header (an unquoted decimal comma?)",
+    "short-row": "not graded: fewer fields than the header",
+    "variant-mismatch": "not graded: the variant code is not the one on this student's sheet",
+}
 
 
-@dataclass(frozen=True)
+@dataclass
 class AnswerRow:
     line: int
     student: str
     exercise: str
     question: str
     answer: str
+    variant: str = ""  # the sheet's code, when the CSV has a variant column
+    status: str = ""  # set when the row is read (extra-fields, short-row) or graded
+    message: str = ""
+
+    @property
+    def graded(self) -> bool:
+        return self.status == "graded"
 
 
 def read_answers(path) -> list[AnswerRow]:
@@ -67,7 +99,9 @@ def _delimiter(text: str) -> str:
 
 
 def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    """Every non-blank row, in file order; a row that cannot be read has its status set (never dropped)."""
+    delimiter = _delimiter(text)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         header = next(reader)
     except StopIteration:
@@ -79,7 +113,7 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
     if missing:
         raise InputFileError(path, 1, f"missing column{'s' if len(missing) > 1 else ''} {', '.join(repr(c) for c in missing)}: "
                                       f"the header must name {', '.join(COLUMNS)} (found: {', '.join(h.strip() for h in header) or 'nothing'})")
-    index = {c: names.index(c) for c in COLUMNS}
+    index = {c: names.index(c) for c in (*COLUMNS, CODE_COLUMN) if c in names}
     rows = []
     try:
         for cells in reader:
@@ -87,10 +121,16 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
             if not any(cell.strip() for cell in cells):
                 continue
             values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
-            if c_missing := [c for c, i in index.items() if i >= len(cells) and c != "answer"]:
-                raise InputFileError(path, line, f"the row has {len(cells)} fields, no {', '.join(c_missing)}")
-            rows.append(AnswerRow(line, values["student"], values["exercise"], values["question"],
-                                  cells[index["answer"]] if index["answer"] < len(cells) else ""))
+            row = AnswerRow(line, values["student"], values["exercise"], values["question"],
+                            cells[index["answer"]] if index["answer"] < len(cells) else "", values.get(CODE_COLUMN, ""))
+            if len(cells) > len(header):
+                hint = (" — an unquoted decimal comma? Quote the answer (\"0,25\") or write 0.25"
+                        if delimiter == "," else "")
+                row.status, row.message = "extra-fields", (f"the row has {len(cells)} fields but the header has "
+                                                           f"{len(header)}{hint}; not graded")
+            elif short := [c for c in COLUMNS[:3] if index[c] >= len(cells)]:
+                row.status, row.message = "short-row", f"the row has {len(cells)} fields, no {', '.join(short)}; not graded"
+            rows.append(row)
     except csv.Error as error:
         raise InputFileError(path, reader.line_num, f"not valid CSV: {error}") from None
     return rows
@@ -102,6 +142,7 @@ class QuestionGrade:
     exercise: str
     question: str
     parts: list[PartFeedback]
+    lines: tuple[int, ...] = ()  # the input rows graded into this question
 
     @property
     def score(self) -> Fraction:
@@ -111,11 +152,18 @@ class QuestionGrade:
     def feedback(self) -> str:
         return Feedback(self.exercise, self.question, self.parts).text()
 
+    @property
+    def status(self) -> str:
+        return "graded" if self.lines else "no-answer"
+
 
 @dataclass
 class StudentGrade:
-    student: str
+    student: str  # as the roster writes it, else as first written in the answers
     questions: list[QuestionGrade]
+    name: str = ""
+    email: str = ""
+    rows: list[AnswerRow] = field(default_factory=list)  # this student's input rows that were not graded
 
     @property
     def score(self) -> Fraction:
@@ -125,6 +173,18 @@ class StudentGrade:
     def max_score(self) -> int:
         return len(self.questions)
 
+    @property
+    def key(self) -> str:
+        return normalise_student(self.student)
+
+
+def _median(values: list[Fraction]) -> Fraction:
+    ordered = sorted(values)
+    if not ordered:
+        return Fraction(0)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
 
 @dataclass
 class GradeReport:
@@ -133,20 +193,39 @@ class GradeReport:
     seed: str | None
     students: list[StudentGrade]
     questions: list[tuple[str, str]]  # (exercise, question) graded, in set order
-    problems: list[str] = field(default_factory=list)
+    rows: list[AnswerRow] = field(default_factory=list)  # every input row, with its status
     variants: bool = True
+    notes: list[str] = field(default_factory=list)  # roster and set warnings (not rows)
+    set_id: str = ""
+
+    @property
+    def problems(self) -> list[str]:
+        """``file:line: message`` for every input row that was not graded (or graded 0 for its form)."""
+        return [f"{self.answers_file}:{row.line}: {row.message}" for row in self.rows if not row.graded]
+
+    def row_counts(self) -> Counter:
+        return Counter(row.status for row in self.rows)
+
+    def accounting(self) -> str:
+        """One sentence: how many rows were read and what became of them."""
+        counts = self.row_counts()
+        parts = [f"{counts['graded']} graded"] + [f"{n} {status}" for status, n in sorted(counts.items())
+                                                  if status != "graded"]
+        return f"{len(self.rows)} answer row{'s' if len(self.rows) != 1 else ''} read: {', '.join(parts)}."
 
     # summaries ---------------------------------------------------------------------------------
     def question_summary(self) -> list[dict]:
         rows = []
         for exercise, question in self.questions:
             grades = [q for s in self.students for q in s.questions if (q.exercise, q.question) == (exercise, question)]
-            total = sum((g.score for g in grades), Fraction(0))
+            scores = [g.score for g in grades]
+            total = sum(scores, Fraction(0))
             mean = total / len(grades) if grades else Fraction(0)
             full = sum(1 for g in grades if g.score == 1)
             answered = sum(1 for g in grades if any(p.status != "missing" for p in g.parts))
             rows.append({"exercise": exercise, "question": question, "students": len(grades), "answered": answered,
-                         "fully_correct": full, "mean": mean})
+                         "fully_correct": full, "mean": mean, "median": _median(scores),
+                         "share_correct": Fraction(full, len(grades)) if grades else Fraction(0)})
         return rows
 
     def mistake_summary(self) -> list[dict]:
@@ -156,48 +235,69 @@ class GradeReport:
         for s in self.students:
             for q in s.questions:
                 for p in q.parts:
-                    if p.mistake:
-                        counts[p.mistake] += 1
-                        students[p.mistake].add(s.student)
-                        where[p.mistake][f"{q.exercise} {p.address}"] += 1
+                    for name in p.mistakes:
+                        counts[name] += 1
+                        students[name].add(s.student)
+                        where[name][f"{q.exercise} {p.address}"] += 1
         return [{"mistake": name, "title": BY_NAME[name].title, "answers": count, "students": len(students[name]),
                  "questions": [w for w, _ in sorted(where[name].items(), key=lambda item: (-item[1], item[0]))]}
                 for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
     # outputs -----------------------------------------------------------------------------------
     def to_csv(self) -> str:
-        """One row per student and question (its parts' feedback joined), then one 'total' row per student."""
+        """One row per student and question (its parts' feedback joined), one per input row not graded, then one
+        'total' row per student; ``lines`` names the input rows behind each output row, so every input row appears."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback"])
+        writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
+                         "lines"])
         for s in self.students:
             for q in s.questions:
                 answers = "; ".join(p.answer for p in q.parts)
-                mistakes = "; ".join(p.mistake for p in q.parts if p.mistake)
+                mistakes = "; ".join(name for p in q.parts for name in p.mistakes)
                 writer.writerow([s.student, q.exercise, q.question, _decimal(q.score), 1, answers, mistakes,
-                                 " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in q.parts)])
-            writer.writerow([s.student, "", "total", _decimal(s.score), s.max_score, "", "", ""])
+                                 " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in q.parts),
+                                 q.status, " ".join(str(n) for n in q.lines)])
+            for row in s.rows:
+                writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
+                                 row.line])
+            writer.writerow([s.student, "", "total", _decimal(s.score), s.max_score, "", "", "", "total", ""])
+        for row in self.orphan_rows():
+            writer.writerow([row.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
+                             row.line])
         return out.getvalue()
+
+    def orphan_rows(self) -> list[AnswerRow]:
+        """Rows not graded that belong to no student (no student id)."""
+        return [row for row in self.rows if row.status == "no-student"]
 
     def as_dict(self) -> dict:
         return {
-            "file": self.file, "answers": self.answers_file, "seed": self.seed, "variants": self.variants,
-            "students": [{"student": s.student, "score": exact.exact_text(s.score), "decimal": float(s.score),
-                          "max": s.max_score,
+            "file": self.file, "set": self.set_id, "answers": self.answers_file, "seed": self.seed,
+            "variants": self.variants,
+            "students": [{"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(s.score),
+                          "decimal": float(s.score), "max": s.max_score,
                           "questions": [{"exercise": q.exercise, "question": q.question, "score": exact.exact_text(q.score),
-                                         "decimal": float(q.score), "max": 1, "parts": [p.as_dict() for p in q.parts]}
+                                         "decimal": float(q.score), "max": 1, "lines": list(q.lines),
+                                         "parts": [p.as_dict() for p in q.parts]}
                                         for q in s.questions]}
                          for s in self.students],
-            "questions": [{**row, "mean": exact.exact_text(row["mean"]), "mean_decimal": float(row["mean"])}
+            "questions": [{**row, "mean": exact.exact_text(row["mean"]), "mean_decimal": float(row["mean"]),
+                           "median": exact.exact_text(row["median"]),
+                           "share_correct": exact.exact_text(row["share_correct"])}
                           for row in self.question_summary()],
             "mistakes": self.mistake_summary(),
+            "rows": [{"line": r.line, "student": r.student, "exercise": r.exercise, "question": r.question,
+                      "answer": r.answer, "status": r.status, "message": r.message} for r in self.rows],
+            "row_counts": dict(sorted(self.row_counts().items())),
             "problems": self.problems,
+            "notes": self.notes,
         }
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict(), indent=2, ensure_ascii=False) + "\n"
 
-    def document(self) -> Document:
+    def document(self, figures: tuple = ()) -> Document:
         students = Table(("student", "score", "max"),
                          tuple((s.student, s.score, s.max_score) for s in self.students), "Scores per student")
         questions = Table(("exercise", "question", "answered", "fully correct", "mean score"),
@@ -207,7 +307,7 @@ class GradeReport:
         against = f"each student's variant of {self.file}" if self.variants else f"{self.file} as written (no variants)"
         blocks = [Paragraph(f"Answers {self.answers_file} graded against {against}"
                             + (f" (seed {self.seed})." if self.seed is not None and self.variants else ".")),
-                  students, questions]
+                  Paragraph(self.accounting()), students, questions, *figures]
         if mistakes:
             blocks.append(Table(("mistake", "answers", "students", "where"),
                                 tuple((f"{m['mistake']}: {m['title']}", m["answers"], m["students"], ", ".join(m["questions"]))
@@ -215,13 +315,18 @@ class GradeReport:
         else:
             blocks.append(Paragraph("No known mistake was recognised in the wrong answers."))
         if self.problems:
-            blocks.append(Section("Rows not graded", tuple(Paragraph(p) for p in self.problems)))
+            blocks.append(Section("Rows not graded", tuple(
+                Paragraph(f"line {row.line} ({row.status}): {row.message}") for row in self.rows if not row.graded)))
+        if self.notes:
+            blocks.append(Section("Roster and set", tuple(Paragraph(note) for note in self.notes)))
         feedback = []
         for s in self.students:
             lines = [Paragraph(f"{q.exercise} {p.address}: {p.message}") for q in s.questions for p in q.parts
                      if p.status != "correct"]
-            feedback.append(Section(f"{s.student}: {exact.exact_text(s.score)} of {s.max_score}",
-                                    tuple(lines) or (Paragraph("Every answer is correct."),)))
+            lines += [Paragraph(f"line {row.line} ({row.status}): {row.message}") for row in s.rows]
+            if not lines:
+                lines = [Paragraph("Every answer is correct." if s.questions else "No answer could be graded.")]
+            feedback.append(Section(f"{s.student}: {exact.exact_text(s.score)} of {s.max_score}", tuple(lines)))
         blocks.append(Section("Feedback per student", tuple(feedback)))
         return Document("Grades", blocks, {"file": self.file, "answers": self.answers_file})
 
@@ -230,71 +335,185 @@ class GradeReport:
             return self.to_csv()
         if fmt == "json":
             return self.to_json()
+        if fmt in GRADEBOOKS:
+            from .gradebook import gradebook_csv
+
+            return gradebook_csv(self, fmt)
         return self.document().render(fmt)
+
+
+GRADEBOOKS = ("canvas", "moodle")
 
 
 def _decimal(value: Fraction) -> str:
     return exact.decimal_text(value)
 
 
+def _validate_set(exercise_file: Path):
+    """Every question's key as written: a set whose grading options are broken refuses to grade at all."""
+    base = variant_set(exercise_file)
+    for exercise in base.exercises:
+        for question in exercise.questions:
+            answer_key(exercise_file, exercise.id, question.id)
+    return base
+
+
+def _code_hint(rows: list[AnswerRow], set_id: str, seed) -> str:
+    """What to do when the variant codes do not match: another seed, no seed, or another set."""
+    if seed is not None and all(read_code(r.variant) == variant_code(set_id, r.student, None) for r in rows):
+        return f"the sheets were made without --seed: grade without --seed {seed}"
+    if seed is None:
+        return "the sheets were made with a --seed (or from another set): grade with the same --seed, or with --manifest"
+    return (f"the sheets were made with another --seed than {seed} or from another set: grade with the seed and set "
+            "they were made with, or with --manifest")
+
+
 def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="answers.csv", strict: bool = False,
-               variants: bool = True) -> GradeReport:
+               variants: bool = True, roster: list[RosterEntry] | None = None,
+               manifest: Manifest | None = None) -> GradeReport:
     """Grade parsed answer rows (see the module docstring); ``variants=False`` grades against the set as written."""
     exercise_file = Path(exercise_file)
-    base = variant_set(exercise_file)  # validates the set and gives the question order
-    problems: list[str] = []
+    base = _validate_set(exercise_file)
+    notes: list[str] = []
+    if manifest is not None:
+        note = manifest.check_set(base.id, exercise_file)
+        if note:
+            notes.append(note)
+        if seed is not None and str(seed) != (manifest.seed or ""):
+            raise InputFileError(manifest.path, None, f"the sheets were made with seed {manifest.seed!r}, not {str(seed)!r}: "
+                                                      "grade without --seed (the manifest gives it) or with the same one")
+        seed = manifest.seed
+        roster = roster if roster is not None else manifest.roster
+    on_roster = {entry.key: entry for entry in roster or []}
+    exercise_ids = [e.id for e in base.exercises]
+    exercises = {e.id: e for e in base.exercises}
 
-    def problem(row: AnswerRow, message: str):
-        text = f"{answers_file}:{row.line}: {message}"
+    def refuse(row: AnswerRow, status: str, message: str):
+        row.status, row.message = status, message
         if strict:
             raise InputFileError(answers_file, row.line, message)
-        problems.append(text)
 
-    exercise_ids = [e.id for e in base.exercises]
-    graded: dict = {}  # (student, exercise, question) -> {part index: PartFeedback}
-    seen_exercises = set()
-    students: list[str] = []
+    if not variants and any(row.variant for row in rows):
+        raise InputFileError(answers_file, None, "the answers carry personal variant codes: grade them against each "
+                                                 "student's variant (without --as-written)")
+    graded: dict = {}  # (student key, exercise, question) -> {part index: (PartFeedback, row)}
+    spellings: dict = defaultdict(dict)  # student key -> {spelling: [lines]}
+    order: list[str] = []  # student keys, first appearance
     for row in rows:
-        if not row.student:
-            problem(row, "no student id")
+        if row.status:  # unreadable row (extra or missing fields)
+            refuse(row, row.status, row.message)
             continue
-        if row.student not in students:
-            students.append(row.student)  # listed (and scored) even when none of their rows can be graded
-        if row.exercise not in exercise_ids:
-            problem(row, f"unknown exercise {row.exercise!r} (the set has {', '.join(exercise_ids)})")
+        who = normalise_student(row.student)
+        if not who:
+            refuse(row, "no-student", "no student id; not graded")
             continue
+        if who not in spellings:
+            order.append(who)
+        spellings[who].setdefault(row.student, []).append(row.line)
+        if row.exercise not in exercises:
+            refuse(row, "unknown-exercise", f"unknown exercise {row.exercise!r} (the set has {', '.join(exercise_ids)}); "
+                                            "not graded")
+            continue
+        if row.variant:
+            expected = manifest.codes.get(who) if manifest is not None and who in manifest.codes else None
+            expected = expected or variant_code(base.id, who, seed)
+            if read_code(row.variant) != expected:
+                refuse(row, "variant-mismatch", f"variant code {row.variant!r} is not the code of {row.student}'s sheet "
+                                                f"of set {base.id!r}" + (f" with seed {seed}" if seed is not None else
+                                                                         " without a seed")
+                                                + f" ({expected}); not graded")
+                continue
+        variant = variant_set(exercise_file, who if variants else None, seed).exercise(row.exercise)
+        question_id, part_ref = split_reference(row.question, variant)
+        if question_id not in {q.id for q in variant.questions}:
+            known = ", ".join(q.id for q in variant.questions)
+            refuse(row, "unknown-question", f"exercise {row.exercise} has no question {row.question!r} (it has {known}); "
+                                            "not graded")
+            continue
+        key = answer_key(exercise_file, variant.id, question_id, who if variants else None, seed)
         try:
-            who = row.student if variants else None
-            exercise = variant_set(exercise_file, who, seed).exercise(row.exercise)
-            question, part_ref = split_reference(row.question, exercise)
-            key = answer_key(exercise_file, exercise.id, question, who, seed)
             feedback = grade_reference(key, part_ref, row.answer)
-        except InputFileError as error:
-            problem(row, error.problem)
+        except IrlabError as error:  # an unknown part
+            refuse(row, "unknown-part", f"{error}; not graded")
             continue
-        except IrlabError as error:
-            problem(row, str(error))
-            continue
-        seen_exercises.add(row.exercise)
-        slot = graded.setdefault((row.student, exercise.id, key.question.id), {})
+        row.status, row.message = "graded", ""
+        if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:
+            refuse(row, "wrong-part-count", f"{feedback[0].message.removeprefix('No answer recognised: ')} Graded 0.")
+        slot = graded.setdefault((who, variant.id, key.question.id), {})
         for part_feedback in feedback:
             index = int(part_feedback.part or 1) - 1
             if index in slot:
-                problems.append(f"{answers_file}:{row.line}: student {row.student} answered {row.exercise} "
-                                f"{part_feedback.address} again; this later answer counts")
-            slot[index] = part_feedback
+                earlier = slot[index][1]
+                refuse(earlier, "duplicate", f"{row.student} answered {row.exercise} {part_feedback.address} again at "
+                                             f"line {row.line}; this earlier answer is not counted")
+            slot[index] = (part_feedback, row)
+    _refuse_unusable_file(rows, base, seed, answers_file)
+    seen_exercises = {exercise for (_, exercise, _) in graded}
     questions = [(e.id, q.id) for e in base.exercises if e.id in seen_exercises for q in e.questions]
+    keys = order + [k for k in on_roster if k not in spellings]
     report = []
-    for student in students:
+    for who in keys:
+        entry = on_roster.get(who)
+        shown = entry.id if entry else next(iter(spellings[who]))
         grades = []
         for exercise_id, question_id in questions:
-            key = answer_key(exercise_file, exercise_id, question_id, student if variants else None, seed)
-            slot = graded.get((student, exercise_id, question_id), {})
-            parts = [slot.get(part.index) or missing_part(key, part) for part in key.parts]
-            grades.append(QuestionGrade(student, exercise_id, question_id, parts))
-        report.append(StudentGrade(student, grades))
+            key = answer_key(exercise_file, exercise_id, question_id, who if variants else None, seed)
+            slot = graded.get((who, exercise_id, question_id), {})
+            parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
+            lines = tuple(sorted({slot[i][1].line for i in slot}))
+            grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines))
+        own = [row for row in rows if not row.graded and row.status != "no-student" and normalise_student(row.student) == who]
+        report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own))
+    notes += _roster_notes(spellings, on_roster, roster is not None)
+    if roster is None and manifest is None and seed is None and variants and any(e.variants for e in base.exercises) \
+            and not any(row.variant for row in rows):
+        notes.append("graded against variants drawn without a seed: if the sheets were made with --seed, grade with "
+                     "the same --seed (or --manifest)")
     return GradeReport(str(exercise_file), str(answers_file), None if seed is None else str(seed), report, questions,
-                       problems, variants)
+                       rows, variants, notes, base.id)
+
+
+def _refuse_unusable_file(rows: list[AnswerRow], base, seed, answers_file) -> None:
+    """A file none of whose rows can be graded is an error that says why, never a class of zeros."""
+    if not rows:
+        raise InputFileError(answers_file, None, "no answer rows to grade (only a header)")
+    if any(row.status in ("graded", "wrong-part-count") for row in rows):
+        return
+    counts = Counter(row.status for row in rows)
+    status, _ = counts.most_common(1)[0]
+    if status == "unknown-exercise":
+        named = sorted({row.exercise for row in rows if row.status == "unknown-exercise"})
+        raise InputFileError(answers_file, None, f"none of the {len(rows)} rows can be graded against set {base.id!r}: "
+                                                 f"the answers name exercise{'s' if len(named) > 1 else ''} "
+                                                 f"{', '.join(named)}, the set has {', '.join(e.id for e in base.exercises)}. "
+                                                 "Is this the exercise set the sheets were made from?")
+    if status == "variant-mismatch":
+        coded = [row for row in rows if row.status == "variant-mismatch"]
+        raise InputFileError(answers_file, None, f"none of the {len(rows)} rows' variant codes matches the students' "
+                                                 f"sheets of set {base.id!r}: {_code_hint(coded, base.id, seed)}")
+    raise InputFileError(answers_file, None, f"none of the {len(rows)} rows can be graded: "
+                                             + "; ".join(f"{n} {s}" for s, n in counts.most_common()))
+
+
+def _roster_notes(spellings: dict, on_roster: dict, have_roster: bool) -> list[str]:
+    notes = []
+    for who, written in spellings.items():
+        if len(written) > 1 or (who in on_roster and set(written) != {on_roster[who].id}):
+            forms = ", ".join(f"{spelling!r} (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})"
+                              for spelling, lines in written.items())
+            target = f", as on the roster: {on_roster[who].id!r}" if who in on_roster else ""
+            notes.append(f"student ids {forms} differ only in case or spaces: graded as one student{target}")
+        if have_roster and who not in on_roster:
+            lines = sorted(n for lines in written.values() for n in lines)
+            notes.append(f"student {next(iter(written))!r} (line{'s' if len(lines) > 1 else ''} "
+                         f"{', '.join(map(str, lines[:5]))}{', …' if len(lines) > 5 else ''}) is not on the roster: "
+                         "no sheet was issued to this id (a typo?); graded against its own variant")
+    if have_roster:
+        absent = [entry.id for who, entry in on_roster.items() if who not in spellings]
+        if absent:
+            notes.append(f"{len(absent)} roster student{'s have' if len(absent) > 1 else ' has'} no answers (scored 0): "
+                         + ", ".join(absent))
+    return notes
 
 
 def clear_caches() -> None:
@@ -306,7 +525,18 @@ def clear_caches() -> None:
         cache.cache_clear()
 
 
-def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True) -> GradeReport:
-    """Grade the answers CSV ``answers_file`` against every student's variant of ``exercise_file``."""
+def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,
+          manifest=None) -> GradeReport:
+    """Grade the answers CSV ``answers_file`` against every student's variant of ``exercise_file``.
+
+    ``roster`` is a roster file or a list of :class:`~irlab.homework.identity.RosterEntry`; ``manifest`` the
+    ``manifest.json`` that ``irlab sheet --roster --out`` wrote (or its directory): it gives the seed and roster.
+    """
+    from .identity import read_manifest, read_roster
+
+    if roster is not None and not isinstance(roster, list):
+        roster = read_roster(roster)
+    if manifest is not None and not isinstance(manifest, Manifest):
+        manifest = read_manifest(manifest)
     rows = read_answers(answers_file)
-    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants)
+    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest)

@@ -20,6 +20,7 @@ from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, solve_question
 from ..metric import Result
 from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
+from .identity import normalise_student
 from .variants import _stamp, variant_set
 
 
@@ -142,7 +143,7 @@ def _grading_defaults_cached(path: str, stamp) -> dict:
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
     """The key of one question of ``student``'s variant (of the set as written when student is None)."""
     path = Path(path)
-    return _key_cached(str(path), _stamp(path), None if student is None else str(student),
+    return _key_cached(str(path), _stamp(path), None if student is None else normalise_student(student),
                        None if seed is None else str(seed), str(exercise_id), str(question_id))
 
 

@@ -8,7 +8,7 @@ An exercise opts in with an ``[exercise.variants]`` table (format in ``exercises
     collection = { choose = [1000, 10000] }              # N, one of these values
 
 The same set, exercise, student and seed always give the same variant: the random generator is seeded with
-the SHA-256 of those four texts (never Python's ``hash()``, which changes between runs). A draw is issued only
+the SHA-256 of those four texts (the student id normalised: ``Alice`` and ``alice`` get the same sheet) (never Python's ``hash()``, which changes between runs). A draw is issued only
 when it is consistent — R at least the relevant documents shown, N at least the list plus the relevant
 documents missing from it, and every question of the exercise solvable; otherwise the next attempt number is
 mixed into the seed, so the retry is just as deterministic.
@@ -27,6 +27,7 @@ from ..errors import IrlabError
 from ..exercise_set import (Exercise, ExerciseSet, Where, check_consistency, load, solve_exercise, solve_question,
                             exercise_title, question_text, statement_blocks, statement_text)
 from ..ranking import Ranking
+from .identity import normalise_student, variant_code
 
 MAX_ATTEMPTS = 200
 SCALAR_KEYS = {"relevant", "collection", "threshold"}
@@ -213,21 +214,23 @@ def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
 def variant_set(path, student: str | None = None, seed=None) -> ExerciseSet:
     """The exercise set as ``student`` gets it with ``seed`` (the set as written when student is None)."""
     path = Path(path)
-    return _variant_set_cached(str(path), _stamp(path), None if student is None else str(student),
+    return _variant_set_cached(str(path), _stamp(path), None if student is None else normalise_student(student),
                                None if seed is None else str(seed))
 
 
 # sheets and answer keys ------------------------------------------------------------------------
 
-def _who(student, seed) -> str:
+def _who(exercise_set: ExerciseSet, student, seed) -> str:
     if student is None:
         return "The exercise set as written (no personal variant)."
-    return f"Student: {student}" + (f" (variant seed {seed})" if seed is not None else "")
+    return (f"Student: {student}" + (f" (variant seed {seed})" if seed is not None else "")
+            + f". Variant code: {variant_code(exercise_set.id, student, seed)} (copy it into your answers).")
 
 
 def _variant_meta(exercise_set: ExerciseSet, student, seed) -> dict:
     return {"set": exercise_set.id, "file": str(exercise_set.path), "student": student,
             "seed": None if seed is None else str(seed),
+            "code": None if student is None else variant_code(exercise_set.id, student, seed),
             "variant": {e.id: e.parameters for e in exercise_set.exercises}}
 
 
@@ -246,7 +249,7 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
     """The student's exercise sheet: statements and questions with their own numbers, no answers."""
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
-    blocks = [Paragraph(_who(student, seed))]
+    blocks = [Paragraph(_who(exercise_set, student, seed))]
     for exercise in exercises:
         inner = statement_blocks(exercise, exercise_set.path)
         for question in exercise.questions:
@@ -266,6 +269,6 @@ def answer_key_document(path, student: str | None, seed=None, exercise_id: str |
     """The answer key of the student's sheet: every question of the variant solved step by step."""
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
-    blocks = [Paragraph(f"Answer key. {_who(student, seed)}")]
+    blocks = [Paragraph(f"Answer key. {_who(exercise_set, student, seed)}")]
     blocks += [solve_exercise(exercise, exercise_set.path) for exercise in exercises]
     return Document(f"{exercise_set.title} — answer key", blocks, _variant_meta(exercise_set, student, seed))

@@ -1,0 +1,82 @@
+"""A graded class in the shapes gradebooks import, and the class summary report with its score histogram.
+
+* ``canvas``: Canvas's gradebook CSV — ``Student, ID, SIS User ID, SIS Login ID, Section``, then one column
+  per question (a new column becomes a new assignment on import), the total and the percentage, with the
+  ``Points Possible`` row that Canvas's own export writes under the header (Canvas Community, "How do I
+  import grades in the Gradebook?"). The roster's id goes to ``SIS User ID``, its email to ``SIS Login ID``.
+* ``moodle``: Moodle's "Import grades from CSV file" — ``ID number, Email address, Full name`` (map one of
+  them to the user field at import), then one column per question, ``Total`` and ``Percentage`` (Moodle docs,
+  "Import grades").
+
+Points are decimals rounded half away from zero to 4 places (irlab keeps them exact: ``--format json``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+from .. import exact
+from ..document import Document, Table
+
+
+def _points(value) -> str:
+    return exact.decimal_text(value)
+
+
+def question_columns(report) -> list[str]:
+    """One gradebook column per question, e.g. 'homework-variants 1a' (set id, exercise id, question id)."""
+    return [f"{report.set_id or 'homework'} {exercise}{question}" for exercise, question in report.questions]
+
+
+def percentage(score: Fraction, max_score: int) -> Fraction:
+    return Fraction(score) * 100 / max_score if max_score else Fraction(0)
+
+
+def gradebook_csv(report, layout: str) -> str:
+    """One row per student (roster students without answers included, with 0) in Canvas's or Moodle's layout."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = question_columns(report)
+    set_name = report.set_id or "homework"
+    total, percent = f"{set_name} total", f"{set_name} percentage"
+    max_score = len(report.questions)
+    if layout == "canvas":
+        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *columns, total, percent])
+        writer.writerow(["Points Possible", "", "", "", "", *(["1"] * len(columns)), max_score, 100])
+    elif layout == "moodle":
+        writer.writerow(["ID number", "Email address", "Full name", *columns, "Total", "Percentage"])
+    else:
+        raise ValueError(f"unknown gradebook layout {layout!r}")
+    for student in report.students:
+        by_question = {(q.exercise, q.question): q.score for q in student.questions}
+        points = [_points(by_question.get(key, 0)) for key in report.questions]
+        share = _points(percentage(student.score, max_score))
+        if layout == "canvas":
+            writer.writerow([student.name or student.student, "", student.student, student.email, "", *points, _points(student.score), share])
+        else:
+            writer.writerow([student.student, student.email, student.name, *points, _points(student.score), share])
+    return out.getvalue()
+
+
+def class_report(report) -> Document:
+    """The grade report with the class summary (per question mean, median, share correct) and the score histogram."""
+    from ..plots import score_histogram
+    from ..printable import figure
+
+    max_score = len(report.questions)
+    blocks = []
+    if max_score and report.students:
+        fig = score_histogram([s.score for s in report.students], max_score)
+        blocks.append(figure(fig, f"Score distribution of the {len(report.students)} students (points of {max_score})"))
+    summary = class_summary_table(report)
+    document = report.document(figures=(summary, *blocks))
+    return document
+
+
+def class_summary_table(report) -> Table:
+    rows = report.question_summary()
+    return Table(("exercise", "question", "students", "mean", "median", "share fully correct"),
+                 tuple((r["exercise"], r["question"], r["students"], r["mean"], r["median"], r["share_correct"])
+                       for r in rows), "Class summary per question")

@@ -1,0 +1,179 @@
+"""Who a sheet belongs to: normalised student ids, the class roster, variant codes and the class manifest.
+
+* A student id is normalised the same way when a sheet is made and when it is graded: surrounding spaces
+  dropped, inner runs of spaces made one, case folded (``" Alice "`` and ``"alice"`` are one student).
+* A **variant code** (``K3F-9QX``) is printed on every sheet and answer key. It is derived with SHA-256 from the
+  set's id, the normalised student id and the seed, so a sheet graded against another set, seed or student
+  shows a different code. Students may copy it into an optional ``variant`` column of the answers CSV.
+* The **roster** is a CSV with a header naming ``id`` (or ``student``) and optionally ``name`` and ``email``.
+* The **manifest** (``manifest.json``, written by ``irlab sheet --roster FILE --out DIR``) records the set,
+  its SHA-256, the seed, and every student's code and files; ``irlab grade --manifest`` reads the seed and
+  the roster from it and refuses to grade answers against another set.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputFileError
+
+# Crockford's base 32: no I, L, O or U, so a code copied by hand survives (read_code maps the look-alikes)
+_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+MANIFEST_VERSION = 1
+
+
+def normalise_student(student) -> str:
+    """The id a student is known by: spaces trimmed and collapsed, case folded.
+
+    >>> normalise_student("  Alice  Smith ")
+    'alice smith'
+    """
+    return " ".join(str(student).split()).casefold()
+
+
+def variant_code(set_id: str, student, seed) -> str:
+    """Six characters (``XXX-XXX``) that identify one student's variant of one set with one seed.
+
+    >>> variant_code("homework-variants", "alice", "2026") == variant_code("homework-variants", " ALICE", "2026")
+    True
+    """
+    text = "\x1f".join(["irlab-variant", str(set_id), "" if student is None else normalise_student(student),
+                        "" if seed is None else str(seed)])
+    number = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "big") >> 2  # 30 bits
+    chars = "".join(_ALPHABET[(number >> shift) & 31] for shift in range(25, -1, -5))
+    return f"{chars[:3]}-{chars[3:]}"
+
+
+def read_code(text: str) -> str:
+    """A code as a student may have copied it (lower case, no dash, O for 0, I or L for 1) in canonical form."""
+    cleaned = "".join(str(text).split()).replace("-", "").upper().translate(str.maketrans("OIL", "011"))
+    return f"{cleaned[:3]}-{cleaned[3:]}" if len(cleaned) == 6 else str(text).strip()
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    id: str  # as written in the roster
+    name: str = ""
+    email: str = ""
+    line: int | None = None
+
+    @property
+    def key(self) -> str:
+        return normalise_student(self.id)
+
+
+def read_roster(path) -> list[RosterEntry]:
+    """Read a roster CSV (``id`` or ``student``; optional ``name``, ``email``); duplicates after normalising are an
+    error naming both lines."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputFileError(path, None, "no such file") from None
+    except UnicodeDecodeError as error:
+        raise InputFileError(path, None, f"not UTF-8 text ({error.reason})") from None
+    first = text.split("\n", 1)[0]
+    delimiter = next((c for c in (";", "\t") if "," not in first and c in first), ",")
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        header = [cell.strip().lower() for cell in next(reader)]
+    except StopIteration:
+        raise InputFileError(path, 1, "empty roster: the first line must be a header naming id (and name, email)") from None
+    column = "id" if "id" in header else "student" if "student" in header else None
+    if column is None:
+        raise InputFileError(path, 1, f"the roster's header must name an 'id' (or 'student') column (found: {', '.join(header)})")
+    index = {name: header.index(name) for name in (column, "name", "email") if name in header}
+    entries: list[RosterEntry] = []
+    seen: dict[str, RosterEntry] = {}
+    for cells in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) > len(header):
+            raise InputFileError(path, line, f"the row has {len(cells)} fields but the header has {len(header)}")
+
+        def cell(name):
+            i = index.get(name)
+            return cells[i].strip() if i is not None and i < len(cells) else ""
+
+        entry = RosterEntry(cell(column), cell("name"), cell("email"), line)
+        if not entry.key:
+            raise InputFileError(path, line, "no student id")
+        if entry.key in seen:
+            other = seen[entry.key]
+            raise InputFileError(path, line, f"student {entry.id!r} is already on the roster at line {other.line} "
+                                             f"(as {other.id!r}; ids are compared ignoring case and spaces)")
+        seen[entry.key] = entry
+        entries.append(entry)
+    if not entries:
+        raise InputFileError(path, None, "the roster lists no student")
+    return entries
+
+
+def file_digest(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def safe_name(student: str) -> str:
+    """A file name for a student's sheet: letters, digits, '-', '_' and '.' kept, anything else '_'."""
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in student.strip())
+    return name.strip(".") or "student"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    set_id: str
+    set_file: str
+    set_sha256: str
+    seed: str | None
+    roster: list[RosterEntry]
+    codes: dict  # normalised id -> code
+
+    def check_set(self, set_id: str, set_file) -> str | None:
+        """Raise when the manifest was written for another set; a note when the set's file changed since."""
+        if set_id != self.set_id:
+            raise InputFileError(self.path, None, f"these sheets were made from set {self.set_id!r} ({self.set_file}), "
+                                                  f"not from {set_id!r} ({set_file}): grade the answers against "
+                                                  f"{self.set_file}")
+        if file_digest(set_file) != self.set_sha256:
+            return (f"{set_file} has changed since the sheets were made ({self.path}); check that the variants "
+                    "did not change")
+        return None
+
+
+def write_manifest(path, set_id: str, set_file, seed, roster: list[RosterEntry], files: dict) -> Path:
+    path = Path(path)
+    data = {"irlab_manifest": MANIFEST_VERSION, "set": set_id, "file": str(set_file), "sha256": file_digest(set_file),
+            "seed": None if seed is None else str(seed),
+            "students": [{"id": e.id, "name": e.name, "email": e.email, "code": variant_code(set_id, e.id, seed),
+                          **files.get(e.key, {})} for e in roster]}
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def read_manifest(path) -> Manifest:
+    path = Path(path)
+    if path.is_dir():
+        path = path / "manifest.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputFileError(path, None, "no such file (irlab sheet --roster FILE --out DIR writes DIR/manifest.json)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise InputFileError(path, None, f"not a manifest written by irlab sheet ({error})") from None
+    if not isinstance(data, dict) or data.get("irlab_manifest") != MANIFEST_VERSION or \
+            not isinstance(data.get("students"), list):
+        raise InputFileError(path, None, "not a manifest written by irlab sheet --roster FILE --out DIR")
+    try:
+        roster = [RosterEntry(str(s["id"]), str(s.get("name", "")), str(s.get("email", ""))) for s in data["students"]]
+        codes = {normalise_student(s["id"]): str(s["code"]) for s in data["students"]}
+        return Manifest(path, str(data["set"]), str(data["file"]), str(data["sha256"]),
+                        None if data.get("seed") is None else str(data["seed"]), roster, codes)
+    except (KeyError, TypeError) as error:
+        raise InputFileError(path, None, f"not a manifest written by irlab sheet (missing {error})") from None
