@@ -1,6 +1,9 @@
 """``irlab eval``: trec_eval-like command line (glue for the main CLI).
 
-    irlab eval [-q] [-c] [-J] [-M N] [-l N] [-N N] [-m MEASURE]... [--format text|json|csv] qrels run
+    irlab eval [-q] [-n] [-c] [-J] [-M N] [-l N] [-N N] [-m MEASURE]... [--format text|json|csv] qrels run
+
+trec_eval's long option names are accepted as trec_eval spells them
+(``--nosummary``, ``--Judged_docs_only``, ``--Max_retrieved_per_topic`` ...).
 
 ``-m`` is repeatable and accepts trec_eval's glued form (``-mP.5,10``) and
 nicknames (``official`` -- the default -- and ``all_trec``).
@@ -20,25 +23,35 @@ _LONG_RUN_BYTES = 50 << 20   # show progress only for inputs this large
 _PROGRESS_DELAY = 1.0        # ... and only if still running after this many seconds
 
 
-def _nonneg_int(text):
+_INT_LIMIT = (1 << 62)  # trec_eval's atol saturates at LONG_MAX; beyond any file's size anyway
+
+
+def _integer(text):
     try:
-        v = int(text)
+        v = int(text.strip()) if text.strip().isascii() else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        v = None
+    if v is None or "_" in text:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
+    return max(-_INT_LIMIT, min(v, _INT_LIMIT))
+
+
+def _nonneg_int(text):
+    v = _integer(text)
     if v < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
     return v
 
 
 def _int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    return _integer(text)
 
 
 def add_eval_parser(subparsers):
-    """Add the ``eval`` subcommand to an argparse ``subparsers`` object."""
+    """Add the ``eval`` subcommand to an argparse ``subparsers`` object.
+
+    Every option has trec_eval's short letter and its long name exactly as
+    trec_eval spells it (``--Judged_docs_only``), plus irlab's own spelling."""
     p = subparsers.add_parser(
         "eval",
         help="evaluate a TREC run against qrels (trec_eval 10.0 semantics)",
@@ -50,22 +63,33 @@ def add_eval_parser(subparsers):
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                    help="measure or nickname, optionally with parameters: map, P.5,10, "
                         "ndcg_cut.10, official, all_trec (repeatable; default: official)")
-    p.add_argument("-q", "--query", dest="per_topic", action="store_true",
+    p.add_argument("-q", "--query_eval_wanted", "--query", dest="per_topic", action="store_true",
                    help="also print per-topic values")
-    p.add_argument("-c", "--complete", action="store_true",
-                   help="evaluate qrels topics missing from the run as empty rankings")
-    p.add_argument("-M", "--max-docs", dest="depth", type=_nonneg_int, metavar="N",
-                   help="evaluate only the top N documents of each topic")
-    p.add_argument("-l", "--level", dest="relevance_level", type=_int, default=1, metavar="N",
-                   help="minimum grade counted as relevant by binary measures (default 1)")
-    p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
+    p.add_argument("-n", "--nosummary", dest="summary", action="store_false",
+                   help="do not print the summary ('all') lines")
+    p.add_argument("-c", "--complete_rel_info_wanted", "--complete", dest="complete", action="store_true",
+                   help="average over every qrels topic: a topic missing from the run is ranked on a "
+                        "stand-in of one unjudged document, as trec_eval does")
+    p.add_argument("-M", "--Max_retrieved_per_topic", "--max-docs", dest="depth", type=_nonneg_int,
+                   metavar="N", help="evaluate only the top N documents of each topic")
+    p.add_argument("-l", "--level_for_rel", "--level", dest="relevance_level", type=_int, default=1,
+                   metavar="N", help="minimum grade counted as relevant by binary measures (default 1)")
+    p.add_argument("-J", "--Judged_docs_only", "--judged-only", dest="judged_only", action="store_true",
                    help="evaluate only the retrieved documents that have a judgment")
-    p.add_argument("-N", "--num-docs", dest="num_docs_in_coll", type=_nonneg_int, default=0,
-                   metavar="N", help="number of documents in the collection (for utility)")
+    p.add_argument("-N", "--Number_docs_in_coll", "--num-docs", dest="num_docs_in_coll", type=_nonneg_int,
+                   default=0, metavar="N", help="number of documents in the collection (for utility)")
+    p.add_argument("-v", "--version", action="version",
+                   version=f"irlab {_irlab_version()} (trec_eval 10.0 semantics)")
     p.add_argument("--format", dest="format", choices=("text", "json", "csv"), default="text",
                    help="output format (default: trec_eval text)")
     p.set_defaults(func=run_eval)
     return p
+
+
+def _irlab_version():
+    from irlab import __version__
+
+    return __version__
 
 
 class _Progress:
@@ -132,12 +156,13 @@ def run_eval(args) -> int:
 
     Bad input raises :class:`irlab.errors.IrlabError` (the main CLI turns it
     into ``irlab: error: ...`` and exit status 2)."""
-    from irlab.trec.evaluate import prepare
+    from irlab.trec.evaluate import prepare, topic_coverage_notes
     from irlab.trec.measures import compute_all, parse_measures
     from irlab.trec.output import format_result
     from irlab.trec.readers import read_qrels, read_run
 
-    plan = parse_measures(args.measures or ["official"])
+    notes = []
+    plan = parse_measures(args.measures or ["official"], notes=notes)
     long_run = _size(args.run) + _size(args.qrels) >= _LONG_RUN_BYTES  # and >1 s, see _Progress
     show = long_run and sys.stdout.isatty() and sys.stderr.isatty()
     qsize, rsize = _size(args.qrels), _size(args.run)
@@ -151,7 +176,11 @@ def run_eval(args) -> int:
                       num_docs_in_coll=getattr(args, "num_docs_in_coll", 0))
         result = compute_all(ctx, plan)
         prog.update("done", 1.0)
-    sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic))
+    notes += qrels.notes + run.notes + topic_coverage_notes(qrels, run, complete=args.complete)
+    for note in notes:
+        print(f"irlab: note: {note}", file=sys.stderr)
+    sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
+                                   summary=getattr(args, "summary", True)))
     sys.stdout.flush()
     if getattr(args, "pdf", None) or getattr(args, "html", None):
         from irlab.printable import run_report, write_html, write_pdf

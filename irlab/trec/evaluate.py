@@ -31,7 +31,8 @@ import numpy as np
 from irlab.errors import IrlabError, ParameterError
 from irlab.trec.readers import equal_key_pairs, pair_keys, read_qrels, read_run
 
-__all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments"]
+__all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
+           "topic_coverage_notes"]
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -491,6 +492,31 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         runid=run.runid, ideal_grades=ideal, num_docs_in_coll=int(num_docs_in_coll),
         complete=bool(complete), qrels_positive_lines=int((qrels.grade > 0).sum()),
     )
+
+
+def topic_coverage_notes(qrels, run, *, complete=False, shown=5):
+    """Sentences for stderr about topics the two files do not share.
+
+    Without -c, trec_eval 10.0 stops with "result qid '...' not found in
+    qrels" (exit 4) when a qrels topic has no results; 9.x and its
+    maintainers' stated intent evaluate the topics both files share, which
+    irlab does, saying which topics were left out and that -c counts them.
+    Run topics without judgments are ignored by both, silently by trec_eval."""
+    def names(arr):
+        out = [t.decode("utf-8", errors="surrogateescape") for t in arr.tolist()]
+        return ", ".join(out[:shown]) + (f" and {len(out) - shown} more" if len(out) > shown else "")
+
+    notes = []
+    unrun = np.setdiff1d(qrels.topics, run.topics)
+    if len(unrun) and not complete:
+        notes.append(f"{len(unrun)} qrels topic(s) have no results in {run.path}: {names(unrun)}; "
+                     f"evaluated the {len(np.intersect1d(qrels.topics, run.topics))} topic(s) both files share "
+                     "(trec_eval 10.0 stops here with exit 4); -c counts each missing topic with no relevant document retrieved")
+    unjudged = np.setdiff1d(run.topics, qrels.topics)
+    if len(unjudged):
+        notes.append(f"{len(unjudged)} run topic(s) have no judgments in {qrels.path} and are not evaluated: "
+                     f"{names(unjudged)}")
+    return notes
 
 
 # ---------------------------------------------------------------------------

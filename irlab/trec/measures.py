@@ -21,6 +21,7 @@ Parameter kinds (trec_eval syntax ``-m name.params``):
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -709,32 +710,44 @@ class MeasurePlan:
         return [n for it in self.items for n in it.names]
 
 
-def _long_cutoffs(name, s):
-    vals = []
-    for part in s.split(","):
-        part = part.strip()
-        try:
-            v = float(part)
-        except ValueError:
-            raise ParameterError(f"measure {name!r}: cutoff {part!r} is not a number") from None
-        if not math.isfinite(v):
-            raise ParameterError(f"measure {name!r}: cutoff {part!r} is not a number")
-        vals.append(int(v))  # trec_eval truncates (ndcg_cut.23.4 -> 23)
+_ATOL = re.compile(r"\s*([+-]?[0-9]+)")
+_ATOF = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+
+
+def _c_number(name, part, pattern, convert, notes, what):
+    """A parameter read as trec_eval reads it (atol / atof: the longest leading
+    number, the rest ignored); a note says so when something was ignored, and a
+    parameter with no leading number at all is refused (trec_eval would read 0)."""
+    m = pattern.match(part) if part.isascii() else None
+    if m is None:
+        raise ParameterError(f"measure {name!r}: {what} {part!r} is not a number")
+    value = convert(m.group(1))
+    if m.end() != len(part.rstrip()) and notes is not None:
+        notes.append(f"measure {name!r}: {what} {part!r} read as {m.group(1)}, as trec_eval reads it "
+                     f"(C's {'atol' if convert is int else 'atof'} stops at the first character it cannot use)")
+    return value
+
+
+def _long_cutoffs(name, s, notes=None):
+    vals = [_c_number(name, part, _ATOL, int, notes, "cutoff") for part in s.split(",")]
     vals.sort()
     if vals[0] <= 0:
         raise ParameterError(f"measure {name!r}: cutoffs must be positive")
     if len(set(vals)) != len(vals):
         raise ParameterError(f"measure {name!r}: duplicate cutoffs")
+    if vals[-1] > 1 << 40:
+        raise ParameterError(f"measure {name!r}: cutoff {vals[-1]} is larger than any ranking (limit 2^40)")
     return tuple(vals)
 
 
-def _float_list(name, s, *, sort):
+def _float_list(name, s, *, sort, notes=None, unit_interval=False):
     vals = []
     for part in s.split(","):
-        try:
-            v = float(part.strip())
-        except ValueError:
-            raise ParameterError(f"measure {name!r}: parameter {part!r} is not a number") from None
+        v = _c_number(name, part, _ATOF, float, notes, "parameter")
+        if not math.isfinite(v):
+            raise ParameterError(f"measure {name!r}: parameter {part!r} is not a finite number")
+        if unit_interval and not 0.0 <= v <= 1.0:
+            raise ParameterError(f"measure {name!r}: recall level {part.strip()!r} is outside [0, 1]")
         vals.append(v)
     if sort:
         vals.sort()
@@ -756,8 +769,36 @@ def _pairs(name, s):
     return tuple(out)
 
 
-def parse_measures(specs) -> MeasurePlan:
-    """Turn trec_eval ``-m`` specifications into an ordered plan."""
+_RECALL_LEVEL_MEASURES = ("iprec_at_recall", "11pt_avg")
+_ALIASES = {"mrr": "recip_rank", "rr": "recip_rank", "ap": "map", "r-prec": "Rprec", "rprec": "Rprec",
+            "ndcg@k": "ndcg_cut.K", "p@k": "P.K", "recall@k": "recall.K"}
+_AT_K = re.compile(r"(?P<base>[A-Za-z_]+?)(?:@|_)(?P<k>[0-9]+)\Z")
+
+
+def _suggestion(spec):
+    """'; did you mean ...' for a name written the way papers and other tools write it."""
+    m = _AT_K.match(spec)
+    if m:
+        base, k = m.group("base"), m.group("k")
+        for cand in (base, f"{base}_cut", base.lower(), f"{base.lower()}_cut", base.upper()):
+            if cand in MEASURES and MEASURES[cand].kind == "cut_long":
+                return f"; did you mean {cand}.{k}?"
+    alias = _ALIASES.get(spec.lower())
+    if alias:
+        return f"; did you mean {alias}?"
+    import difflib
+
+    close = difflib.get_close_matches(spec.partition(".")[0], list(MEASURES) + list(NICKNAMES), n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(close)}?" if close else " (irlab eval -m all_trec lists every measure)"
+
+
+def parse_measures(specs, *, notes=None) -> MeasurePlan:
+    """Turn trec_eval ``-m`` specifications into an ordered plan.
+
+    Parameters are read as trec_eval reads them (``P.1e2`` is P_1, as C's
+    ``atol`` reads "1e2"); ``notes``, a list, receives a sentence for each
+    parameter read that way.  Parameters given to a measure that takes none
+    (``map.5``) and recall levels outside [0, 1] are refused."""
     marked = set()
     params = {}
     for spec in specs:
@@ -773,7 +814,9 @@ def parse_measures(specs) -> MeasurePlan:
         if name not in MEASURES:
             if name in UNSUPPORTED:
                 raise ParameterError(f"measure {name!r} is not supported by irlab (needs another qrels format)")
-            raise ParameterError(f"unknown measure {name!r}")
+            raise ParameterError(f"unknown measure {name!r}{_suggestion(spec)}")
+        if dot and MEASURES[name].kind == "none":
+            raise ParameterError(f"measure {name!r} takes no parameters (got {spec!r}); use -m {name}")
         marked.add(name)
         if dot and name not in params:
             params[name] = par
@@ -786,13 +829,15 @@ def parse_measures(specs) -> MeasurePlan:
         if m.kind == "none":
             p, names = (), [name]
         elif m.kind == "cut_long":
-            p = _long_cutoffs(name, given) if given else m.default
+            p = _long_cutoffs(name, given, notes) if given else m.default
             names = [f"{name}_{k}" for k in p]
         elif m.kind == "cut_float":
-            p = _float_list(name, given, sort=True) if given else m.default
+            p = (_float_list(name, given, sort=True, notes=notes, unit_interval=name in _RECALL_LEVEL_MEASURES)
+                 if given else m.default)
             names = [f"{name}_{x:3.2f}" for x in p]
         elif m.kind == "floats":
-            p = _float_list(name, given, sort=False) if given else m.default
+            p = (_float_list(name, given, sort=False, notes=notes, unit_interval=name in _RECALL_LEVEL_MEASURES)
+                 if given else m.default)
             names = [f"{name}_{given}" if given else name]
         elif m.kind == "pairs":
             p = _pairs(name, given) if given else ()

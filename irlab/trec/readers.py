@@ -7,7 +7,8 @@ detected by the magic bytes ``1f 8b``):
 * run:   ``qid Q0 docno rank score runid``   (rank is ignored and anything
   after the runid is ignored, as in trec_eval; fewer than 6 fields is an error)
 
-Blank lines and lines whose first field starts with ``#`` are skipped.
+Blank lines and lines whose first field starts with ``#`` are skipped; the
+readers' ``notes`` say where trec_eval 10.0 would read such a line differently.
 
 Every problem raises :class:`irlab.errors.InputFileError` naming the file and
 the line: wrong number of fields, a score that is not a finite number, a grade
@@ -32,7 +33,7 @@ import math
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -88,6 +89,7 @@ class Qrels:
     topic_idx: np.ndarray
     docno: np.ndarray
     grade: np.ndarray
+    notes: list = field(default_factory=list)   # where trec_eval would read the file differently
 
     @property
     def topic_names(self) -> list[str]:
@@ -108,6 +110,7 @@ class Run:
     docno: np.ndarray
     score: np.ndarray
     pairkey: np.ndarray | None = None   # pair_keys(topic_idx, docno), from reading
+    notes: list = field(default_factory=list)   # where trec_eval would read the file differently
 
     @property
     def topic_names(self) -> list[str]:
@@ -147,6 +150,7 @@ class _Spec:
 
     def __init__(self, kind):
         self.kind = kind
+        self.needs_scan = False   # comment or blank lines seen: look for trec_eval's readings of them
         if kind == "run":
             self.nfields = 6
             self.fields_doc = "qid Q0 docno rank score runid"
@@ -247,8 +251,13 @@ def _row_dtype(kind, wq, wd):
                      "itemsize": wq + wd + 16})
 
 
+_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t\r\f\v]*\n")
+
+
 def _fast_chunk(spec, data, widths):
     """Parse with loadtxt; return None when the slow path must decide."""
+    if b"#" in data or _BLANK_LINE.search(data):
+        spec.needs_scan = True
     if not data.isascii() or any(c in data for c in _SUSPECT_BYTES):
         return None
     if b"#" in data:
@@ -348,6 +357,7 @@ def _read(path, kind, progress=None):
                 raise InputFileError(path, None, f"cannot read file: {exc}") from None
             if progress is not None:
                 progress(0.3)
+            spec.needs_scan = b"#" in data or _BLANK_LINE.search(data) is not None
             res = _read_whole(spec, data)
             del data
             if progress is not None:
@@ -362,7 +372,35 @@ def _read(path, kind, progress=None):
     dup = _find_duplicate(tidx, d, keys)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
-    return topics, tidx, d, v, runid, keys
+    notes = _trec_eval_reading_notes(path) if spec.needs_scan else []
+    return topics, tidx, d, v, runid, keys, notes
+
+
+def _trec_eval_reading_notes(path, shown=3):
+    """Where trec_eval 10.0 reads a line differently (get_qrels.c, get_trec_results.c):
+    it skips a comment only when '#' is in column 0 and the line before was
+    not a skipped comment (its column count is not reset after one), and it
+    stops on a blank line as malformed.  irlab skips every '#' line and every
+    blank line; these notes say where the two part."""
+    comments, blanks = [], []
+    previous_skipped = False
+    with open_maybe_gzip(path) as f:
+        for lineno, line in enumerate(f, 1):
+            toks = line.split()
+            trec_skips = line.startswith(b"#") and not previous_skipped
+            previous_skipped = trec_skips
+            if not toks:
+                blanks.append(lineno)
+            elif toks[0].startswith(b"#") and not trec_skips:
+                comments.append(lineno)
+    notes = []
+    for lines, what in ((comments, "comment line(s) that trec_eval 10.0 would read as data (it skips only a "
+                                   "'#' in column 0, and not the second of two comment lines in a row)"),
+                        (blanks, "blank line(s) skipped; trec_eval 10.0 stops on them as malformed")):
+        if lines:
+            where = ", ".join(str(n) for n in lines[:shown]) + (f" and {len(lines) - shown} more" if len(lines) > shown else "")
+            notes.append(f"{path}: line {where}: {what}")
+    return notes
 
 
 def _read_whole(spec, data):
@@ -618,9 +656,9 @@ def read_qrels(path, *, progress=None) -> Qrels:
     ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Qrels):
         return path
-    topics, tidx, d, g, _, _ = _read(path, "qrels", progress)
+    topics, tidx, d, g, _, _, notes = _read(path, "qrels", progress)
     order = np.lexsort((d, tidx))
-    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order])
+    return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], notes)
 
 
 def read_run(path, *, progress=None) -> Run:
@@ -629,5 +667,5 @@ def read_run(path, *, progress=None) -> Run:
     ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid, keys = _read(path, "run", progress)
-    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, keys)
+    topics, tidx, d, s, runid, keys, notes = _read(path, "run", progress)
+    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, keys, notes)
