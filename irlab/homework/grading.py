@@ -143,6 +143,7 @@ class QuestionGrade:
     question: str
     parts: list[PartFeedback]
     lines: tuple[int, ...] = ()  # the input rows graded into this question
+    row_status: str = "graded"  # "wrong-part-count" when the answer held another number of values
 
     @property
     def score(self) -> Fraction:
@@ -154,7 +155,7 @@ class QuestionGrade:
 
     @property
     def status(self) -> str:
-        return "graded" if self.lines else "no-answer"
+        return self.row_status if self.lines else "no-answer"
 
 
 @dataclass
@@ -461,8 +462,11 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
             slot = graded.get((who, exercise_id, question_id), {})
             parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
             lines = tuple(sorted({slot[i][1].line for i in slot}))
-            grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines))
-        own = [row for row in rows if not row.graded and row.status != "no-student" and normalise_student(row.student) == who]
+            statuses = {slot[i][1].status for i in slot}
+            grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines,
+                                        "wrong-part-count" if "wrong-part-count" in statuses else "graded"))
+        own = [row for row in rows if row.status not in ("graded", "wrong-part-count", "no-student")
+               and normalise_student(row.student) == who]
         report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own))
     notes += _roster_notes(spellings, on_roster, roster is not None)
     if roster is None and manifest is None and seed is None and variants and any(e.variants for e in base.exercises) \
