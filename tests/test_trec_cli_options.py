@@ -92,3 +92,28 @@ def test_measure_specs_refused_with_a_reason(spec, message):
 def test_huge_depth_is_no_limit(paths, capsys):
     code, out, _ = run_cli(capsys, "-M", "99999999999999999999999", "-m", "num_ret", *paths)
     assert code == 0 and "num_ret               \tall\t2" in out
+
+
+def test_corrupt_gzip_is_one_error_line(tmp_path, capsys):
+    import gzip
+
+    data = bytearray(gzip.compress(b"".join(b"1 Q0 d%d 1 %d r\n" % (i, 1000 - i) for i in range(2000))))
+    data[len(data) // 2] ^= 0xFF
+    data[len(data) // 2 + 1] ^= 0x55
+    (tmp_path / "run.gz").write_bytes(bytes(data))
+    (tmp_path / "qrels").write_text(QRELS)
+    for argv in (["eval", str(tmp_path / "qrels"), str(tmp_path / "run.gz")],
+                 ["explain", "ap", "--qrels", str(tmp_path / "qrels"), "--run", str(tmp_path / "run.gz"),
+                  "--topic", "1"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("irlab: error:") == 1 and "run.gz: cannot read file" in err and "Traceback" not in err
+
+
+def test_explain_and_eval_agree_on_colliding_docnos(tmp_path, capsys):
+    (tmp_path / "q").write_text("307 0 FR940405-2-00040 0\n307 0 FR940406-2-00045 1\n")
+    (tmp_path / "r").write_text("307 Q0 FR940406-2-00045 358 642 r\n")
+    _, out, _ = run_cli(capsys, "-m", "map", "-m", "num_rel_ret", str(tmp_path / "q"), str(tmp_path / "r"))
+    assert "num_rel_ret           \tall\t1" in out and "map                   \tall\t1.0000" in out
+    assert main(["explain", "ap", "--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--topic", "307"]) == 0
+    assert "AP = 1" in capsys.readouterr().out

@@ -33,6 +33,7 @@ import math
 import os
 import re
 import warnings
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -353,7 +354,7 @@ def _read(path, kind, progress=None):
         if disk_size is not None and disk_size <= _WHOLE_FILE_LIMIT // (8 if gz else 1):
             try:
                 data = f.read()
-            except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
                 raise InputFileError(path, None, f"cannot read file: {exc}") from None
             if progress is not None:
                 progress(0.3)
@@ -471,7 +472,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                     progress(min(raw.tell() / disk_size, 1.0))
                 except (OSError, ValueError):
                     pass
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise InputFileError(path, None, f"cannot read file: {exc}") from None
     if cols is None or cols.n == 0:
         raise InputFileError(path, None, "no data lines (empty file?)")
