@@ -87,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_printable(commands.choices["sheet"], "also write the sheet as PDF, and its answer key beside it as FILE-key.pdf")
     add_eval_parser(commands)
     _add_printable(commands.choices["eval"], "also write a printable report (per-topic tables and bars) as PDF")
+    from .compare import add_compare_parser
+
+    add_compare_parser(commands)
+    _add_printable(commands.choices["compare"], "also write the comparison with its per-topic difference plot as PDF")
     return parser
 
 
@@ -337,6 +341,10 @@ def main(argv=None) -> int:
             from .trec.cli import run_eval
 
             return run_eval(args)
+        elif args.command == "compare":
+            from .compare import run_compare
+
+            return run_compare(args)
         return 0
     except IrlabError as error:
         message = str(error).replace("\n", " ")
