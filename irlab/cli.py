@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     params.add_argument("--max-grade", metavar="G", help="top of the grade scale for ERR (default: highest judged grade)")
     params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
     params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
+    params.add_argument("--counts", metavar="COUNTS", help="set metrics: tp=20,fp=40,fn=60,tn=880 instead of a ranking; "
+                        "kappa: the judges' 2x2 table yes-yes,yes-no,no-yes,no-no (300,20,10,70)")
     params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids")
     params.add_argument("--b", metavar="IDS", help="kendall/spearman: second ranking of document ids")
     choices = explain.add_argument_group("conventions (where the literature disagrees)")
@@ -120,11 +122,15 @@ def _per_query(text, count, option, separator, parse):
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b", "counts")
 
 
 def _check_options(args, metric):
     allowed = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    from .metrics import COUNTS_METRICS
+
+    if metric.name in COUNTS_METRICS or metric.inputs == "judges":
+        allowed.add("counts")
     if metric.inputs == "ranking":
         allowed |= set(_RANKING_OPTIONS)
     elif metric.inputs == "judges":
@@ -155,6 +161,8 @@ def _explain_inputs(args):
             options["max_grade"] = _integer(raw, "max grade", 0)
         else:
             options[parameter.name] = raw
+    if args.counts is not None:
+        return metric, options, *_counts_inputs(args, metric)
     if metric.inputs == "judges":
         if args.rankings or args.judge1 is None or args.judge2 is None:
             raise ParameterError("kappa takes two judge columns: irlab explain kappa --judge1 0,1,1 --judge2 1,1,0")
@@ -186,6 +194,18 @@ def _explain_inputs(args):
             known["threshold"] = threshold
         rankings.append(Ranking.parse(text, **known))
     return metric, options, rankings, []
+
+
+def _counts_inputs(args, metric):
+    """Counts instead of a ranking (tp, fp, fn, tn), or the judges' 2x2 table for kappa."""
+    from .metrics import Counts
+    from .metrics.counts import table_columns
+
+    if args.rankings or any(getattr(args, name) is not None for name in _RANKING_OPTIONS + ("judge1", "judge2")):
+        raise ParameterError("give either --counts or a ranking (or judge columns), not both")
+    if metric.inputs == "judges":
+        return table_columns(args.counts), []
+    return [Counts.parse(args.counts)], []
 
 
 def _topic_inputs(args, options):

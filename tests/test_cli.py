@@ -30,6 +30,10 @@ ALL_METRICS = {
     "sign-test": ["--a", "0.5,0.4,0.7,0.3,0.6", "--b", "0.3,0.4,0.5,0.2,0.1"],
     "permutation-test": ["--a", "0.5,0.4,0.7,0.3,0.6", "--b", "0.3,0.4,0.5,0.2,0.1"],
     "bootstrap": ["--a", "0.5,0.4,0.7,0.3,0.6", "--b", "0.3,0.4,0.5,0.2,0.1"],
+    "set-accuracy": ["--counts", "tp=20,fp=40,fn=60,tn=880"],
+    "fallout": ["RNNRR", "--relevant", "5", "--collection", "20"],
+    "e-measure": ["--counts", "tp=20,fp=40,fn=60", "--beta", "2"],
+    "break-even": ["RNNRR", "--relevant", "3"],
 }
 
 

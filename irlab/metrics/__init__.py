@@ -19,6 +19,7 @@ from .rank_correlation import kendall_tau_distance, spearman_rho
 from .reciprocal_rank import reciprocal_rank
 from .set_based import f_measure, hits, precision, recall, success
 from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
+from .counts import Counts, accuracy, break_even, e_measure, fallout, kappa_from_table
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -84,6 +85,20 @@ METRICS = (
            r"\rho = 1 - \frac{6 \sum_i d_i^2}{n(n^2-1)}", spearman_rho, "Spearman 1904", inputs="rankings-of-ids"),
 )
 
+# set retrieval from the contingency table (a ranking's top k, or counts: --counts tp=20,fp=40,fn=60,tn=880)
+METRICS += (
+    Metric("set-accuracy", "Accuracy of set retrieval (tp + tn) / N", "accuracy = (tp + tn) / (tp + fp + fn + tn)",
+           r"\mathrm{accuracy} = \frac{tp + tn}{tp + fp + fn + tn}", accuracy, "IIR 8.3", parameters=(K,)),
+    Metric("fallout", "Fall-out: share of the non-relevant documents retrieved", "fallout = fp / (fp + tn)",
+           r"\mathrm{fallout} = \frac{fp}{fp + tn}", fallout, "Salton & McGill 1983; IIR 8.4 (ROC: 1 - specificity)",
+           parameters=(K,), aliases=("fall-out",)),
+    Metric("e-measure", "van Rijsbergen's E-measure E = 1 - F", "E_β = 1 - (1 + β²) · P · R / (β² · P + R)",
+           r"E_\beta = 1 - \frac{(1+\beta^2)\, P\, R}{\beta^2 P + R}", e_measure,
+           "van Rijsbergen 1979, ch. 7; IIR 8.3", parameters=(K, BETA), aliases=("e",)),
+    Metric("break-even", "Precision/recall break-even point (= R-precision)", "BEP = P@k at the k where P@k = R@k, i.e. k = R",
+           r"\mathrm{BEP} = P@R = R@R", break_even, "IIR 8.4", aliases=("bep",)),
+)
+
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
@@ -128,3 +143,7 @@ __all__ = [
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
 ]
+    "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
+
+# the metrics that also take counts (tp, fp, fn, tn) instead of a ranking
+COUNTS_METRICS = ("precision", "recall", "f", "set-accuracy", "fallout", "e-measure")

@@ -50,6 +50,10 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
     >>> precision(Ranking.parse("RNNRR"), k=4).value
     Fraction(1, 2)
     """
+    if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
+        from .counts import precision_of_counts
+
+        return precision_of_counts(ranking, k)
     cut = Cut.of(ranking, k)
     notes = []
     conventions = {}
@@ -79,6 +83,10 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
     >>> recall(Ranking.parse("RNNRR", relevant=5)).value
     Fraction(3, 5)
     """
+    if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
+        from .counts import recall_of_counts
+
+        return recall_of_counts(ranking, k)
     cut = Cut.of(ranking, k)
     notes = ranking_notes(ranking)
     relevant = relevant_leaf(ranking)
@@ -108,6 +116,10 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
     >>> f_measure(Ranking.parse("RNNRR", relevant=5)).value
     Fraction(3, 5)
     """
+    if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
+        from .counts import f_of_counts
+
+        return f_of_counts(ranking, k, beta)
     beta = check_fraction(beta, "beta", 0, None, low_open=True)
     p = precision(ranking, k, precision_denominator)
     r = recall(ranking, k, recall_denominator)
