@@ -35,7 +35,15 @@ from .metrics import (
     spearman_rho,
     success,
 )
-from .ranking import Ranking
+from .ranking import Ranking, accepting_text
+
+# the ranking metrics as the package exports them: a notebook may pass "RNNRR" where a Ranking is expected
+(average_precision, cumulative_gain, dcg, eleven_point_average, expected_reciprocal_rank, f_measure, hits, idcg,
+ interpolated_precision, ndcg, normalized_err, precision, precision_at_recall, precision_recall_points, r_precision,
+ recall, reciprocal_rank, success) = map(accepting_text, (
+    average_precision, cumulative_gain, dcg, eleven_point_average, expected_reciprocal_rank, f_measure, hits, idcg,
+    interpolated_precision, ndcg, normalized_err, precision, precision_at_recall, precision_recall_points, r_precision,
+    recall, reciprocal_rank, success))
 
 
 def check(exercise_file, exercise_id, question_id, answer, student=None, seed=None):

@@ -28,6 +28,11 @@ class Convention:
     default: str
 
     def choice(self, key: str | None) -> Choice:
+        if key is not None and not isinstance(key, str):
+            from .errors import InputTypeError
+
+            keys = ", ".join(repr(c.key) for c in self.choices)
+            raise InputTypeError(f"{self.name} is one of {keys}, got {type(key).__name__} {key!r:.40}")
         key = self.default if key is None else key.strip().lower().replace("_", "-")
         for choice in self.choices:
             if choice.key == key:

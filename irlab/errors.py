@@ -13,6 +13,14 @@ class ParameterError(IrlabError):
     """A metric parameter (k, recall level, beta, a convention name…) is out of range or unknown."""
 
 
+class InputTypeError(IrlabError, TypeError):
+    """A value of the wrong type (None, a number where a ranking or a list is needed…); also a TypeError."""
+
+
+class LimitError(ParameterError):
+    """A size or magnitude beyond what any exercise needs (irlab/limits.py); the message names the limit."""
+
+
 class InputFileError(IrlabError):
     """A data file (TREC qrels/run, exercise set) is malformed; the message names file and line."""
 

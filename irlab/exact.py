@@ -7,6 +7,7 @@ sympy is imported on first use only, so ``import irlab`` stays light.
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from functools import lru_cache
 from numbers import Rational
@@ -194,11 +195,34 @@ def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
     return "0" if text in ("-0", "") else text
 
 
+SHOWN_DIGITS = 60  # longer integers are written by their first and last digits and their length
+
+
+def _integer_text(n: int) -> str:
+    """An integer's digits; one too long to read (an AP over 16,000 ranks has a 7,000-digit denominator) is
+    written '12345…67890 (7,012 digits)'."""
+    if abs(n).bit_length() <= SHOWN_DIGITS * 3:
+        return str(n)
+    magnitude = abs(n)
+    digits = int((magnitude.bit_length() - 1) * 0.30102999566398) + 1
+    if magnitude < 10 ** (digits - 1):
+        digits -= 1
+    elif magnitude >= 10**digits:
+        digits += 1
+    if digits <= SHOWN_DIGITS:
+        return str(n)
+    head = magnitude // 10 ** (digits - 6)
+    tail = magnitude % 10**5
+    return f"{'-' if n < 0 else ''}{head}…{tail:05d} ({digits:,} digits)"
+
+
 def exact_text(value) -> str:
     """The exact value as plain text: '21/50', '3', or sympy's expression written with log2."""
     if not is_symbolic(value):
         value = rational(value)
-        return str(value)
+        if isinstance(value, Fraction):
+            return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
+        return _integer_text(value)
     return _symbolic_text(value)
 
 
@@ -207,17 +231,28 @@ def exact_latex(value, inline: bool = False) -> str:
     if not is_symbolic(value):
         value = rational(value)
         if isinstance(value, Fraction) and inline:
-            return f"{value.numerator}/{value.denominator}"
+            return f"{_integer_latex(value.numerator)}/{_integer_latex(value.denominator)}"
         if isinstance(value, Fraction):
             sign = "-" if value < 0 else ""
-            return f"{sign}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
-        return str(value)
+            return f"{sign}\\frac{{{_integer_latex(abs(value.numerator))}}}{{{_integer_latex(value.denominator)}}}"
+        return _integer_latex(value)
     names = {symbol: f"\\log_2 {symbol.name[5:-1]}" for symbol in value.free_symbols}
-    return _sympy().latex(value, symbol_names=names)
+    try:
+        return _sympy().latex(value, symbol_names=names)
+    except ValueError:  # an integer in it beyond Python's 4,300-digit conversion limit
+        return r"\text{(an expression too long to write out)}"
+
+
+def _integer_latex(n: int) -> str:
+    text = _integer_text(n)
+    return text if " " not in text else text.replace("…", r"\ldots{}").replace(" (", r"\ (\text{").replace(" digits)", " digits})")
 
 
 def _symbolic_text(value) -> str:
-    return _sympy().sstr(value)
+    try:
+        return _sympy().sstr(value)
+    except ValueError:  # an integer in it beyond Python's 4,300-digit conversion limit
+        return "(an expression too long to write out)"
 
 
 def value_text(value) -> str:
@@ -237,15 +272,28 @@ def value_latex(value, inline: bool = False) -> str:
     return f"{exact} \\approx {decimal_text(value, strip=False)}"
 
 
-@lru_cache(maxsize=None)
+# ASCII digits only ('３' and '1_0' are not numbers here), an exponent of at most three digits (1e-1000000000
+# would make Fraction compute 10^1000000000)
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?|[+-]?\d+ */ *\d+", re.ASCII)
+
+
+@lru_cache(maxsize=1024)
 def parse_number(text: str) -> Fraction | int:
     """Parse '3', '0.25', '1/3' or '25%' into an exact rational (used for CLI options and data files)."""
     cleaned = text.strip()
     scale = 1
     if cleaned.endswith("%"):
         cleaned, scale = cleaned[:-1].strip(), 100
+    if len(cleaned) > 40 or not _NUMBER.fullmatch(cleaned):
+        raise ValueError(f"not a number: {_clip(text)}")
     try:
-        value = Fraction(cleaned)
+        value = Fraction(cleaned.replace(" ", ""))
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"not a number: {text!r}") from None
+        raise ValueError(f"not a number: {_clip(text)}") from None
     return rational(value / scale)
+
+
+def _clip(text: str, width: int = 40) -> str:
+    """A user's text for a message, cut when long (a message is one line)."""
+    shown = repr(text)
+    return shown if len(shown) <= width else f"{shown[:width]}… ({len(text):,} characters)"

@@ -168,28 +168,44 @@ def _jsonable(value):
 # parameter checks shared by the metrics --------------------------------------------------------
 
 def check_cutoff(k) -> int | None:
+    from .errors import InputTypeError
+    from .limits import MAX_CUTOFF, check_at_most
+
     if k is None:
         return None
     if isinstance(k, bool) or not isinstance(k, int):
         if isinstance(k, Fraction) and k.denominator == 1:
             k = int(k)
-        else:
+        elif isinstance(k, (str, float, Fraction)):
             raise ParameterError(f"cut-off k must be a positive integer, got {k!r}")
+        else:
+            raise InputTypeError(f"cut-off k must be a positive integer, got {type(k).__name__} {k!r}")
     if k <= 0:
         raise ParameterError(f"cut-off k must be a positive integer, got {k}")
-    return k
+    return check_at_most(k, MAX_CUTOFF, "cut-off k")
 
 
 def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fraction | int:
+    """A number parameter read exactly ('0.25', '1/4', '25%', 0.25 as written, Fraction(1, 4)) and range-checked."""
+    from .errors import InputTypeError
+    from .limits import check_digits
+
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
+        raise InputTypeError(f"{name} must be a number such as 0.25, '1/4' or '25%', got {type(value).__name__} {value!r}")
+    shown = exact._clip(value) if isinstance(value, str) else repr(value)
     try:
-        value = exact.parse_number(value) if isinstance(value, str) else exact.rational(Fraction(value))
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number, got {value!r}") from None
-    too_low = value <= low if low_open else value < low
-    if too_low or (high is not None and value > high):
+        if isinstance(value, str):
+            number = exact.parse_number(value)
+        else:  # a float means what it prints as: 0.33 is 33/100, not the binary number nearest to it
+            number = exact.rational(Fraction(repr(value)) if isinstance(value, float) else value)
+    except (ValueError, OverflowError):
+        raise ParameterError(f"{name} must be a finite number such as 0.25, 1/4 or 25%, got {shown}") from None
+    too_low = number <= low if low_open else number < low
+    if too_low or (high is not None and number > high):
         interval = f"{'(' if low_open else '['}{low}, {high if high is not None else '∞'}{']' if high is not None else ')'}"
-        raise ParameterError(f"{name} must lie in {interval}, got {exact.exact_text(value)}")
-    return value
+        raise ParameterError(f"{name} must lie in {interval}, got {shown if isinstance(value, str) else exact.exact_text(number)}")
+    check_digits(number, name)
+    return number
 
 
 @dataclass

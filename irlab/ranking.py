@@ -13,9 +13,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .errors import RankingError
+from .errors import InputTypeError, RankingError
+from .limits import MAX_COLLECTION, MAX_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most
 
 _SEPARATORS = " \t|,;"
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -43,19 +45,19 @@ class Ranking:
     remarks: tuple[str, ...] = field(default=(), compare=False)  # how the ranking was obtained, shown with every result
 
     def __post_init__(self):
-        object.__setattr__(self, "grades", tuple(self.grades))
-        object.__setattr__(self, "unretrieved", tuple(self.unretrieved))
+        object.__setattr__(self, "grades", _sequence(self.grades, "the grades of a Ranking"))
+        object.__setattr__(self, "unretrieved", _sequence(self.unretrieved, "unretrieved (grades of judged documents not retrieved)"))
         if not self.grades:
             raise RankingError("the ranking is empty: give at least one judged document")
+        check_at_most(len(self.grades), MAX_RANKS, "the length of a ranking")
+        check_at_most(len(self.unretrieved), MAX_RANKS, "the number of judged documents not retrieved")
         for position, grade in enumerate(self.grades, 1):
             _check_grade(grade, f"rank {position}")
         for position, grade in enumerate(self.unretrieved, 1):
             _check_grade(grade, f"unretrieved document {position}")
-        if not isinstance(self.threshold, int) or isinstance(self.threshold, bool) or self.threshold < 1:
-            raise RankingError(f"relevance threshold must be an integer >= 1, got {self.threshold!r}")
+        _check_count(self.threshold, "relevance threshold", 1, MAX_GRADE)
         if self.relevant is not None:
-            if not isinstance(self.relevant, int) or isinstance(self.relevant, bool) or self.relevant < 0:
-                raise RankingError(f"number of relevant documents R must be a non-negative integer, got {self.relevant!r}")
+            _check_count(self.relevant, "number of relevant documents R", 0, MAX_RELEVANT)
             known = self.relevant_retrieved + self.relevant_unretrieved
             if self.relevant < self.relevant_retrieved:
                 raise RankingError(
@@ -70,8 +72,7 @@ class Ranking:
         if self.ids is not None and len(self.ids) != len(self.grades):
             raise RankingError(f"{len(self.ids)} document ids for {len(self.grades)} ranks")
         if self.collection is not None:
-            if not isinstance(self.collection, int) or isinstance(self.collection, bool) or self.collection < 1:
-                raise RankingError(f"collection size N must be a positive integer, got {self.collection!r}")
+            _check_count(self.collection, "collection size N", 1, MAX_COLLECTION)
             if self.collection < self.retrieved:
                 raise RankingError(
                     f"collection size N = {self.collection} is smaller than the {self.retrieved} documents retrieved"
@@ -88,7 +89,9 @@ class Ranking:
     def parse(cls, text: str, **known) -> "Ranking":
         """Read an R/N string ('RNNRR', 'r n n | r r') or a list of grades ('3,2,0,1', '1 0 0 1')."""
         if not isinstance(text, str):
-            raise RankingError(f"a ranking must be written as text, got {type(text).__name__}")
+            raise InputTypeError(f"a ranking must be written as text ('RNNRR' or '3,2,0,1'), got {type(text).__name__} "
+                                 f"{_clip(text)}; Ranking.from_grades takes a list of grades")
+        check_at_most(len(text), MAX_TEXT, "the length of a ranking as written (characters)")
         if re.search(r"[0-9]", text):
             return cls.from_grades(_parse_grades(text, "ranking"), text=text.strip(), **known)
         return cls.from_string(text, **known)
@@ -116,7 +119,7 @@ class Ranking:
     @classmethod
     def from_grades(cls, grades, **known) -> "Ranking":
         """Graded judgments in rank order, e.g. [3, 2, 0, 1]."""
-        grades = tuple(grades)
+        grades = _sequence(grades, "the grades given to Ranking.from_grades")
         judged = grades + tuple(known.get("unretrieved") or ())
         known.setdefault("binary", all(g in (0, 1) for g in judged if isinstance(g, int)))
         return cls(grades, **known)
@@ -125,7 +128,7 @@ class Ranking:
     def from_binary(cls, flags, **known) -> "Ranking":
         """Binary judgments in rank order: 1/True relevant, 0/False not."""
         grades = []
-        for position, flag in enumerate(flags, 1):
+        for position, flag in enumerate(_sequence(flags, "the flags given to Ranking.from_binary"), 1):
             if flag not in (0, 1):
                 raise RankingError(f"binary judgment at rank {position} must be 0 or 1, got {flag!r}")
             grades.append(int(flag))
@@ -211,11 +214,65 @@ class Ranking:
         return None
 
 
+def as_ranking(value) -> Ranking:
+    """What a metric accepts as its ranking: a Ranking, an R/N or grade string ('RNNRR', '3,2,0,1'), or a list of grades.
+
+    >>> as_ranking("RNR").grades
+    (1, 0, 1)
+    """
+    if isinstance(value, Ranking):
+        return value
+    if isinstance(value, str):
+        return Ranking.parse(value)
+    if isinstance(value, (list, tuple)):
+        return Ranking.from_grades(value)
+    raise InputTypeError(f"a metric takes a Ranking, e.g. Ranking.parse('RNNRR', relevant=5) (an R/N string or a list of "
+                         f"grades also works), got {type(value).__name__} {_clip(value)}")
+
+
+def accepting_text(metric):
+    """``metric`` as the public API offers it: its ranking may also be written as text (``irlab.precision("RNR")``)."""
+    from functools import wraps
+
+    @wraps(metric)
+    def checked(ranking, *args, **options):
+        return metric(as_ranking(ranking), *args, **options)
+
+    return checked
+
+
+def _clip(value, width: int = 40) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= width else shown[:width] + "…"
+
+
+def _sequence(value, what: str) -> tuple:
+    """A list, tuple or other iterable of values (not text, not a single number) as a tuple."""
+    if isinstance(value, (str, bytes)):
+        raise InputTypeError(f"{what} must be a list of integer grades, got the text {_clip(value)} "
+                             "(Ranking.parse reads an R/N string or '3,2,0,1')")
+    if isinstance(value, (list, tuple)):
+        return tuple(value)
+    try:
+        return tuple(value)
+    except TypeError:
+        raise InputTypeError(f"{what} must be a list of integer grades, got {type(value).__name__} {_clip(value)}") from None
+
+
+def _check_count(value, what: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputTypeError(f"{what} must be an integer >= {low}, got {type(value).__name__} {_clip(value)}")
+    if value < low:
+        raise RankingError(f"{what} must be an integer >= {low}, got {value}")
+    check_at_most(value, high, what)
+
+
 def _check_grade(grade, where):
     if isinstance(grade, bool) or not isinstance(grade, int):
-        raise RankingError(f"grade at {where} must be an integer, got {grade!r}")
+        raise RankingError(f"grade at {where} must be an integer, got {_clip(grade)}")
     if grade < 0:
         raise RankingError(f"negative grade {grade} at {where}: grades must be 0 (non-relevant) or more")
+    check_at_most(grade, MAX_GRADE, f"the grade at {where}")
 
 
 def _parse_grades(text: str, what: str) -> list[int]:
@@ -223,19 +280,25 @@ def _parse_grades(text: str, what: str) -> list[int]:
     tokens = [t for t in re.split(r"[\s,;|]+", text.strip()) if t]
     if not tokens:
         raise RankingError(f"the {what} is empty")
+    shown = _clip(text.strip())
     for position, token in enumerate(tokens, 1):
-        try:
-            grade = int(token)
-        except ValueError:
-            raise RankingError(f"{what} {text.strip()!r}: item {position} {token!r} is not an integer grade") from None
+        if not _INTEGER.fullmatch(token):  # ASCII digits only: '３' and '1_0' are not grades
+            raise RankingError(f"{what} {shown}: item {position} {_clip(token)} is not an integer grade")
+        if len(token.lstrip("-")) > 6:
+            check_at_most(10**6, MAX_GRADE, f"a grade ({what}, item {position})")
+        grade = int(token)
         if grade < 0:
-            raise RankingError(f"{what} {text.strip()!r}: negative grade {grade} at position {position}")
+            raise RankingError(f"{what} {shown}: negative grade {grade} at position {position}")
+        check_at_most(grade, MAX_GRADE, f"a grade ({what}, item {position})")
         grades.append(grade)
     return grades
 
 
 def parse_grade_list(text: str, what: str = "grade list") -> tuple[int, ...]:
     """Comma/space separated non-negative integers ('' gives an empty tuple)."""
+    if not isinstance(text, str):
+        raise InputTypeError(f"{what} must be text such as '2,1', got {type(text).__name__} {_clip(text)}")
+    check_at_most(len(text), MAX_TEXT, f"the length of {what} as written (characters)")
     if not text.strip():
         return ()
     return tuple(_parse_grades(text, what))
@@ -244,9 +307,14 @@ def parse_grade_list(text: str, what: str = "grade list") -> tuple[int, ...]:
 def parse_ids(text, what: str) -> tuple[str, ...]:
     """A ranking of document ids, 'd1,d2,d3' (commas or spaces) or a sequence; duplicates are an error."""
     if isinstance(text, str):
+        check_at_most(len(text), MAX_TEXT, f"the length of {what} as written (characters)")
         ids = tuple(t for t in re.split(r"[\s,;|]+", text.strip()) if t)
-    else:
+    elif isinstance(text, (list, tuple)):
         ids = tuple(str(t) for t in text)
+    else:
+        raise InputTypeError(f"{what} must be text such as 'd1,d2,d3' or a list of ids, got {type(text).__name__} "
+                             f"{_clip(text)}")
+    check_at_most(len(ids), MAX_RANKS, f"the length of {what}")
     if not ids:
         raise RankingError(f"{what} is empty")
     seen = {}

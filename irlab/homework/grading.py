@@ -324,6 +324,8 @@ class GradeReport:
         for s in self.students:
             lines = [Paragraph(f"{q.exercise} {p.address}: {p.message}") for q in s.questions for p in q.parts
                      if p.status != "correct"]
+            if s.questions and all(p.status == "missing" for q in s.questions for p in q.parts):
+                lines = [Paragraph("No answer submitted.")]
             lines += [Paragraph(f"line {row.line} ({row.status}): {row.message}") for row in s.rows]
             if not lines:
                 lines = [Paragraph("Every answer is correct." if s.questions else "No answer could be graded.")]

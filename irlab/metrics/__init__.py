@@ -129,6 +129,10 @@ ALIASES = {alias: m.name for m in METRICS for alias in m.aliases}
 
 
 def get_metric(name: str) -> Metric:
+    if not isinstance(name, str):
+        from ..errors import InputTypeError
+
+        raise InputTypeError(f"a metric name is text such as 'ap' (`irlab metrics` lists them), got {type(name).__name__} {name!r:.40}")
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in REGISTRY:

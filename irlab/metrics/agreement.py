@@ -16,8 +16,16 @@ def parse_judgments(column, what: str) -> tuple[int, ...]:
         items = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t]
         if len(items) == 1 and len(items[0]) > 1:
             items = list(items[0])  # '0110'
-    else:
+    elif isinstance(column, (list, tuple)):
         items = list(column)
+    else:
+        from ..errors import InputTypeError
+
+        raise InputTypeError(f"{what} must be a list of 0/1 judgments or text such as '0,1,1', got {type(column).__name__} "
+                             f"{column!r:.40}")
+    from ..limits import MAX_RANKS, check_at_most
+
+    check_at_most(len(items), MAX_RANKS, f"the number of judgments in {what}")
     if not items:
         raise RankingError(f"{what} is empty")
     values = []

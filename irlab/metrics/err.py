@@ -24,6 +24,9 @@ def _max_grade(ranking, max_grade):
         return observed, f"gmax = {observed}, the highest judged grade"
     if isinstance(max_grade, bool) or not isinstance(max_grade, int) or max_grade < observed:
         raise ParameterError(f"max grade must be an integer >= the highest judged grade {observed}, got {max_grade!r}")
+    from ..limits import MAX_GRADE, check_at_most
+
+    check_at_most(max_grade, MAX_GRADE, "max grade gmax")
     return max_grade, f"gmax = {max_grade}, the top of the grade scale (given)"
 
 

@@ -18,7 +18,15 @@ def mean_over_queries(results, symbol: str | None = None, labels=None) -> Result
     >>> mean_over_queries([average_precision(r) for r in runs]).value
     Fraction(23, 50)
     """
+    from ..errors import InputTypeError
+
+    if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
+        raise InputTypeError(f"mean_over_queries takes a list of metric results, got {type(results).__name__}")
     results = list(results)
+    for position, result in enumerate(results, 1):
+        if not isinstance(result, Result):
+            raise InputTypeError(f"mean_over_queries takes metric results (e.g. [average_precision(r) for r in rankings]); "
+                                 f"item {position} is {type(result).__name__} {result!r:.40}")
     if not results:
         raise ParameterError("a mean over queries needs at least one query")
     metrics = {r.metric for r in results}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import conventions as conv
 from ..document import Note
+from ..limits import MAX_BETA
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced, call, minimum
 from .common import rank_table, ranking_notes, relevant_leaf
@@ -120,7 +121,7 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
         from .counts import f_of_counts
 
         return f_of_counts(ranking, k, beta)
-    beta = check_fraction(beta, "beta", 0, None, low_open=True)
+    beta = check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
     p = precision(ranking, k, precision_denominator)
     r = recall(ranking, k, recall_denominator)
     p_node, r_node = p.traced, r.traced
