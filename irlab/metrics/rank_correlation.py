@@ -11,17 +11,17 @@ from ..ranking import parse_ids
 from ..trace import Traced, total
 
 
-def _same_items(a, b):
-    only_a = [d for d in a if d not in set(b)]
-    only_b = [d for d in b if d not in set(a)]
+def _same_items(a, b, hint=""):
+    in_a, in_b = set(a), set(b)
+    only_a = [d for d in a if d not in in_b]
+    only_b = [d for d in b if d not in in_a]
     if only_a or only_b:
         parts = []
         if only_a:
             parts.append(f"only in the first: {', '.join(only_a)}")
         if only_b:
             parts.append(f"only in the second: {', '.join(only_b)}")
-        raise RankingError("the two rankings must order the same documents (" + "; ".join(parts) +
-                           "); use --k to compare only the documents both top-k lists share")
+        raise RankingError("the two rankings must order the same documents (" + "; ".join(parts) + ")" + hint)
 
 
 def _order(x, y, x_first: bool) -> str:
@@ -41,7 +41,7 @@ def kendall_tau_distance(a, b, k=None) -> Result:
     k = check_cutoff(k)
     notes = []
     if k is None:
-        _same_items(a, b)
+        _same_items(a, b, "; use --k to compare only the documents both top-k lists share")
         items = list(a)
     else:
         top_b = set(b[:k])
