@@ -55,11 +55,14 @@ class Step:
     substitution_text: str | None = None
     substitution_latex: str | None = None
     note: str | None = None
+    written_text: str | None = None  # the exact value as the computation wrote it (trace.written)
+    written_latex: str | None = None
 
     @classmethod
     def from_traced(cls, node: trace.Traced) -> "Step":
+        written = {"written_text": trace.written(node, "text"), "written_latex": trace.written(node, "latex")}
         if node.is_leaf:
-            return cls(node.label, node.symbol, node.value, note=node.note)
+            return cls(node.label, node.symbol, node.value, note=node.note, **written)
         formula_text = trace.formula(node, "text")
         substitution_text = trace.substitution(node, "text")
         return cls(
@@ -71,6 +74,7 @@ class Step:
             substitution_text if substitution_text != formula_text else None,
             trace.substitution(node, "latex") if substitution_text != formula_text else None,
             node.note,
+            **written,
         )
 
 
@@ -91,6 +95,12 @@ class Answer:
     label: str
     symbol: str
     value: Any
+    written_text: str | None = None  # the exact value as the computation wrote it (trace.written)
+    written_latex: str | None = None
+
+    @classmethod
+    def of(cls, label: str, node: trace.Traced, symbol: str | None = None) -> "Answer":
+        return cls(label, symbol or node.symbol, node.value, trace.written(node, "text"), trace.written(node, "latex"))
 
 
 @dataclass(frozen=True)

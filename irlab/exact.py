@@ -255,9 +255,15 @@ def _symbolic_text(value) -> str:
         return "(an expression too long to write out)"
 
 
+def display_text(value) -> str:
+    """The exact value for a reader: like :func:`exact_text` but written with '·' and '^', never Python's '*'/'**'."""
+    text = exact_text(value)
+    return text.replace("**", "^").replace("*", " · ") if is_symbolic(value) else text
+
+
 def value_text(value) -> str:
-    """'21/50 = 0.42', '1/3 ≈ 0.3333', '2', or 'log(2)/log(3) ≈ 0.6309' — exact and decimal side by side."""
-    exact = exact_text(value)
+    """'21/50 = 0.42', '1/3 ≈ 0.3333', '2', or '1/log2(3) ≈ 0.6309' — exact and decimal side by side."""
+    exact = display_text(value)
     if is_terminating(value):
         decimal = decimal_text(value)
         return exact if exact == decimal else f"{exact} = {decimal}"

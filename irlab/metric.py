@@ -127,7 +127,7 @@ class Result(Displayable):
             blocks.append(formula)
         blocks += self.tables + self.sections
         blocks.append(Steps.of(*self.support, self.traced))
-        blocks.append(Answer("Result", self.symbol, self.value))
+        blocks.append(Answer.of("Result", self.traced, self.symbol))
         return blocks
 
     def meta(self) -> dict:

@@ -24,9 +24,9 @@ _PRECEDENCE = {"add": 1, "sub": 1, "neg": 2, "mul": 2, "div": 2, "pow": 3, "call
 class Traced:
     """An exact value with the operation and operands that produced it."""
 
-    __slots__ = ("value", "op", "operands", "symbol", "label", "note", "function")
+    __slots__ = ("value", "op", "operands", "symbol", "label", "note", "function", "origin")
 
-    def __init__(self, value, symbol=None, label=None, *, op="leaf", operands=(), note=None, function=None):
+    def __init__(self, value, symbol=None, label=None, *, op="leaf", operands=(), note=None, function=None, origin=None):
         if isinstance(value, Traced):
             raise TypeError("Traced(value) expects a number, not a Traced")
         self.value = exact.simplify(value) if exact.is_symbolic(value) else exact.rational(value)
@@ -36,6 +36,8 @@ class Traced:
         self.label = label
         self.note = note
         self.function = function
+        # a leaf standing for a value computed elsewhere (AP of one query in MAP) is written as that computation wrote it
+        self.origin = origin
 
     def named(self, symbol, label=None, note=None) -> "Traced":
         """Give this value a symbol (shown in formulas) and, with a label, make it a step of the explanation."""
@@ -211,10 +213,10 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
     """Write ``node`` in ``fmt`` ('text' or 'latex'); returns the string and its precedence."""
     if not top and node.symbol:
         if show_values:
-            return _value_latex(node.value) if fmt == "latex" else _value_text(node.value)
+            return _written(node, fmt)
         return (symbol_latex(node.symbol) if fmt == "latex" else node.symbol), 4
     if node.is_leaf:
-        return _value_latex(node.value) if fmt == "latex" else _value_text(node.value)
+        return _written(node, fmt)
 
     def part(child, minimum, strict=False):
         text, prec = _write(child, fmt, show_values, False)
@@ -261,6 +263,74 @@ _BRACKETS = {
     "ceil": (("⌈", "⌉"), (r"\left\lceil ", r"\right\rceil")),
     "round": (("round(", ")"), (r"\operatorname{round}\left(", r"\right)")),
 }
+
+
+def _parenthesised(text, fmt):
+    return rf"\left({text}\right)" if fmt == "latex" else f"({text})"
+
+
+def _written(node: Traced, fmt: str) -> tuple[str, int]:
+    """The exact value of ``node`` written the way it was computed (see :func:`written`) and its precedence."""
+    latex = fmt == "latex"
+    value = node.value
+    if not exact.is_symbolic(value):
+        return _value_latex(value) if latex else _value_text(value)
+    if node.origin is not None:
+        return _written(node.origin, fmt)
+    op, ops = node.op, node.operands
+    if op == "leaf":
+        return _value_latex(value) if latex else _value_text(value)
+    if op == "call":
+        if node.function == "log2":
+            argument = exact.exact_text(ops[0].value)
+            return (rf"\log_2 {argument}" if latex else f"log2({argument})"), 4
+        chosen = next((o for o in ops if o.value is value or o.value == value), None)  # max/min: the operand it picked
+        if chosen is not None:
+            return _written(chosen, fmt)
+        return _value_latex(value) if latex else _value_text(value)
+
+    def part(child, minimum, strict=False):
+        text, prec = _written(child, fmt)
+        return (_parenthesised(text, fmt), 3.9) if prec < minimum or (strict and prec == minimum) else (text, prec)
+
+    if op == "add":
+        terms = [part(o, 1)[0] for o in ops if o.value != 0] or ["0"]
+        out = terms[0]
+        for term in terms[1:]:
+            out += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
+        return out, 1
+    if op == "sub":
+        return f"{part(ops[0], 1)[0]} - {part(ops[1], 1, strict=True)[0]}", 1
+    if op == "neg":
+        return f"-{part(ops[0], 3)[0]}", 2
+    if op == "mul":
+        return (r" \cdot " if latex else " · ").join(part(o, 2)[0] for o in ops), 2
+    if op == "div" and ops[1].value == 1:
+        return _written(ops[0], fmt)
+    if op == "div":
+        if latex:
+            return rf"\frac{{{_written(ops[0], fmt)[0]}}}{{{_written(ops[1], fmt)[0]}}}", 4
+        (num, num_prec), (den, den_prec) = part(ops[0], 2), part(ops[1], 2, strict=True)
+        if num_prec == 4 and den_prec == 4:
+            return f"{num}/{den}", 1.5  # compact like a fraction: bare in a sum, bracketed as a factor
+        return f"{num} / {den}", 2
+    if op == "pow":
+        base, exponent = part(ops[0], 4)[0], _written(ops[1], fmt)[0]
+        return (f"{{{base}}}^{{{exponent}}}" if latex else f"{base}^{part(ops[1], 4)[0]}"), 3
+    return _value_latex(value) if latex else _value_text(value)
+
+
+def written(node: Traced, fmt: str = "text") -> str:
+    """The exact value of ``node`` as the computation wrote it, for reading beside the formula.
+
+    Rational values are reduced fractions. A value with logarithms keeps the shape of its computation: terms in
+    the order they were added (rank order), zero terms dropped, every ``log2(n)`` with its own argument
+    (``3/log2(6)``, never sympy's rewriting ``3/(log2(3) + 1)``).
+
+    >>> written(Traced(3) / log2(6) + Traced(1) / log2(4))
+    '3/log2(6) + 1/2'
+    """
+    return _written(node, fmt)[0]
 
 
 def formula(node: Traced, fmt: str = "text") -> str:

@@ -89,3 +89,23 @@ def test_import_irlab_is_light():
     code = "import sys, irlab; print('sympy' in sys.modules, 'matplotlib' in sys.modules, 'numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[:2] == ["False", "False"]
+
+
+def test_step_chains_state_each_side_once_and_keep_log_arguments():
+    from irlab import Ranking, ndcg, precision
+
+    text = precision(Ranking.parse("RNNRR"), k=5).render("text")
+    assert "P@5 = hits@5 / k = 3 / 5 = 0.6" in text  # not '3 / 5 = 3/5 = 0.6'
+    text = ndcg(Ranking.parse("3,2,0,1,2")).render("text")
+    assert ("= 7 / log2(2) + 3 / log2(3) + 0 / log2(4) + 1 / log2(5) + 3 / log2(6) "
+            "= 7 + 3/log2(3) + 1/log2(5) + 3/log2(6) ≈ 10.4840") in text
+    assert "nDCG = (7 + 3/log2(3) + 1/log2(5) + 3/log2(6)) / (7 + 3/log2(3) + 3/2 + 1/log2(5)) ≈ 0.9686" in text
+    assert "log2(3) + 1" not in text and "*" not in text
+    assert " 5 |     2 |            3 | log2(6) ≈ 2.5850     | 3/log2(6) ≈ 1.1606" in text
+
+
+def test_mean_over_queries_writes_each_query_as_computed():
+    from irlab import Ranking, mean_over_queries, ndcg
+
+    result = mean_over_queries([ndcg(Ranking.parse("0,1")), ndcg(Ranking.parse("1,0"))], "mean nDCG")
+    assert "mean nDCG = (nDCG(q1) + nDCG(q2)) / 2 = (1/log2(3) + 1) / 2 ≈ 0.8155" in result.render("text")

@@ -54,3 +54,26 @@ def test_symbolic_operands_are_parenthesised_once():
     assert substitution((1 / quotient).named("i", "inverse")) == "1 / ((7 + 3/log2(3))/(log2(3) + 2))"
     summed = Traced(exact.add(1, exact.log2(3)), "s")
     assert substitution((2 * summed).named("t", "twice")) == "2 · (log2(3) + 1)"
+
+
+def test_written_keeps_rank_order_and_log_arguments():
+    from irlab.trace import log2, written
+
+    terms = [Traced(g) / log2(i + 1) for i, g in enumerate([7, 3, 0, 1, 3], 1)]
+    dcg = total(terms, "DCG", "DCG")
+    # sympy would write 7 + 3/(log2(3) + 1) + 1/log2(5) + 3/log2(3): reordered, log2(6) rewritten
+    assert written(dcg) == "7 + 3/log2(3) + 1/log2(5) + 3/log2(6)"
+    assert written(dcg, "latex") == r"7 + \frac{3}{\log_2 3} + \frac{1}{\log_2 5} + \frac{3}{\log_2 6}"
+    assert written(1 / log2(951)) == "1/log2(951)"  # not 1/(log2(3) + log2(317))
+    ratio = (dcg / total([Traced(7) / log2(2), Traced(3) / log2(3)], "IDCG", "IDCG")).named("nDCG", "nDCG")
+    assert substitution(ratio) == "(7 + 3/log2(3) + 1/log2(5) + 3/log2(6)) / (7 + 3/log2(3))"
+    assert written(Traced(F(2, 3)) * 3) == "2"  # a rational value is simply its value
+
+
+def test_a_leaf_with_an_origin_is_written_like_its_computation():
+    from irlab.trace import log2, written
+
+    ndcg_q1 = (Traced(3) / log2(6)).named("x", "x")
+    leaf = Traced(ndcg_q1.value, "nDCG(q1)", origin=ndcg_q1)
+    assert written(leaf) == "3/log2(6)"
+    assert substitution(((leaf + 1) / 2).named("m", "mean")) == "(3/log2(6) + 1) / 2"

@@ -43,9 +43,9 @@ def _gain_table(ranking, grades, depth, terms, choices, ideal=False) -> Table:
     for rank in range(1, depth + 1):
         grade = grades[rank - 1]
         term = terms[rank - 1]
-        discount = "none" if term.is_leaf else term.operands[1].value  # log2-rank leaves rank 1 undiscounted
+        discount = "none" if term.is_leaf else term.operands[1]  # log2-rank leaves rank 1 undiscounted
         judgment = str(grade) if ideal or not ranking.binary else ranking.symbol(rank)
-        rows.append((rank, judgment, gain_of(grade, choices["gain"].key), discount, term.value))
+        rows.append((rank, judgment, gain_of(grade, choices["gain"].key), discount, term))
     discount_header = "divided by log2(i)" if choices["discount"].key == "log2-rank" else "divided by log2(i+1)"
     caption = "Ideal ranking (all judged grades, best first)" if ideal else "Ranking"
     return Table(("rank", "grade", gain_header, discount_header, "term"), tuple(rows), caption)

@@ -36,7 +36,7 @@ def mean_over_queries(results, symbol: str | None = None, labels=None) -> Result
     base = results[0].symbol
     symbol = symbol or MEAN_NAMES.get(metric, f"mean {base}")
     labels = list(labels) if labels else [f"q{i}" for i in range(1, len(results) + 1)]
-    leaves = [Traced(r.value, f"{base}({label})") for r, label in zip(results, labels)]
+    leaves = [Traced(r.value, f"{base}({label})", origin=r.traced) for r, label in zip(results, labels)]
     value = mean(leaves, symbol, f"Mean over {len(results)} queries")
     table = Table(("query", base), tuple((label, r.value) for label, r in zip(labels, results)), "Per query")
     sections = [r.section(f"Query {label}: {r.title}") for label, r in zip(labels, results)]

@@ -6,7 +6,7 @@ from html import escape
 
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, step_chain
+from .common import NOTE_TITLES, cell_text, step_chain, value_text
 
 STYLE = """
 .irlab { font-family: system-ui, sans-serif; line-height: 1.4; max-width: 60em; }
@@ -65,7 +65,7 @@ def _blocks(blocks, level):
                 parts.append(f'<li class="step">{escape(step.label)}: <code>{escape(step_chain(step))}</code>{note}</li>')
             parts.append("</ol>")
         elif isinstance(block, Answer):
-            value = escape(exact.value_text(block.value))
+            value = escape(value_text(block.value, block.written_text))
             parts.append(f'<p class="answer">{escape(block.label)}: {escape(block.symbol)} = {value}</p>')
         elif isinstance(block, Figure):
             parts.append(f'<figure><img src="{block.data_uri}" alt="{escape(block.caption)}">'

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json as _json
 
 from .. import exact
+from .common import cell_value
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 
 
@@ -17,7 +18,7 @@ def _cell(cell):
         return cell
     if isinstance(cell, int):
         return cell
-    return exact.exact_text(cell)
+    return exact.exact_text(cell_value(cell))
 
 
 def document_data(title, blocks, meta) -> dict:

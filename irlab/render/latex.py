@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, cell_latex, step_chain
+from .common import NOTE_TITLES, cell_latex, step_chain, value_latex
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
@@ -79,7 +79,7 @@ def _blocks(blocks, level):
                 lines.append(rf"\item {latex_text(step.label)}: \( {step_chain(step, 'latex')} \){note}")
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
-            value = exact.value_latex(block.value, inline=True)
+            value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
             lines += [rf"\textbf{{{latex_text(block.label)}:}} \( {symbol_latex(block.symbol)} = {value} \)", ""]
         elif isinstance(block, Figure):
             lines += [r"\begin{center}", rf"\includegraphics[width=0.75\linewidth]{{{block.name}}}\\",

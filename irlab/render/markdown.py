@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, cell_text, step_chain
+from .common import NOTE_TITLES, cell_text, step_chain, value_latex
 
 
 def render_markdown(document, **_options) -> str:
@@ -44,7 +44,7 @@ def _blocks(blocks, level):
                 lines.append(f"{number}. {_escape(step.label)}: ${step_chain(step, 'latex')}${note}")
             lines.append("")
         elif isinstance(block, Answer):
-            lines += [f"**{_escape(block.label)}:** ${symbol_latex(block.symbol)} = {exact.value_latex(block.value)}$", ""]
+            lines += [f"**{_escape(block.label)}:** ${symbol_latex(block.symbol)} = {value_latex(block.value, block.written_latex)}$", ""]
         elif isinstance(block, Figure):
             lines += [f"![{_escape(block.caption)}]({block.data_uri})", ""]
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, step_chain
+from .common import NOTE_TITLES, cell_text, step_chain, value_text
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 
@@ -40,7 +40,7 @@ def _blocks(blocks, level):
                 lines.append(f"Step {number}. {step.label}: {step_chain(step)}{note}")
             lines.append("")
         elif isinstance(block, Answer):
-            lines += [f"{block.label}: {block.symbol} = {exact.value_text(block.value)}", ""]
+            lines += [f"{block.label}: {block.symbol} = {value_text(block.value, block.written_text)}", ""]
         elif isinstance(block, Figure):
             lines += [f"[Figure: {block.caption}]", ""]
         else:
