@@ -34,6 +34,8 @@ ALL_METRICS = {
     "fallout": ["RNNRR", "--relevant", "5", "--collection", "20"],
     "e-measure": ["--counts", "tp=20,fp=40,fn=60", "--beta", "2"],
     "break-even": ["RNNRR", "--relevant", "3"],
+    "fleiss": ["--judges", "1,1,0,0;1,1,0,1;1,0,0,0"],
+    "pairwise-kappa": ["--judges", "1,1,0,0;1,0,0,0;1,1,0,0", "--kappa-marginals", "per-judge"],
 }
 
 

@@ -20,6 +20,7 @@ from .reciprocal_rank import reciprocal_rank
 from .set_based import f_measure, hits, precision, recall, success
 from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
 from .counts import Counts, accuracy, break_even, e_measure, fallout, kappa_from_table
+from .fleiss import fleiss_kappa, pairwise_kappa
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -99,6 +100,16 @@ METRICS += (
            r"\mathrm{BEP} = P@R = R@R", break_even, "IIR 8.4", aliases=("bep",)),
 )
 
+# agreement among more than two judges (--judges '1,1,0; 1,0,0; 1,1,1', one column per judge)
+METRICS += (
+    Metric("fleiss", "Fleiss' kappa for two or more judges", "κ = (P_avg - P_e) / (1 - P_e), P_e = Σ_j p_j²",
+           r"\kappa = \frac{\bar P - P_e}{1 - P_e},\ P_e = \sum_j p_j^2", fleiss_kappa, "Fleiss 1971; IIR 8.5",
+           inputs="many-judges", aliases=("fleiss-kappa",)),
+    Metric("pairwise-kappa", "Average pairwise kappa (IIR 8.5)", "κ_avg = mean of Cohen's κ over every pair of judges",
+           r"\kappa_{\mathrm{avg}} = \binom{n}{2}^{-1} \sum_{a<b} \kappa_{ab}", pairwise_kappa, "IIR 8.5; Cohen 1960",
+           inputs="many-judges", conventions=(conv.KAPPA_MARGINALS,)),
+)
+
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
@@ -146,6 +157,8 @@ __all__ = [
     "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
+]
+    "fleiss_kappa", "pairwise_kappa",
 ]
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
 
