@@ -157,10 +157,9 @@ __all__ = [
     "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
-]
+    "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
     "fleiss_kappa", "pairwise_kappa",
 ]
-    "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
 
 # the metrics that also take counts (tp, fp, fn, tn) instead of a ranking
 COUNTS_METRICS = ("precision", "recall", "f", "set-accuracy", "fallout", "e-measure")
