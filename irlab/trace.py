@@ -168,18 +168,43 @@ _LATEX_SPECIAL = {"#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "$": r"\$", "{
 
 
 def symbol_latex(symbol: str) -> str:
-    """LaTeX for a symbol: 'AP' -> \\mathrm{AP}, 'G_3' -> G_{3}, 'P@k' -> \\mathrm{P@k}, 'κ' -> \\kappa."""
+    """LaTeX for a symbol, as a textbook sets it.
+
+    >>> [symbol_latex(s) for s in ("AP@5", "G*_3", "P_1(R)", "F_0.5", "κ", "R-prec")]
+    ['\\mathrm{AP}@5', 'G^{*}_{3}', 'P_{1}(R)', 'F_{0.5}', '\\kappa', '\\mathrm{R\\text{-}prec}']
+    """
     if symbol in _GREEK:
         return _GREEK[symbol]
+    if symbol.endswith(")") and "(" in symbol and not symbol.startswith("("):
+        name, _, argument = symbol[:-1].partition("(")
+        return f"{symbol_latex(name)}({_argument_latex(argument)})"
+    name, at, cut = symbol.partition("@")
+    if at:
+        return f"{symbol_latex(name)}@{_argument_latex(cut)}"
     base, sep, sub = symbol.partition("_")
     if sep and sub:
-        return f"{symbol_latex(base)}_{{{symbol_latex(sub) if not sub.isdigit() else sub}}}"
-    if len(symbol) == 1 and symbol.isalpha() and symbol.isascii():
-        return symbol
-    if symbol.isdigit():
+        return f"{symbol_latex(base)}_{{{_argument_latex(sub)}}}"
+    if symbol.endswith("*") and len(symbol) > 1:
+        return f"{symbol_latex(symbol[:-1])}^{{*}}"
+    if symbol.endswith("²") and len(symbol) > 1:
+        return f"{symbol_latex(symbol[:-1])}^{{2}}"
+    if (len(symbol) == 1 and symbol.isalpha() and symbol.isascii()) or _is_number(symbol):
         return symbol
     body = "".join(_GREEK.get(c, _LATEX_SPECIAL.get(c, c)) + (" " if c in _GREEK else "") for c in symbol)
-    return rf"\mathrm{{{body.strip()}}}"
+    return rf"\mathrm{{{body.strip().replace('-', chr(92) + 'text{-}')}}}"
+
+
+def _is_number(text: str) -> bool:
+    return text.replace(".", "", 1).replace("/", "", 1).isdigit()
+
+
+def _argument_latex(text: str) -> str:
+    """A subscript or argument: numbers and single letters as they are, words upright, 'recall=0.25' with its '='."""
+    if "=" in text:
+        return "=".join(_argument_latex(part) for part in text.split("="))
+    if _is_number(text) or (len(text) == 1 and text.isalpha()):
+        return text
+    return symbol_latex(text)
 
 
 def _symbolic_precedence(value) -> int:
