@@ -6,6 +6,7 @@ Every bad input ends with one line ``irlab: error: …`` on stderr and exit code
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 
@@ -21,11 +22,27 @@ class _Parser(argparse.ArgumentParser):
         raise ParameterError(message)
 
 
+class _IntermixedParser(_Parser):
+    """A subcommand whose options may come before, between or after its positionals
+    (``irlab explain ap --relevant 5 RNNRR``): argparse's intermixed parsing."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._intermixing:  # parse_known_intermixed_args calls back here for each of its two passes
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+
 def _add_format(parser, formats=FORMATS):
     parser.add_argument("--format", default="text", choices=formats, help="output format (default: text)")
 
 
-def _add_printable(parser, pdf_help="also write a printable PDF (pdflatex; the .tex is kept beside it)"):
+def _add_printable(parser, pdf_help="also write a printable PDF (pdflatex; the .tex is kept beside it); FILE ends in .pdf"):
     parser.add_argument("--pdf", metavar="FILE", help=pdf_help)
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (no LaTeX needed)")
 
@@ -42,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(listing, ("text", "markdown", "json"))
 
     explain = commands.add_parser("explain", help="compute one metric exactly and explain it step by step")
+    explain.__class__ = _IntermixedParser  # add_parser takes no per-command class; this one only adds a method
     explain.add_argument("metric", help="metric name (irlab metrics lists them)")
     explain.add_argument("rankings", nargs="*", metavar="RANKING",
                          help="an R/N string (RNNRR) or grades (3,2,0,1); several rankings give the mean over queries")
@@ -101,12 +119,20 @@ def build_parser() -> argparse.ArgumentParser:
 # ------------------------------------------------------------------------------------------------
 
 def _integer(text, what, minimum=None):
+    """An integer option as typed: ASCII digits only ('３' and '1_0' are refused), at most 15 of them."""
+    import re
+
+    from .limits import LimitError
+
     if text is None:
         return None
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise ParameterError(f"{what} must be an integer, got {text!r}") from None
+    cleaned = str(text).strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", cleaned, re.ASCII):
+        shown = repr(cleaned) if len(cleaned) <= 40 else f"{cleaned[:40]!r}…"
+        raise ParameterError(f"{what} must be an integer written with the digits 0-9, got {shown}")
+    if len(cleaned.lstrip("+-")) > 15:
+        raise LimitError(f"{what} has {len(cleaned.lstrip('+-'))} digits; irlab's limit is 15 (no exercise needs more)")
+    value = int(cleaned)
     if minimum is not None and value < minimum:
         raise ParameterError(f"{what} must be an integer >= {minimum}, got {value}")
     return value
@@ -254,7 +280,7 @@ def explain_result(args):
 
 
 def _explain_document(args):
-    """The explanation with its figure, for printable output."""
+    """The explanation with its figure, for printable output, and the result it explains."""
     from .document import Document
     from .printable import illustrate, with_figures
 
@@ -265,20 +291,47 @@ def _explain_document(args):
     else:
         figures = illustrate(metric.name, judges=inputs, options=options) if metric.inputs == "judges" else []
     section = with_figures(result.section(), figures)
-    return Document(result.title, section.blocks, result.meta())
+    return Document(result.title, section.blocks, result.meta()), result
 
 
-def _write_printable(document, args, pdf=None, html=None) -> None:
+def _check_printable_paths(args) -> None:
+    """--pdf names a .pdf (its LaTeX source goes beside it as .tex, which must not be the PDF itself or the HTML)."""
+    from pathlib import Path
+
+    pdf, html = getattr(args, "pdf", None), getattr(args, "html", None)
+    if pdf and Path(pdf).suffix.lower() != ".pdf":
+        raise ParameterError(f"--pdf {pdf}: the file name must end in .pdf (the LaTeX source is written beside it "
+                             f"as {Path(pdf).with_suffix('.tex').name})")
+    if pdf and html and Path(html).resolve() in (Path(pdf).resolve(), Path(pdf).with_suffix(".tex").resolve()):
+        raise ParameterError(f"--html {html} would overwrite the PDF or its LaTeX source; give another file")
+
+
+def _written(write, document, path):
+    """Write one printable file; a failure names the user's path, not the temporary file beside it."""
+    from .errors import OutputFileError
+
+    try:
+        return write(document, path)
+    except OSError as error:
+        raise OutputFileError(path, error.strerror or str(error)) from None
+
+
+def _write_printable(document, args, pdf=None, html=None) -> list:
+    """Write the PDF and/or HTML; returns the files written (a PDF's LaTeX source included)."""
     from .printable import write_html, write_pdf
 
     pdf = pdf or args.pdf
     html = html or args.html
+    files = []
     if pdf:
-        written = write_pdf(document, pdf)
+        written = _written(write_pdf, document, pdf)
+        files += [written, written.with_suffix(".tex")]
         print(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})", file=sys.stderr)
     if html:
-        written = write_html(document, html)
+        written = _written(write_html, document, html)
+        files.append(written)
         print(f"irlab: wrote {written}", file=sys.stderr)
+    return files
 
 
 def _key_path(path):
@@ -290,13 +343,24 @@ def _key_path(path):
 
 
 def _write_sheet_printables(args) -> None:
-    """The student's sheet and, in a separate file, its answer key."""
+    """The student's sheet and, in a separate file, its answer key: both are written, or neither."""
+    from pathlib import Path
+
     from .homework import answer_key_document, sheet_document
 
     sheet = sheet_document(args.file, args.student, args.seed, args.exercise)
     key = answer_key_document(args.file, args.student, args.seed, args.exercise)
-    _write_printable(sheet, args)
-    _write_printable(key, args, pdf=args.pdf and _key_path(args.pdf), html=args.html and _key_path(args.html))
+    paths = [Path(p) for p in (args.pdf, args.html) if p]
+    paths += [p.with_suffix(".tex") for p in paths if p.suffix.lower() == ".pdf"]
+    existed = {str(p) for p in paths if p.exists()}
+    written = _write_printable(sheet, args)
+    try:
+        _write_printable(key, args, pdf=args.pdf and _key_path(args.pdf), html=args.html and _key_path(args.html))
+    except BaseException:  # both or neither: a sheet without its key is not handed out by mistake
+        for path in written:
+            if str(path) not in existed:
+                Path(path).unlink(missing_ok=True)
+        raise
 
 
 def list_metrics(fmt: str) -> str:
@@ -336,55 +400,101 @@ def list_metrics(fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None) -> int:
+def _check_argv(argv) -> list[str]:
+    """The arguments as text; bytes that are not UTF-8 (``--seed $'\\xff'``) are refused here, once, by position."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for position, argument in enumerate(argv, 1):
+        try:
+            str(argument).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = str(argument).encode("utf-8", "surrogateescape")
+            raise ParameterError(f"argument {position} ({shown!r}) is not valid UTF-8 text") from None
+    return [str(argument) for argument in argv]
+
+
+def _run(argv) -> int:
+    args = build_parser().parse_args(_check_argv(argv))
+    _check_printable_paths(args)
+    printable = bool(getattr(args, "pdf", None) or getattr(args, "html", None))
+    if args.command == "metrics":
+        sys.stdout.write(list_metrics(args.format))
+    elif args.command == "explain":
+        if printable:  # the files, then the explanation on stdout as without --pdf/--html
+            document, result = _explain_document(args)
+            _write_printable(document, args)
+        else:
+            result = explain_result(args)
+        sys.stdout.write(result.render(args.format, standalone=args.standalone))
+    elif args.command == "solve":
+        from .exercise_set import solve
+
+        if printable:
+            from .printable import solution_document
+
+            _write_printable(solution_document(args.file, args.exercise), args)
+        sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
+    elif args.command == "sheet":
+        from .homework.cli import run_sheet
+
+        if printable:
+            _write_sheet_printables(args)
+        return run_sheet(args)
+    elif args.command == "grade":
+        from .homework.cli import run_grade
+
+        return run_grade(args)
+    elif args.command == "eval":
+        from .trec.cli import run_eval
+
+        return run_eval(args)
+    elif args.command == "compare":
+        from .compare import run_compare
+
+        return run_compare(args)
+    return 0
+
+
+def _error(message) -> int:
+    """The one line every failure ends with (exit code 2)."""
+    message = " ".join(str(message).split("\n"))
     try:
-        args = build_parser().parse_args(argv)
-        if args.command == "metrics":
-            sys.stdout.write(list_metrics(args.format))
-        elif args.command == "explain":
-            if args.pdf or args.html:
-                _write_printable(_explain_document(args), args)
-            else:
-                sys.stdout.write(explain_result(args).render(args.format, standalone=args.standalone))
-        elif args.command == "solve":
-            if args.pdf or args.html:
-                from .printable import solution_document
-
-                _write_printable(solution_document(args.file, args.exercise), args)
-            else:
-                from .exercise_set import solve
-
-                sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
-        elif args.command == "sheet":
-            from .homework.cli import run_sheet
-
-            if args.pdf or args.html:
-                _write_sheet_printables(args)
-            else:
-                return run_sheet(args)
-        elif args.command == "grade":
-            from .homework.cli import run_grade
-
-            return run_grade(args)
-        elif args.command == "eval":
-            from .trec.cli import run_eval
-
-            return run_eval(args)
-        elif args.command == "compare":
-            from .compare import run_compare
-
-            return run_compare(args)
-        return 0
-    except IrlabError as error:
-        message = str(error).replace("\n", " ")
         print(f"irlab: error: {message}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
+    except (OSError, ValueError, AttributeError):  # stderr closed too: the exit code still says it
+        pass
+    return 2
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (``irlab … | head``), point stdout at /dev/null so Python's final flush stays quiet."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+def main(argv=None) -> int:
+    """Run ``irlab ARGV``: 0 (or the command's own code), 2 with one ``irlab: error:`` line, 130 on Ctrl-C."""
+    if sys.stdout is None:  # started with stdout closed (irlab … >&-): there is nowhere to put the result
+        return _error("standard output is closed: nowhere to write the result")
+    try:
+        return _run(argv)
+    except IrlabError as error:
+        return _error(error)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (| head): the output is no longer wanted
+        _silence_stdout()
         return 0
     except OSError as error:  # a file that cannot be read or written: say which, no traceback
         where = f"{error.filename}: " if error.filename else ""
-        print(f"irlab: error: {where}{error.strerror or error}", file=sys.stderr)
-        return 2
+        return _error(f"{where}{error.strerror or error}")
+    except UnicodeEncodeError as error:  # a terminal that cannot show irlab's characters (≈, β)
+        return _error(f"the output cannot be encoded as {error.encoding}: set PYTHONIOENCODING=utf-8 or a UTF-8 locale")
+    except MemoryError:
+        return _error("out of memory; irlab's limits (irlab/limits.py) should have refused this input first")
 
 
 if __name__ == "__main__":

@@ -30,3 +30,11 @@ class InputFileError(IrlabError):
         self.problem = problem
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {problem}")
+
+
+class OutputFileError(IrlabError):
+    """A file irlab was asked to write (--pdf, --html, --out) cannot be written; the message names it."""
+
+    def __init__(self, path, problem):
+        self.path = str(path)
+        super().__init__(f"{self.path}: cannot write: {problem}")

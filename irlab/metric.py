@@ -188,7 +188,7 @@ def check_cutoff(k) -> int | None:
 def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fraction | int:
     """A number parameter read exactly ('0.25', '1/4', '25%', 0.25 as written, Fraction(1, 4)) and range-checked."""
     from .errors import InputTypeError
-    from .limits import check_digits
+    from .limits import MAX_DIGITS, check_digits
 
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
         raise InputTypeError(f"{name} must be a number such as 0.25, '1/4' or '25%', got {type(value).__name__} {value!r}")
@@ -199,7 +199,8 @@ def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fracti
         else:  # a float means what it prints as: 0.33 is 33/100, not the binary number nearest to it
             number = exact.rational(Fraction(repr(value)) if isinstance(value, float) else value)
     except (ValueError, OverflowError):
-        raise ParameterError(f"{name} must be a finite number such as 0.25, 1/4 or 25%, got {shown}") from None
+        raise ParameterError(f"{name} must be a finite number such as 0.25, 1/4 or 25% (at most {MAX_DIGITS} digits), "
+                             f"got {shown}") from None
     too_low = number <= low if low_open else number < low
     if too_low or (high is not None and number > high):
         interval = f"{'(' if low_open else '['}{low}, {high if high is not None else '∞'}{']' if high is not None else ')'}"

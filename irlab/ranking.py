@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .errors import InputTypeError, RankingError
+from .errors import InputTypeError, LimitError, RankingError
 from .limits import MAX_COLLECTION, MAX_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most
 
 _SEPARATORS = " \t|,;"
@@ -284,8 +284,9 @@ def _parse_grades(text: str, what: str) -> list[int]:
     for position, token in enumerate(tokens, 1):
         if not _INTEGER.fullmatch(token):  # ASCII digits only: '３' and '1_0' are not grades
             raise RankingError(f"{what} {shown}: item {position} {_clip(token)} is not an integer grade")
-        if len(token.lstrip("-")) > 6:
-            check_at_most(10**6, MAX_GRADE, f"a grade ({what}, item {position})")
+        if len(token.lstrip("-")) > 9:
+            raise LimitError(f"a grade ({what}, item {position}) is at most {MAX_GRADE} (irlab's limit; no exercise "
+                             f"needs more), got a {len(token.lstrip('-')):,}-digit number")
         grade = int(token)
         if grade < 0:
             raise RankingError(f"{what} {shown}: negative grade {grade} at position {position}")
