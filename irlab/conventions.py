@@ -73,8 +73,8 @@ RECALL_DENOMINATOR = Convention(
     "recall_denominator",
     "What does recall at a cut-off divide by?",
     (
-        Choice("relevant", "all R relevant documents", "R@k = hits@k / R", "IIR 8.3; trec_eval recall_k"),
-        Choice("min-relevant-k", "min(R, k), so that a perfect top-k scores 1", "R@k = hits@k / min(R, k)",
+        Choice("relevant", "all R relevant documents", "Rec@k = hits@k / R", "IIR 8.3; trec_eval recall_k"),
+        Choice("min-relevant-k", "min(R, k), so that a perfect top-k scores 1", "Rec@k = hits@k / min(R, k)",
                "capped recall R_cap@k of BEIR (Thakur et al. 2021)"),
     ),
     "relevant",
@@ -118,9 +118,9 @@ KAPPA_MARGINALS = Convention(
     "kappa_marginals",
     "How is the chance agreement P(E) estimated?",
     (
-        Choice("pooled", "from the two judges' answers pooled together", "P(E) = P(R)^2 + P(N)^2, P(R) = (R_1 + R_2) / 2N",
-               "IIR 8.5 (Table 8.2); seed 002 Definition 9; Scott's pi"),
-        Choice("per-judge", "from each judge's own proportions", "P(E) = P_1(R)·P_2(R) + P_1(N)·P_2(N)", "Cohen 1960"),
+        Choice("pooled", "from the two judges' answers pooled together", "P(E) = P(rel)^2 + P(nonrel)^2, P(rel) = (rel_1 + rel_2) / 2n",
+               "IIR 8.5 (Table 8.2); Scott 1955 (pi)"),
+        Choice("per-judge", "from each judge's own proportions", "P(E) = P_1(rel)·P_2(rel) + P_1(nonrel)·P_2(nonrel)", "Cohen 1960"),
     ),
     "pooled",
 )

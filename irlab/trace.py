@@ -168,7 +168,7 @@ _LATEX_SPECIAL = {"#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "$": r"\$", "{
 
 
 def symbol_latex(symbol: str) -> str:
-    """LaTeX for a symbol, as a textbook sets it.
+    r"""LaTeX for a symbol, as a textbook sets it.
 
     >>> [symbol_latex(s) for s in ("AP@5", "G*_3", "P_1(R)", "F_0.5", "κ", "R-prec")]
     ['\\mathrm{AP}@5', 'G^{*}_{3}', 'P_{1}(R)', 'F_{0.5}', '\\kappa', '\\mathrm{R\\text{-}prec}']
@@ -271,7 +271,10 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
             return f"{{{part(ops[0], 4)}}}^{{{exponent}}}", 3
         return f"{part(ops[0], 4)}^{part(ops[1], 4)}", 3
     if op == "call":
-        args = ", ".join(_write(o, fmt, show_values, False)[0] for o in ops)
+        written_args = [_write(o, fmt, show_values, False)[0] for o in ops]
+        if not show_values and len(written_args) > 4:  # the values are all listed in the substitution
+            written_args = [*written_args[:2], r"\dots" if fmt == "latex" else "…", written_args[-1]]
+        args = ", ".join(written_args)
         if node.function in _BRACKETS:
             left, right = _BRACKETS[node.function][fmt == "latex"]
             return f"{left}{args}{right}", 4

@@ -110,3 +110,43 @@ def test_mean_over_queries_writes_each_query_as_computed():
 
     result = mean_over_queries([ndcg(Ranking.parse("0,1")), ndcg(Ranking.parse("1,0"))], "mean nDCG")
     assert "mean nDCG = (nDCG(q1) + nDCG(q2)) / 2 = (1/log2(3) + 1) / 2 ≈ 0.8155" in result.render("text")
+
+
+def test_notation_cannot_be_misread():
+    from irlab import Ranking, cohen_kappa, f_measure, interpolated_precision, precision, recall
+
+    ranking = Ranking.parse("RNNRR", relevant=8)
+    f_half = f_measure(ranking, beta="1/2").render("text")
+    assert "Result: F_0.5 = 15/28 ≈ 0.5357" in f_half and "F_1/2" not in f_half  # not 'F1 divided by 2'
+    assert "Rec = hits / R = 3 / 8 = 0.375" in f_half and "R = 8 (given)" in f_half  # recall is Rec, R the count
+    assert f_measure(ranking, beta=0.1).symbol == "F_0.1"
+    assert f_measure(ranking, beta="1/3").symbol == "F_β"
+    assert "β = 1/3 ≈ 0.3333" in f_measure(ranking, beta="1/3").render("text")
+    assert recall(ranking, k=3).symbol == "Rec@3" and recall(ranking).symbol == "Rec"
+    # the formula shown is the one computed
+    assert "Formula: P = hits / n\n" in precision(ranking).render("text")
+    truncated = precision(Ranking.parse("RNN"), k=5, precision_denominator="retrieved").render("text")
+    assert "Formula: P@k = hits@k / n@k, n@k = min(k, n)" in truncated and "P@5 = hits@5 / n@k = 1 / 3" in truncated
+    kappa = cohen_kappa("1100110", "1000111").render("text")
+    assert "n = 7" in kappa and "P(rel) = (rel_1 + rel_2) / (2 · n)" in kappa and "P(nonrel)" in kappa
+    assert "P(R)" not in kappa and "P(N)" not in kappa
+
+
+def test_interpolation_compares_every_rank_whose_recall_reaches_r():
+    from irlab import Ranking, interpolated_precision
+
+    result = interpolated_precision(Ranking.parse("RNRNNNNNRR", relevant=4), "0.3")
+    table = result.tables[0]
+    marked = [row[0] for row in table.rows if row[-1] == "yes"]
+    assert marked == [3, 4, 5, 6, 7, 8, 9, 10]  # recall 1/2 >= 0.3 from rank 3 on, relevant or not
+    assert "p_interp(0.3) = max(P@3, P@4, …, P@10) = max(2/3, 1/2, 2/5, 1/3, 2/7, 1/4, 1/3, 2/5) = 2/3" in result.render("text")
+
+
+def test_accuracy_is_iirs_and_success_keeps_its_name(cli):
+    from irlab.metrics import get_metric
+
+    out = cli("explain", "accuracy", "RNNRR", "--relevant", "5", "--collection", "100")
+    assert out.returncode == 0, out.stderr
+    assert "accuracy = (tp + tn) / N = (3 + 93) / 100 = 24/25 = 0.96" in out.stdout  # (tp + tn) / N, IIR 8.3
+    assert get_metric("success").title == "Success (hit rate, hit@k)" and get_metric("hit").name == "success"
+    assert get_metric("accuracy").name == "set-accuracy"

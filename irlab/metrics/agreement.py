@@ -78,18 +78,20 @@ def cohen_kappa(judge1, judge2, kappa_marginals=None) -> Result:
         ),
         "Contingency table",
     )
-    n = Traced(size, "N", "Documents judged")
+    n = Traced(size, "n", "Documents judged")
     agree = Traced(both_yes + both_no, "agree", "Documents on which the judges agree")
     p_agree = (agree / n).named("P(A)", "Observed agreement")
-    rel1, rel2 = Traced(both_yes + only_first, "R_1"), Traced(both_yes + only_second, "R_2")
-    non1, non2 = Traced(size - rel1.value, "N_1"), Traced(size - rel2.value, "N_2")
+    # rel/nonrel, not R/N: R is the number of relevant documents and n the documents judged everywhere else
+    rel1, rel2 = Traced(both_yes + only_first, "rel_1"), Traced(both_yes + only_second, "rel_2")
+    non1, non2 = Traced(size - rel1.value, "nonrel_1"), Traced(size - rel2.value, "nonrel_2")
     if choice.key == "pooled":
-        p_rel = ((rel1 + rel2) / (2 * n)).named("P(R)", "Pooled proportion of relevant judgments")
-        p_non = ((non1 + non2) / (2 * n)).named("P(N)", "Pooled proportion of non-relevant judgments")
+        p_rel = ((rel1 + rel2) / (2 * n)).named("P(rel)", "Pooled proportion of relevant judgments")
+        p_non = ((non1 + non2) / (2 * n)).named("P(nonrel)", "Pooled proportion of non-relevant judgments")
         p_chance = (p_rel**2 + p_non**2).named("P(E)", "Agreement expected by chance")
     else:
-        p1, p2 = (rel1 / n).named("P_1(R)", "Judge 1's share of relevant"), (rel2 / n).named("P_2(R)", "Judge 2's share of relevant")
-        q1, q2 = (non1 / n).named("P_1(N)"), (non2 / n).named("P_2(N)")
+        p1 = (rel1 / n).named("P_1(rel)", "Judge 1's share of relevant")
+        p2 = (rel2 / n).named("P_2(rel)", "Judge 2's share of relevant")
+        q1, q2 = (non1 / n).named("P_1(nonrel)"), (non2 / n).named("P_2(nonrel)")
         p_chance = (p1 * p2 + q1 * q2).named("P(E)", "Agreement expected by chance")
     if p_chance.value == 1:
         raise ParameterError("kappa is undefined: both judges gave every document the same judgment, so P(E) = 1")

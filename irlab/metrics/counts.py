@@ -166,7 +166,9 @@ def _f(counts, beta):
     beta = check_fraction(beta, "beta", 0, None, low_open=True)
     p = precision_of_counts(counts).traced
     r = recall_of_counts(counts).traced
-    symbol = "F1" if beta == 1 else f"F_{beta}"
+    from .set_based import f_symbol
+
+    symbol = f_symbol(beta)
     if p.value + r.value == 0:
         return Traced(0, symbol, "F-measure"), beta, [Note("warning", "precision and recall are both 0: F is reported as 0")]
     if beta == 1:

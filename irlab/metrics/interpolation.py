@@ -27,13 +27,13 @@ def precision_recall_points(ranking) -> list[tuple[int, Fraction, Fraction]]:
     return [(k, Fraction(ranking.hits(k), R), Fraction(ranking.hits(k), k)) for k in range(1, ranking.retrieved + 1)]
 
 
-def _pr_table(ranking, marks=None) -> Table:
+def _pr_table(ranking, marks=None, marks_header="counts") -> Table:
     R = ranking.total_relevant
     recalls = [Fraction(ranking.hits(k), R) for k in range(1, ranking.retrieved + 1)]
     precisions = [Fraction(ranking.hits(k), k) for k in range(1, ranking.retrieved + 1)]
     columns = {"recall": recalls, "precision": precisions}
     if marks is not None:
-        columns["counts"] = marks
+        columns[marks_header] = marks
     return rank_table(ranking, ranking.retrieved, columns)
 
 
@@ -85,9 +85,10 @@ def precision_at_recall(ranking, recall_level=None) -> Result:
         at_rank = Traced(rank, "k", f"Rank of relevant document number {max(needed.value, 1)}")
         value = (Traced(ranking.hits(rank), f"hits@{rank}") / at_rank).named(symbol, f"Precision at rank {rank}")
     support = [needed]
-    marks = ["<-" if rank == k else "" for k in range(1, ranking.retrieved + 1)]
+    marks = ["first" if rank == k else "" for k in range(1, ranking.retrieved + 1)]
     return Result("prec_at_recall", "Precision at a recall level (non-interpolated)", value, ranking=ranking,
-                  parameters={"recall_level": level}, notes=notes, tables=[_pr_table(ranking, marks)], support=support)
+                  parameters={"recall_level": level}, notes=notes, tables=[_pr_table(ranking, marks, "recall >= r")],
+                  support=support)
 
 
 def _rank_of_relevant(ranking, number: int) -> int | None:
@@ -104,14 +105,15 @@ def _level_text(level) -> str:
 
 
 def _interpolated(ranking, level, relevant, rule: str) -> tuple[Traced, list[int], Traced]:
-    """p_interp(level) as a traced max over the relevant ranks that qualify, those ranks, and m."""
+    """p_interp(level) as a traced max over every rank whose recall reaches the level, those ranks, and m.
+
+    A rank qualifies when it holds at least m relevant documents (m = ⌈r·R⌉, or round(r·R) for trec_eval): the
+    definition's every rank k with recall@k >= r. The maximum is always reached at a relevant rank, but the
+    explanation shows the definition, not the shortcut.
+    """
     needed = _needed(level, relevant, rule)
-    ranks, seen = [], 0
-    for rank, is_relevant in enumerate(ranking.relevance, 1):
-        seen += is_relevant
-        if is_relevant and seen >= needed.value:
-            ranks.append(rank)
-    symbol = f"P_interp({_level_text(level)})"
+    ranks = [rank for rank in range(1, ranking.retrieved + 1) if ranking.hits(rank) >= needed.value]
+    symbol = f"p_interp({_level_text(level)})"  # lower-case p as in IIR's p_interp(r)
     label = f"Interpolated precision at recall {_level_text(level)}"
     if not ranks:
         return Traced(0, symbol, label), ranks, needed
@@ -122,8 +124,7 @@ def _interpolated(ranking, level, relevant, rule: str) -> tuple[Traced, list[int
 def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Result:
     """Interpolated precision: the highest precision at any rank whose recall is at least r.
 
-    p_interp(r) = max_{r' >= r} p(r')   (IIR 8.4, eq. 8.7). The maximum is always reached at the
-    rank of a relevant document, so only those ranks are compared.
+    p_interp(r) = max_{r' >= r} p(r')   (IIR 8.4, eq. 8.7): every rank whose recall reaches r is compared.
 
     >>> from irlab import Ranking
     >>> interpolated_precision(Ranking.parse("RNNRR", relevant=5), "0.4").value
@@ -141,7 +142,7 @@ def interpolated_precision(ranking, recall_level=None, interpolation=None) -> Re
     marks = ["yes" if rank in ranks else "" for rank in range(1, ranking.retrieved + 1)]
     return Result("iprec", "Interpolated precision", value, ranking=ranking,
                   conventions={"interpolation": choice}, parameters={"recall_level": level}, notes=notes,
-                  tables=[_pr_table(ranking, marks)], support=[needed])
+                  tables=[_pr_table(ranking, marks, "recall >= r")], support=[needed])
 
 
 def eleven_point_average(ranking, interpolation=None) -> Result:

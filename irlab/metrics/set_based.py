@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import conventions as conv
-from ..document import Note
+from .. import exact
+from ..document import Formula, Note
 from ..limits import MAX_BETA
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced, call, minimum
@@ -58,11 +59,15 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
     cut = Cut.of(ranking, k)
     notes = []
     conventions = {}
+    # the formula shown is the one computed: P = hits / n without a cut-off, P@k = hits@k / n@k when dividing by
+    # the documents actually retrieved
+    formula = Formula("P = hits / n", r"P = \frac{\mathrm{hits}}{n}")
     if cut.k is None:
         denominator = Traced(ranking.retrieved, "n", "Documents retrieved")
     else:
         choice = conv.PRECISION_DENOMINATOR.choice(precision_denominator)
         conventions["precision_denominator"] = choice
+        formula = None  # the declared P@k = hits@k / k
         if choice.key == "k":
             denominator = Traced(cut.k, "k", "Cut-off")
             if cut.k > ranking.retrieved:
@@ -70,15 +75,17 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
                                              f"{ranking.retrieved + 1}..{cut.k} count as non-relevant"))
         else:
             denominator = Traced(cut.depth, "n@k", "Documents retrieved in the top k")
+            formula = Formula("P@k = hits@k / n@k, n@k = min(k, n)",
+                              r"P@k = \frac{\mathrm{hits}@k}{n@k}, \quad n@k = \min(k, n)")
     value = (_hits_leaf(ranking, cut) / denominator).named(f"P{cut.suffix}", "Precision")
-    return Result("precision", "Precision", value, ranking=ranking, conventions=conventions,
+    return Result("precision", "Precision", value, formula=formula, ranking=ranking, conventions=conventions,
                   parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
 
 
 def recall(ranking, k=None, recall_denominator=None) -> Result:
     """Recall of the top k: relevant retrieved / relevant in the collection.
 
-    R@k = hits@k / R   (IIR 8.3; capped recall divides by min(R, k) instead)
+    Rec@k = hits@k / R   (IIR 8.3; capped recall divides by min(R, k) instead)
 
     >>> from irlab import Ranking
     >>> recall(Ranking.parse("RNNRR", relevant=5)).value
@@ -93,25 +100,34 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
     relevant = relevant_leaf(ranking)
     conventions = {}
     denominator = relevant
+    formula = None if cut.k is not None else Formula("Rec = hits / R", r"\mathrm{Rec} = \frac{\mathrm{hits}}{R}")
     if cut.k is not None:
         choice = conv.RECALL_DENOMINATOR.choice(recall_denominator)
         conventions["recall_denominator"] = choice
         if choice.key == "min-relevant-k":
             denominator = minimum([relevant, Traced(cut.k, "k")], "D", "Denominator min(R, k)")
+            formula = Formula("Rec@k = hits@k / min(R, k)", r"\mathrm{Rec}@k = \frac{\mathrm{hits}@k}{\min(R, k)}")
     hits_node = _hits_leaf(ranking, cut)
     if denominator.value == 0:
         notes.append(Note("warning", "there are no relevant documents: recall is undefined and reported as 0"))
-        value = Traced(0, f"R{cut.suffix}", "Recall")
+        value = Traced(0, f"Rec{cut.suffix}", "Recall")
     else:
-        value = (hits_node / denominator).named(f"R{cut.suffix}" if cut.k else "Recall", "Recall")
-    return Result("recall", "Recall", value, ranking=ranking, conventions=conventions,
+        value = (hits_node / denominator).named(f"Rec{cut.suffix}", "Recall")
+    return Result("recall", "Recall", value, formula=formula, ranking=ranking, conventions=conventions,
                   parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
+
+
+def f_symbol(beta) -> str:
+    """'F1', 'F_0.5' for β = 1/2: a subscript that cannot be read as a division; 'F_β' when β has no short decimal."""
+    if beta == 1:
+        return "F1"
+    return f"F_{exact.decimal_text(beta)}" if exact.is_terminating(beta, 3) else "F_β"
 
 
 def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None) -> Result:
     """F-measure: the weighted harmonic mean of precision and recall (F1 for beta = 1).
 
-    F_β = (1 + β²) · P · R / (β² · P + R)   (IIR 8.3, eq. 8.5)
+    F_β = (1 + β²) · P · Rec / (β² · P + Rec)   (IIR 8.3, eq. 8.5)
 
     >>> from irlab import Ranking
     >>> f_measure(Ranking.parse("RNNRR", relevant=5)).value
@@ -126,15 +142,15 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
     r = recall(ranking, k, recall_denominator)
     p_node, r_node = p.traced, r.traced
     p_node.symbol, r_node.symbol = "P", "Rec"  # R is the number of relevant documents
-    symbol = "F1" if beta == 1 else f"F_{beta}"
+    symbol = f_symbol(beta)
     notes = list(r.notes) + [n for n in p.notes if n not in r.notes]
     if p_node.value + r_node.value == 0:
         notes.append(Note("warning", "precision and recall are both 0: F is reported as 0"))
         value = Traced(0, symbol, "F-measure")
     elif beta == 1:
-        value = ((2 * p_node * r_node) / (p_node + r_node)).named(symbol, "F-measure (harmonic mean of P and R)")
+        value = ((2 * p_node * r_node) / (p_node + r_node)).named(symbol, "F-measure (harmonic mean of P and Rec)")
     else:
-        b = Traced(beta, "β")
+        b = Traced(beta, "β", "Weight of recall against precision")
         value = (((1 + b**2) * p_node * r_node) / (b**2 * p_node + r_node)).named(symbol, "F-measure")
     return Result("f", "F-measure", value, ranking=ranking,
                   conventions={**p.conventions, **r.conventions}, parameters={"k": p.parameters.get("k"), "beta": beta},
