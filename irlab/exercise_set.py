@@ -21,7 +21,8 @@ from .ranking import Ranking
 SET_KEYS = {"id", "title", "source", "description", "exercise", "grading"}
 EXERCISE_KEYS = {"id", "title", "statement", "parameters", "stated", "on_mismatch", "question", "variants"}
 PARAMETER_KEYS = {"ranking", "rankings", "relevant", "unretrieved", "collection", "threshold", "judgments",
-                  "retrieved", "judge1", "judge2", "a", "b"}
+                  "retrieved", "judge1", "judge2", "a", "b",
+                  "counts", "judges_table", "judges", "systems"}  # read by irlab/solvers/extended.py
 STATED_KEYS = {"length", "relevant_shown", "relevant", "collection"}
 QUESTION_KEYS = {"id", "text", "solver", "answer", "both_denominators", "rule", "tolerance", "decimals", "form",
                  "mistake_credit", "abs_tolerance", "accept_rounded", "min_decimals", "near_tolerance", "rounding_credit"}
@@ -34,7 +35,12 @@ SOLVERS = {
     "map-bounds": "highest/lowest possible AP of a full ranking whose top is known (answer = highest|lowest|bounds|error)",
     "aggregate": "relevance aggregated over judges (rule = all|any|majority), then precision, recall, F",
     "f-macro-micro": "F-measure over several queries, macro and micro averaged",
+    "pr-averages": "precision, recall and F over several queries (counts or rankings), micro and macro averaged; "
+                   "macro F both as F(macro P, macro R) and as the mean of the per-query F",
+    "compare-systems": "a metric (option metric, default ap) of every system in parameters.systems, and the "
+                       "difference of the first two",
 }
+SOLVER_OPTIONS = {"compare-systems": {"metric", "k", "beta"}}  # options of a solver beyond QUESTION_KEYS
 
 
 @dataclass
@@ -178,13 +184,14 @@ def _solver_options(solver: str, where: Where) -> set[str]:
     from .metrics import get_metric
 
     if solver in SOLVERS:
-        return set()
+        return SOLVER_OPTIONS.get(solver, set())
     try:
         metric = get_metric(solver)
     except IrlabError:
         known = ", ".join(sorted(SOLVERS))
         raise where.error(f"unknown solver {solver!r}: use a metric name (irlab metrics) or one of {known}", "solver") from None
-    return {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    extra = {"metric"} if metric.inputs == "paired-values" else set()  # the per-query metric of systems' rankings
+    return {p.name for p in metric.parameters} | {c.name for c in metric.conventions} | extra
 
 
 # consistency -----------------------------------------------------------------------------------
@@ -296,6 +303,11 @@ def solve_question(params: dict, question: Question, where: Where):
     from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, map_bounds
 
     options = {k: _exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
+    from .solvers.extended import solve_extended
+
+    extended = solve_extended(question.solver, params, options, where)
+    if extended is not None:
+        return extended
     if question.solver == "map-bounds":
         (ranking,) = _rankings(params, where)
         solution = map_bounds(ranking)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import exact
-from ..document import Note, Table
+from ..document import Formula, Note, Table
 from ..errors import ParameterError, RankingError
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced
@@ -137,9 +137,16 @@ def _counts(data, k=None) -> Counts:
     return Counts.parse(data)
 
 
+_FORMULAS = {
+    "precision": Formula("P = tp / (tp + fp)", r"P = \frac{tp}{tp + fp}"),
+    "recall": Formula("Rec = tp / (tp + fn)", r"\mathrm{Rec} = \frac{tp}{tp + fn}"),
+    "f": Formula("F_β = (1 + β²) · P · Rec / (β² · P + Rec)", r"F_\beta = \frac{(1+\beta^2)\, P\, \mathrm{Rec}}{\beta^2 P + \mathrm{Rec}}"),
+}
+
+
 def _result(metric, title, value, counts, notes=(), parameters=None):
     return Result(metric, title, value, context=counts.describe(), tables=[counts.table()], notes=list(notes),
-                  parameters=parameters)
+                  parameters=parameters, formula=_FORMULAS.get(metric))
 
 
 def precision_of_counts(counts, k=None) -> Result:

@@ -148,23 +148,25 @@ def _alpha(alpha):
     return check_fraction(DEFAULT_ALPHA if alpha is None else alpha, "significance level α", 0, 1, low_open=True)
 
 
-def _conclusion(p, alpha, choice, what) -> Note:
+def _conclusion(p, alpha, choice, what, names=("A", "B")) -> Note:
     """The decision at α, and what it does and does not mean."""
     p_text = exact.decimal_text(p)
     alpha_text = exact.decimal_text(alpha)
-    side = {"two-sided": "A and B differ", "greater": "A is better than B", "less": "A is worse than B"}[choice.key]
+    first, second = names
+    side = {"two-sided": f"{first} and {second} differ", "greater": f"{first} is better than {second}",
+            "less": f"{first} is worse than {second}"}[choice.key]
     if exact.to_float(p) <= exact.to_float(alpha):
         return Note("reading", f"p = {p_text} <= α = {alpha_text}: reject H0 ({what}); the data support '{side}' "
                                f"at the {alpha_text} level. A small p says the difference is unlikely to be chance, "
                                "not that it is large: look at the mean difference too.")
     return Note("reading", f"p = {p_text} > α = {alpha_text}: H0 ({what}) is not rejected. This is no evidence "
-                           "that A and B are equally good, only that these topics do not show a difference.")
+                           f"that {first} and {second} are equally good, only that these topics do not show a difference.")
 
 
 def _result(metric, title, p, pairs, choice, alpha, what, *, tables=(), notes=(), support=(), ranks=None):
     context = (f"Systems {pairs.names[0]} and {pairs.names[1]} on {pairs.n} topics; "
                f"d = {pairs.names[0]} - {pairs.names[1]}; H0: {what}; alternative: {choice.summary}.")
-    notes = list(notes) + [_conclusion(p.value, alpha, choice, what)]
+    notes = list(notes) + [_conclusion(p.value, alpha, choice, what, pairs.names)]
     return Result(metric, title, p, context=context, conventions={"alternative": choice},
                   parameters={"alpha": alpha}, tables=[pairs.table(ranks)] + list(tables), notes=notes,
                   support=support)
