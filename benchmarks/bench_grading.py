@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -82,6 +83,7 @@ def main(argv=None) -> int:
     parser.add_argument("--file", default=str(ROOT / "exercises" / "homework-variants.toml"))
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--generate-only", action="store_true", help="only time generating the answers")
     args = parser.parse_args(argv)
     exercise_file = Path(args.file)
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,17 +91,22 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         rows = make_answers(answers, exercise_file, args.students, args.seed)
         print(f"generated {rows} answer rows for {args.students} students in {time.perf_counter() - started:.1f} s")
+        if args.generate_only:
+            return 0
         for run in range(1, args.repeat + 1):
             clear_caches()
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             report = grade(exercise_file, answers, args.seed)
             report.render("csv")
             report.render("json")
-            elapsed = time.perf_counter() - started
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
             total = sum(s.score for s in report.students)
-            print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall "
-                  f"({1000 * elapsed / rows:.2f} ms per answer row); class mean {float(total) / args.students:.3f} "
-                  f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised")
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+            print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall, "
+                  f"{cpu:.2f} s CPU ({1000 * cpu / rows:.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB "
+                  f"(answers generated in the same process); class mean {float(total) / args.students:.3f} "
+                  f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised; "
+                  f"{len(report.problems)} rows not graded")
     return 0
 
 

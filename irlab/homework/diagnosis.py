@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Callable
 
 from .. import conventions as conv
-from .. import exact
+from .. import exact, trace
 from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..ranking import Ranking
@@ -281,6 +281,12 @@ def divergence_step(correct_steps, mistaken_steps) -> int:
         else len(correct_steps)
 
 
+def _step_nodes(result) -> list:
+    """The labelled nodes behind a Result, numbered as its worked solution numbers its steps (values only: no
+    formula text is built)."""
+    return trace.steps(*result.support, result.traced)
+
+
 def _distinct(a, b) -> bool:
     """Two candidate values a student's answer could tell apart (at the default tolerance)."""
     return not close(rational_value(a), b, Tolerance(Fraction(1, 1000)))
@@ -348,7 +354,7 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
             continue
         seen.add(mistake.name)
         fields = {**ctx, **rewrite.context} if rewrite else ctx
-        step = divergence_step(correct_result.steps, result.steps) if result is not None else None
+        step = divergence_step(_step_nodes(correct_result), _step_nodes(result)) if result is not None else None
         named.append(Diagnosis(mistake, mistake.explanation.format_map(_Fields(fields)), step, value))
     if len(named) == 1:
         return named[0]

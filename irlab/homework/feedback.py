@@ -53,8 +53,12 @@ class PartFeedback:
                 "mistake": self.mistake, "also": list(self.also), "step": self.step, "feedback": self.message}
 
 
-def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedback:
-    """Grade one answer to one part of a question; never raises on what the student wrote."""
+def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: bool = True) -> PartFeedback:
+    """Grade one answer to one part of a question; never raises on what the student wrote.
+
+    ``exact_values=False`` reveals a logarithmic value by its decimal only (printing sympy expressions is the
+    slowest part of grading a large class; the answer key shows them).
+    """
     parsed = raw if isinstance(raw, ParsedAnswer) else parse_answer(raw)
     weight = Fraction(1, len(key.parts))
     several = len(key.parts) > 1
@@ -66,7 +70,12 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True) -> PartFeedbac
                             message=f"No answer recognised: {parsed.problem}.")
     verdict = compare(parsed, part.value, key.tolerance)
     if verdict.correct:
-        shown = f" ({symbol} = {exact.value_text(part.value)})" if reveal else ""
+        if not reveal:
+            shown = ""
+        elif exact_values or not exact.is_symbolic(part.value):
+            shown = f" ({symbol} = {exact.value_text(part.value)})"
+        else:
+            shown = f" ({symbol} ≈ {exact.decimal_text(part.value)})"
         return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.")
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
@@ -112,14 +121,14 @@ def split_answers(raw, count: int) -> list | None:
     return None
 
 
-def grade_reference(key: Key, part_ref: str | None, raw) -> list[PartFeedback]:
+def grade_reference(key: Key, part_ref: str | None, raw, exact_values: bool = True) -> list[PartFeedback]:
     """Grade an answer addressed to a whole question (part_ref None) or to one part of it."""
     if part_ref is not None:
-        return [grade_part(key, key.part(part_ref), raw)]
+        return [grade_part(key, key.part(part_ref), raw, exact_values=exact_values)]
     pieces = split_answers(raw, len(key.parts))
     if pieces is None:
         return part_count_feedback(key, raw)
-    return [grade_part(key, part, piece) for part, piece in zip(key.parts, pieces)]
+    return [grade_part(key, part, piece, exact_values=exact_values) for part, piece in zip(key.parts, pieces)]
 
 
 def count_values(raw) -> int:

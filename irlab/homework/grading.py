@@ -399,9 +399,10 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
     if not variants and any(row.variant for row in rows):
         raise InputFileError(answers_file, None, "the answers carry personal variant codes: grade them against each "
                                                  "student's variant (without --as-written)")
-    graded: dict = {}  # (student key, exercise, question) -> {part index: (PartFeedback, row)}
+    # pass 1, no solving: what each row addresses, and whether it can be graded at all
     spellings: dict = defaultdict(dict)  # student key -> {spelling: [lines]}
-    order: list[str] = []  # student keys, first appearance
+    by_student: dict = {}  # student key -> [(row, question id, part ref)], in order of first appearance
+    student_rows: dict = {}  # student key -> every row of theirs
     for row in rows:
         if row.status:  # unreadable row (extra or missing fields)
             refuse(row, row.status, row.message)
@@ -410,9 +411,9 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
         if not who:
             refuse(row, "no-student", "no student id; not graded")
             continue
-        if who not in spellings:
-            order.append(who)
         spellings[who].setdefault(row.student, []).append(row.line)
+        by_student.setdefault(who, [])
+        student_rows.setdefault(who, []).append(row)
         if row.exercise not in exercises:
             refuse(row, "unknown-exercise", f"unknown exercise {row.exercise!r} (the set has {', '.join(exercise_ids)}); "
                                             "not graded")
@@ -426,49 +427,56 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
                                                                          " without a seed")
                                                 + f" ({expected}); not graded")
                 continue
-        variant = variant_set(exercise_file, who if variants else None, seed).exercise(row.exercise)
-        question_id, part_ref = split_reference(row.question, variant)
-        if question_id not in {q.id for q in variant.questions}:
-            known = ", ".join(q.id for q in variant.questions)
+        exercise = exercises[row.exercise]  # variants change parameters, never question ids or parts
+        question_id, part_ref = split_reference(row.question, exercise)
+        if question_id not in {q.id for q in exercise.questions}:
+            known = ", ".join(q.id for q in exercise.questions)
             refuse(row, "unknown-question", f"exercise {row.exercise} has no question {row.question!r} (it has {known}); "
                                             "not graded")
             continue
-        key = answer_key(exercise_file, variant.id, question_id, who if variants else None, seed)
-        try:
-            feedback = grade_reference(key, part_ref, row.answer)
-        except IrlabError as error:  # an unknown part
-            refuse(row, "unknown-part", f"{error}; not graded")
-            continue
+        if part_ref is not None:
+            try:
+                answer_key(exercise_file, exercise.id, question_id).part(part_ref)
+            except IrlabError as error:
+                refuse(row, "unknown-part", f"{error}; not graded")
+                continue
         row.status, row.message = "graded", ""
-        if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:
-            refuse(row, "wrong-part-count", f"{feedback[0].message.removeprefix('No answer recognised: ')} Graded 0.")
-        slot = graded.setdefault((who, variant.id, key.question.id), {})
-        for part_feedback in feedback:
-            index = int(part_feedback.part or 1) - 1
-            if index in slot:
-                earlier = slot[index][1]
-                refuse(earlier, "duplicate", f"{row.student} answered {row.exercise} {part_feedback.address} again at "
-                                             f"line {row.line}; this earlier answer is not counted")
-            slot[index] = (part_feedback, row)
+        by_student[who].append((row, question_id, part_ref))
     _refuse_unusable_file(rows, base, seed, answers_file)
-    seen_exercises = {exercise for (_, exercise, _) in graded}
+    seen_exercises = {row.exercise for row in rows if row.graded}
     questions = [(e.id, q.id) for e in base.exercises if e.id in seen_exercises for q in e.questions]
-    keys = order + [k for k in on_roster if k not in spellings]
+    # pass 2, one student at a time (their variant's keys stay in the small caches while they are needed)
     report = []
-    for who in keys:
+    for who in list(by_student) + [k for k in on_roster if k not in by_student]:
         entry = on_roster.get(who)
         shown = entry.id if entry else next(iter(spellings[who]))
+        student = who if variants else None
+        slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
+        for row, question_id, part_ref in by_student.get(who, ()):
+            key = answer_key(exercise_file, row.exercise, question_id, student, seed)
+            feedback = grade_reference(key, part_ref, row.answer, exact_values=False)
+            if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:
+                refuse(row, "wrong-part-count", f"{feedback[0].message.removeprefix('No answer recognised: ')} Graded 0.")
+            slot = slots.setdefault((row.exercise, question_id), {})
+            for part_feedback in feedback:
+                index = int(part_feedback.part or 1) - 1
+                if index in slot:
+                    refuse(slot[index][1], "duplicate", f"{row.student} answered {row.exercise} {part_feedback.address} "
+                                                        f"again at line {row.line}; this earlier answer is not counted")
+                slot[index] = (part_feedback, row)
         grades = []
         for exercise_id, question_id in questions:
-            key = answer_key(exercise_file, exercise_id, question_id, who if variants else None, seed)
-            slot = graded.get((who, exercise_id, question_id), {})
+            slot = slots.get((exercise_id, question_id), {})
+            if slot:
+                key = answer_key(exercise_file, exercise_id, question_id, student, seed)
+            else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
+                key = answer_key(exercise_file, exercise_id, question_id)
             parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
             lines = tuple(sorted({slot[i][1].line for i in slot}))
             statuses = {slot[i][1].status for i in slot}
             grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines,
                                         "wrong-part-count" if "wrong-part-count" in statuses else "graded"))
-        own = [row for row in rows if row.status not in ("graded", "wrong-part-count", "no-student")
-               and normalise_student(row.student) == who]
+        own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
         report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own))
     notes += _roster_notes(spellings, on_roster, roster is not None)
     if roster is None and manifest is None and seed is None and variants and any(e.variants for e in base.exercises) \
@@ -483,7 +491,7 @@ def _refuse_unusable_file(rows: list[AnswerRow], base, seed, answers_file) -> No
     """A file none of whose rows can be graded is an error that says why, never a class of zeros."""
     if not rows:
         raise InputFileError(answers_file, None, "no answer rows to grade (only a header)")
-    if any(row.status in ("graded", "wrong-part-count") for row in rows):
+    if any(row.graded for row in rows):
         return
     counts = Counter(row.status for row in rows)
     status, _ = counts.most_common(1)[0]
@@ -524,11 +532,12 @@ def _roster_notes(spellings: dict, on_roster: dict, have_roster: bool) -> list[s
 
 def clear_caches() -> None:
     """Forget every variant and answer key computed so far (they are cached per file, student and seed)."""
-    from .key import _key_cached
-    from .variants import _variant_set_cached
+    from .key import _grading_defaults_cached, _key_cached
+    from .variants import _SOLVED, _loaded, _variant_set_cached
 
-    for cache in (_key_cached, _variant_set_cached):
+    for cache in (_key_cached, _variant_set_cached, _loaded, _grading_defaults_cached):
         cache.cache_clear()
+    _SOLVED.clear()
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from .. import exact
 from ..errors import InputFileError, IrlabError
-from ..exercise_set import Exercise, Question, Where, check_consistency, solve_question
+from ..exercise_set import Exercise, Question, Where, check_consistency
 from ..metric import Result
 from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
 from .identity import normalise_student
-from .variants import _stamp, variant_set
+from .variants import _stamp, solve_once, variant_set
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def part_names(answers) -> list[str]:
     return names
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1024)  # grading handles one student at a time; keys hold traced solutions (memory)
 def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: str) -> Key:
     exercise_set = variant_set(path, student, seed)
     exercise = exercise_set.exercise(exercise_id)
@@ -97,7 +97,7 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
                                                       f"(it has {known})")
     try:
         params, _ = check_consistency(exercise, exercise_set.path)
-        solution = solve_question(params, question, Where(exercise_set.path, exercise.id, question.id))
+        solution = solve_once(params, question, Where(exercise_set.path, exercise.id, question.id))
     except InputFileError:
         raise
     except IrlabError as error:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import OrderedDict
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -173,7 +174,7 @@ def _inconsistency(exercise: Exercise, params: dict, path) -> str | None:
         if notes:
             return "; ".join(note.text for note in notes)
         for question in candidate.questions:
-            solve_question(solved_params, question, Where(path, exercise.id, question.id))
+            solve_once(solved_params, question, Where(path, exercise.id, question.id))
     except (IrlabError, ZeroDivisionError) as error:
         return str(error)
     return None
@@ -202,9 +203,34 @@ def _stamp(path: Path):
         return None
 
 
-@lru_cache(maxsize=4096)
+# Solutions of the draws just checked: the answer key of the issued draw reuses them instead of solving again.
+_SOLVED: OrderedDict = OrderedDict()
+_SOLVED_SIZE = 512
+
+
+def solve_once(params: dict, question, where: Where):
+    """``solve_question``, remembered for the last few hundred (question, parameters): a variant's questions are
+    solved when the draw is checked and again for its answer key."""
+    key = (str(where.path), where.exercise, question.id, question.solver, repr(question.options), repr(params))
+    if key in _SOLVED:
+        _SOLVED.move_to_end(key)
+        return _SOLVED[key]
+    solution = solve_question(params, question, where)
+    _SOLVED[key] = solution
+    if len(_SOLVED) > _SOLVED_SIZE:
+        _SOLVED.popitem(last=False)
+    return solution
+
+
+@lru_cache(maxsize=16)
+def _loaded(path: str, stamp) -> ExerciseSet:
+    """The set as written, read once per file version (variants are drawn from it for every student)."""
+    return load(path)
+
+
+@lru_cache(maxsize=256)  # grading handles one student at a time: a small cache keeps memory flat for large classes
 def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
-    exercise_set = load(path)
+    exercise_set = _loaded(path, stamp)
     if student is None:
         return exercise_set
     exercises = [variant_exercise(e, exercise_set.id, student, seed, exercise_set.path) for e in exercise_set.exercises]
