@@ -13,34 +13,15 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import conventions as conv
+from . import schema
 from .document import Answer as AnswerBlock
 from .document import Document, Note, Paragraph, Section, Table
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
-SET_KEYS = {"id", "title", "source", "description", "exercise", "grading"}
-EXERCISE_KEYS = {"id", "title", "statement", "parameters", "stated", "on_mismatch", "question", "variants"}
-PARAMETER_KEYS = {"ranking", "rankings", "relevant", "unretrieved", "collection", "threshold", "judgments",
-                  "retrieved", "judge1", "judge2", "a", "b",
-                  "counts", "judges_table", "judges", "systems"}  # read by irlab/solvers/extended.py
-STATED_KEYS = {"length", "relevant_shown", "relevant", "collection"}
-QUESTION_KEYS = {"id", "text", "solver", "answer", "both_denominators", "rule", "tolerance", "decimals", "form",
-                 "mistake_credit", "abs_tolerance", "accept_rounded", "min_decimals", "near_tolerance", "rounding_credit"}
-MISMATCH_ACTIONS = {
-    "refuse": "refuse to solve",
-    "truncate": "solve with the list cut to the stated length",
-    "data": "solve with the data as given",
-}
-SOLVERS = {
-    "map-bounds": "highest/lowest possible AP of a full ranking whose top is known (answer = highest|lowest|bounds|error)",
-    "aggregate": "relevance aggregated over judges (rule = all|any|majority), then precision, recall, F",
-    "f-macro-micro": "F-measure over several queries, macro and micro averaged",
-    "pr-averages": "precision, recall and F over several queries (counts or rankings), micro and macro averaged; "
-                   "macro F both as F(macro P, macro R) and as the mean of the per-query F",
-    "compare-systems": "a metric (option metric, default ap) of every system in parameters.systems, and the "
-                       "difference of the first two",
-}
-SOLVER_OPTIONS = {"compare-systems": {"metric", "k", "beta"}}  # options of a solver beyond QUESTION_KEYS
+# the format itself (every key, its type, range, default and solvers) is data in irlab/schema.py
+MISMATCH_ACTIONS = schema.MISMATCH_ACTIONS
+SOLVERS = schema.SOLVERS
 
 
 @dataclass
@@ -97,30 +78,35 @@ class Where:
         return InputFileError(self.path, None, f"{prefix}: {problem}" if prefix else problem)
 
 
-def _check_keys(table, allowed, where: Where, what: str):
-    if not isinstance(table, dict):
-        raise where.error(f"{what} must be a table")
-    for key in table:
-        if key not in allowed:
-            raise where.error(f"unknown key in {what} (allowed: {', '.join(sorted(allowed))})", key)
+def _problem(where: Where, prefix: str = ""):
+    """A ``problem(text, key)`` for the schema's checks: raises the error located at ``where``."""
 
+    def problem(text, key=None):
+        raise where.error(text, f"{prefix}{key}" if key is not None and prefix else key)
 
-def _require(table, key, kind, where: Where):
-    if key not in table:
-        raise where.error("missing", key)
-    value = table[key]
-    if not isinstance(value, kind):
-        raise where.error(f"must be {kind.__name__ if isinstance(kind, type) else 'text'}, got {value!r}", key)
-    return value
+    return problem
 
 
 def load(path) -> ExerciseSet:
-    """Read and validate an exercise set; every problem raises InputFileError naming file, exercise and key."""
+    """Read and validate an exercise set; every problem raises InputFileError naming file, exercise, question and key.
+
+    Every key is checked against irlab/schema.py (type, range, the solvers that take it) before anything is solved,
+    so ``solve``, ``sheet`` and ``grade`` refuse a malformed set alike.
+    """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(path, None, "is a directory, not an exercise set") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise InputFileError(path, line, f"not UTF-8 text (byte 0x{raw[error.start]:02x}); save the file as UTF-8") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         line = None
@@ -129,11 +115,11 @@ def load(path) -> ExerciseSet:
             message = message.split(" (at line ")[0]
         raise InputFileError(path, line, f"not valid TOML: {message}") from None
     where = Where(path)
-    _check_keys(data, SET_KEYS, where, "the set")
-    title = _require(data, "title", str, where)
-    exercises_data = data.get("exercise")
-    if not isinstance(exercises_data, list) or not exercises_data:
-        raise where.error("the set has no [[exercise]] tables", "exercise")
+    schema.check_table(data, "set", _problem(where))
+    schema.check_table(data.get("grading", {}), "grading", _problem(where, "grading."))
+    exercises_data = data["exercise"]
+    if not isinstance(exercises_data, list) or not exercises_data or not all(isinstance(e, dict) for e in exercises_data):
+        raise where.error("the set needs [[exercise]] tables", "exercise")
     exercises, seen = [], set()
     for number, item in enumerate(exercises_data, 1):
         exercise = _load_exercise(item, Where(path, f"#{number}"), path)
@@ -141,57 +127,128 @@ def load(path) -> ExerciseSet:
             raise Where(path, exercise.id).error("exercise id used twice", "id")
         seen.add(exercise.id)
         exercises.append(exercise)
-    return ExerciseSet(path, str(data.get("id", path.stem)), title, str(data.get("source", "")), exercises)
+    return ExerciseSet(path, str(data.get("id", path.stem)), data["title"], str(data.get("source", "")), exercises)
 
 
 def _load_exercise(item, where, path) -> Exercise:
-    if not isinstance(item, dict):
-        raise where.error("must be a table")
-    exercise_id = str(_require(item, "id", (str, int), where))
+    exercise_id = item.get("id")
+    if "id" not in item:
+        raise where.error("missing", "id")
+    schema.table_keys("exercise")["id"].check(exercise_id, lambda text: _problem(where)(text, "id"))
+    exercise_id = str(exercise_id).strip()
     where = Where(path, exercise_id)
-    _check_keys(item, EXERCISE_KEYS, where, "the exercise")
-    statement = _require(item, "statement", str, where)
+    problem = _problem(where)
+    schema.check_table(item, "exercise", problem)
     parameters = item.get("parameters", {})
-    _check_keys(parameters, PARAMETER_KEYS, where, "[exercise.parameters]")
+    schema.check_table(parameters, "parameters", _problem(where, "parameters."))
+    _check_parameters(parameters, where)
     stated = item.get("stated", {})
-    _check_keys(stated, STATED_KEYS, where, "[exercise.stated]")
-    for key, value in stated.items():
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise where.error(f"stated counts are integers, got {value!r}", f"stated.{key}")
-    on_mismatch = item.get("on_mismatch", "refuse")
-    if on_mismatch not in MISMATCH_ACTIONS:
-        raise where.error(f"must be one of {', '.join(MISMATCH_ACTIONS)}, got {on_mismatch!r}", "on_mismatch")
-    questions_data = item.get("question")
-    if not isinstance(questions_data, list) or not questions_data:
-        raise where.error("the exercise has no [[exercise.question]] tables", "question")
-    questions = []
+    schema.check_table(stated, "stated", _problem(where, "stated."))
+    variants = item.get("variants", {})
+    schema.check_variants(variants, problem)
+    questions_data = item["question"]
+    if not isinstance(questions_data, list) or not questions_data or not all(isinstance(q, dict) for q in questions_data):
+        raise where.error("the exercise needs [[exercise.question]] tables", "question")
+    available = set(parameters) | set(variants)
+    known = _placeholder_names(parameters, variants, stated)
+    _check_placeholders(item["statement"], known, where, "statement")
+    questions, seen = [], set()
     for number, q in enumerate(questions_data, 1):
         qwhere = Where(path, exercise_id, f"#{number}")
-        if not isinstance(q, dict):
-            raise qwhere.error("must be a table")
-        qid = str(_require(q, "id", (str, int), qwhere))
+        if "id" not in q:
+            raise qwhere.error("missing", "id")
+        schema.table_keys("question")["id"].check(q["id"], lambda text: _problem(qwhere)(text, "id"))
+        qid = str(q["id"]).strip()
         qwhere = Where(path, exercise_id, qid)
-        solver = _require(q, "solver", str, qwhere)
-        allowed = QUESTION_KEYS | _solver_options(solver, qwhere)
-        _check_keys(q, allowed, qwhere, "the question")
+        if qid in seen:
+            raise qwhere.error("question id used twice in this exercise", "id")
+        seen.add(qid)
+        solver = _solver_name(q.get("solver"), qwhere)
+        schema.check_table(q, "question", _problem(qwhere), solver=solver)
+        _check_inputs(solver, available, qwhere)
+        _check_placeholders(q.get("text", ""), known, qwhere, "text")
+        for key, value in q.items():
+            if isinstance(value, str) and value.startswith("{") and value.endswith("}") and value[1:-1] not in known:
+                raise qwhere.error(f"{value} names no parameter (known: {', '.join(sorted(known))})", key)
         options = {k: v for k, v in q.items() if k not in {"id", "text", "solver"}}
-        questions.append(Question(qid, str(q.get("text", "")), solver, options))
-    return Exercise(exercise_id, str(item.get("title", f"Exercise {exercise_id}")), statement, dict(parameters),
-                    dict(stated), on_mismatch, questions, dict(item.get("variants", {})))
+        questions.append(Question(qid, str(q.get("text", "")), q["solver"], options))
+    return Exercise(exercise_id, str(item.get("title", f"Exercise {exercise_id}")), item["statement"], dict(parameters),
+                    dict(stated), item.get("on_mismatch", "refuse"), questions, dict(variants))
 
 
-def _solver_options(solver: str, where: Where) -> set[str]:
+def _solver_name(solver, where: Where) -> str:
+    """The solver's canonical name: one of SOLVERS or a metric's name (aliases such as map -> ap)."""
     from .metrics import get_metric
 
-    if solver in SOLVERS:
-        return SOLVER_OPTIONS.get(solver, set())
+    if solver is None:
+        raise where.error("missing", "solver")
+    if isinstance(solver, str) and solver in SOLVERS:
+        return solver
+    if not isinstance(solver, str):
+        raise where.error(f"must be text naming a metric or a solver, got {solver!r}", "solver")
     try:
-        metric = get_metric(solver)
+        return get_metric(solver).name
     except IrlabError:
         known = ", ".join(sorted(SOLVERS))
         raise where.error(f"unknown solver {solver!r}: use a metric name (irlab metrics) or one of {known}", "solver") from None
-    extra = {"metric"} if metric.inputs == "paired-values" else set()  # the per-query metric of systems' rankings
-    return {p.name for p in metric.parameters} | {c.name for c in metric.conventions} | extra
+
+
+def _check_parameters(parameters: dict, where: Where) -> None:
+    """What the schema cannot say key by key: keys that exclude or need each other."""
+    if "ranking" in parameters and "rankings" in parameters:
+        raise where.error("give either ranking (one query) or rankings (several), not both: the statement would show "
+                          "one and the answer use the other", "parameters.rankings")
+    several = "rankings" in parameters
+    for key in ("relevant", "unretrieved"):
+        value = parameters.get(key)
+        per_query = isinstance(value, list) and (key == "relevant" or (value and all(isinstance(v, list) for v in value)))
+        if per_query and not several:
+            raise where.error("a list of values (one per query) needs parameters.rankings", f"parameters.{key}")
+        if several and per_query and len(value) != len(parameters["rankings"]):
+            raise where.error(f"gives {len(value)} values for {len(parameters['rankings'])} rankings: one per ranking",
+                              f"parameters.{key}")
+
+
+# the inputs each kind of solver reads: (any of these keys, what to say)
+_INPUTS = {
+    "ranking": ((("ranking",), ("rankings",), ("counts",), ("systems",)),
+                "a ranking: parameters.ranking (or rankings for several queries)"),
+    "map-bounds": ((("ranking",),), "parameters.ranking (one query; the bounds are per query), with relevant and collection"),
+    "f-macro-micro": ((("rankings",), ("ranking",)), "parameters.rankings"),
+    "aggregate": ((("judgments", "retrieved"),), "parameters.judgments and parameters.retrieved"),
+    "judges": ((("judgments",), ("judge1", "judge2"), ("judges_table",)),
+               "parameters.judgments (rows: doc, judge 1, judge 2) or judge1 and judge2"),
+    "rankings-of-ids": ((("a", "b"),), "parameters.a and parameters.b, two rankings of the same document ids"),
+}
+
+
+def _check_inputs(solver: str, available: set, where: Where) -> None:
+    """The parameters the solver reads are there (kendall needs a and b; map-bounds one ranking, not rankings)."""
+    from .metrics import REGISTRY
+
+    kind = solver if solver in _INPUTS else getattr(REGISTRY.get(solver), "inputs", None)
+    if kind not in _INPUTS:
+        return  # a solver whose inputs its own module checks
+    alternatives, wanted = _INPUTS[kind]
+    if not any(all(key in available for key in keys) for keys in alternatives):
+        raise where.error(f"{solver} needs {wanted}", "solver")
+    if solver == "map-bounds" and "collection" not in available:
+        raise where.error("map-bounds needs parameters.collection (N: the system ranks the whole collection)", "solver")
+
+
+def _placeholder_names(parameters: dict, variants: dict, stated: dict) -> set[str]:
+    names = set(parameters) | set(variants) | set(stated)
+    if "ranking" in names:
+        names |= {"length", "relevant_shown"}
+    return names
+
+
+def _check_placeholders(template, known: set, where: Where, key: str) -> None:
+    problem = _problem(where)
+    for name in schema.placeholders(template, lambda text: problem(text, key)):
+        if name not in known:
+            problem(f"the text uses {{{name}}}, which is not a parameter (known: {', '.join(sorted(known))}); "
+                    "write {{ and }} for braces that are not placeholders", key)
 
 
 # consistency -----------------------------------------------------------------------------------
@@ -228,6 +285,9 @@ def check_consistency(exercise: Exercise, path) -> tuple[dict, list[Note]]:
         if "length" not in stated or not isinstance(ranking, str):
             raise where.error(f"the statement and the data disagree ({found}) and on_mismatch = 'truncate' needs a "
                               "stated length and a single ranking")
+        if stated["length"] > Ranking.parse(ranking).retrieved:
+            raise where.error(f"the statement and the data disagree ({found}); on_mismatch = 'truncate' cannot cut the "
+                              f"list to {stated['length']} documents when it has only {Ranking.parse(ranking).retrieved}")
         cut = Ranking.parse(ranking).written()[: stated["length"]]
         shown = cut.count("R") if Ranking.parse(ranking).binary else None
         if "relevant_shown" in stated and shown is not None and shown != stated["relevant_shown"]:
@@ -361,12 +421,7 @@ def exercise_values(exercise: Exercise, params: dict) -> dict:
 
 
 def _fill(template: str, values: dict, where: Where, key: str) -> str:
-    try:
-        return template.strip().format_map(values)
-    except KeyError as missing:
-        raise where.error(f"the text uses {{{missing.args[0]}}}, which is not a parameter", key) from None
-    except (ValueError, IndexError) as error:
-        raise where.error(f"the text template is malformed: {error}", key) from None
+    return schema.fill(template.strip(), values, lambda text: _problem(where)(text, key))
 
 
 def statement_text(exercise: Exercise, params: dict, path) -> str:
