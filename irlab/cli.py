@@ -316,22 +316,24 @@ def _written(write, document, path):
         raise OutputFileError(path, error.strerror or str(error)) from None
 
 
-def _write_printable(document, args, pdf=None, html=None) -> list:
-    """Write the PDF and/or HTML; returns the files written (a PDF's LaTeX source included)."""
+def _write_printable(document, args, pdf=None, html=None, announce=True) -> tuple[list, list]:
+    """Write the PDF and/or HTML; returns the files written (a PDF's LaTeX source included) and what to say."""
     from .printable import write_html, write_pdf
 
     pdf = pdf or args.pdf
     html = html or args.html
-    files = []
+    files, said = [], []
     if pdf:
         written = _written(write_pdf, document, pdf)
         files += [written, written.with_suffix(".tex")]
-        print(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})", file=sys.stderr)
+        said.append(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})")
     if html:
         written = _written(write_html, document, html)
         files.append(written)
-        print(f"irlab: wrote {written}", file=sys.stderr)
-    return files
+        said.append(f"irlab: wrote {written}")
+    if announce:
+        print("\n".join(said), file=sys.stderr)
+    return files, said
 
 
 def _key_path(path):
@@ -353,14 +355,16 @@ def _write_sheet_printables(args) -> None:
     paths = [Path(p) for p in (args.pdf, args.html) if p]
     paths += [p.with_suffix(".tex") for p in paths if p.suffix.lower() == ".pdf"]
     existed = {str(p) for p in paths if p.exists()}
-    written = _write_printable(sheet, args)
+    written, said = _write_printable(sheet, args, announce=False)
     try:
-        _write_printable(key, args, pdf=args.pdf and _key_path(args.pdf), html=args.html and _key_path(args.html))
+        _, said_too = _write_printable(key, args, pdf=args.pdf and _key_path(args.pdf), html=args.html and _key_path(args.html),
+                                       announce=False)
     except BaseException:  # both or neither: a sheet without its key is not handed out by mistake
         for path in written:
             if str(path) not in existed:
                 Path(path).unlink(missing_ok=True)
         raise
+    print("\n".join(said + said_too), file=sys.stderr)
 
 
 def list_metrics(fmt: str) -> str:
