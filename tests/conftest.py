@@ -32,5 +32,17 @@ def cli(capsys):
     return run
 
 
+@pytest.fixture(scope="session")
+def trec_eval_binary(tmp_path_factory):
+    """trec_eval 10.0 built once per test session from ../shared/trec_eval (see trec_eval_oracle.py);
+    the test is skipped when the tarball or a compiler is absent."""
+    import trec_eval_oracle
+
+    reason = trec_eval_oracle.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    return trec_eval_oracle.build(tmp_path_factory.mktemp("trec_eval"))
+
+
 def pdflatex_available():
     return shutil.which("pdflatex") is not None
