@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
     params.add_argument("--counts", metavar="COUNTS", help="set metrics: tp=20,fp=40,fn=60,tn=880 instead of a ranking; "
                         "kappa: the judges' 2x2 table yes-yes,yes-no,no-yes,no-no (300,20,10,70)")
+    params.add_argument("--persistence", metavar="P", help="rbp: probability of reading on to the next rank (default 9/10)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
     params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids")
@@ -150,7 +151,7 @@ def _per_query(text, count, option, separator, parse):
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b", "counts", "judges")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b", "counts", "judges", "persistence")
 
 
 def _check_options(args, metric):
@@ -159,7 +160,7 @@ def _check_options(args, metric):
 
     if metric.name in COUNTS_METRICS or metric.inputs == "judges":
         allowed.add("counts")
-    if metric.inputs == "ranking":
+    if metric.inputs in ("ranking", "queries"):  # queries: several rankings, one answer (gmap)
         allowed |= set(_RANKING_OPTIONS)
     elif metric.inputs == "judges":
         allowed |= {"judge1", "judge2"}
@@ -423,12 +424,15 @@ def _run(argv) -> int:
     if args.command == "metrics":
         sys.stdout.write(list_metrics(args.format))
     elif args.command == "explain":
-        if printable:  # the files, then the explanation on stdout as without --pdf/--html
+        page = args.standalone and args.format == "html"  # a page carries its figure, exactly as --html writes it
+        if printable or page:  # the files, then the explanation on stdout as without --pdf/--html
             document, result = _explain_document(args)
-            _write_printable(document, args)
+            if printable:
+                _write_printable(document, args)
         else:
             result = explain_result(args)
-        sys.stdout.write(result.render(args.format, standalone=args.standalone))
+        sys.stdout.write(document.render("html", standalone=True) if page else
+                         result.render(args.format, standalone=args.standalone))
     elif args.command == "solve":
         from .exercise_set import solve
 
@@ -436,7 +440,12 @@ def _run(argv) -> int:
             from .printable import solution_document
 
             _write_printable(solution_document(args.file, args.exercise), args)
-        sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
+        if args.standalone and args.format == "html":  # the page with its figures, as --html writes it
+            from .printable import solution_document
+
+            sys.stdout.write(solution_document(args.file, args.exercise).render("html", standalone=True))
+        else:
+            sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
     elif args.command == "sheet":
         from .homework.cli import run_sheet
 

@@ -151,6 +151,17 @@ MULTIPLE_COMPARISONS = Convention(
     "holm",
 )
 
+GMAP_FLOOR = Convention(
+    "gmap_floor",
+    "What does GMAP do with a query whose average precision is 0?",
+    (
+        Choice("epsilon", "raise every AP below ε = 0.00001 to ε, so one failed query does not zero the mean",
+               "GMAP = (Π max(AP_q, 0.00001))^(1/n)", "trec_eval gm_map (MIN_GEO_MEAN); Robertson 2006"),
+        Choice("none", "the plain geometric mean: 0 as soon as one AP is 0", "GMAP = (Π AP_q)^(1/n)", "—"),
+    ),
+    "epsilon",
+)
+
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, MULTIPLE_COMPARISONS)
+       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR)
 BY_NAME = {convention.name: convention for convention in ALL}

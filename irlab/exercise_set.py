@@ -198,7 +198,7 @@ def _check_parameters(parameters: dict, where: Where) -> None:
     if "ranking" in parameters and "rankings" in parameters:
         raise where.error("give either ranking (one query) or rankings (several), not both: the statement would show "
                           "one and the answer use the other", "parameters.rankings")
-    several = "rankings" in parameters
+    several = "rankings" in parameters or "systems" in parameters  # systems: rankings per system and query
     for key in ("relevant", "unretrieved"):
         value = parameters.get(key)
         per_query = isinstance(value, list) and (key == "relevant" or (value and all(isinstance(v, list) for v in value)))

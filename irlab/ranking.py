@@ -32,6 +32,9 @@ class Ranking:
     text          how the ranking was written, for display
     ids           the documents' ids in rank order, when known
     remarks       assumptions made in building the ranking (e.g. unjudged documents count as non-relevant)
+    unjudged      ranks (1-based) of retrieved documents nobody judged ('U' in an R/N string): grade 0 for every
+                  metric, as in trec_eval, except those that skip them (bpref)
+    nonrelevant_unretrieved  judged non-relevant documents that were not retrieved, when known (TREC qrels; bpref)
     """
 
     grades: tuple[int, ...]
@@ -43,6 +46,8 @@ class Ranking:
     binary: bool = field(default=False, compare=False)
     ids: tuple[str, ...] | None = field(default=None, compare=False)  # document ids, when known (TREC runs)
     remarks: tuple[str, ...] = field(default=(), compare=False)  # how the ranking was obtained, shown with every result
+    unjudged: tuple[int, ...] = field(default=(), compare=False)  # ranks of unjudged documents (grade 0)
+    nonrelevant_unretrieved: int | None = field(default=None, compare=False)  # judged non-relevant, not retrieved (bpref)
 
     def __post_init__(self):
         object.__setattr__(self, "grades", _sequence(self.grades, "the grades of a Ranking"))
@@ -98,8 +103,8 @@ class Ranking:
 
     @classmethod
     def from_string(cls, text: str, **known) -> "Ranking":
-        """An R/N string; case, spaces, commas and '|' separators are ignored."""
-        grades = []
+        """An R/N string, U for an unjudged document; case, spaces, commas and '|' separators are ignored."""
+        grades, unjudged = [], []
         for position, char in enumerate(text, 1):
             if char in _SEPARATORS:
                 continue
@@ -107,14 +112,21 @@ class Ranking:
                 grades.append(1)
             elif char.upper() == "N":
                 grades.append(0)
+            elif char.upper() == "U":
+                grades.append(0)
+                unjudged.append(len(grades))
             else:
                 raise RankingError(
                     f"ranking {text.strip()!r}: unexpected character {char!r} at position {position} "
-                    "(write R for relevant, N for non-relevant)"
+                    "(write R for relevant, N for non-relevant, U for unjudged)"
                 )
         if not grades:
             raise RankingError("the ranking is empty: give at least one R or N")
-        return cls(tuple(grades), text=text.strip(), binary=True, **known)
+        if unjudged:
+            remark = (f"{len(unjudged)} unjudged document(s) (U) count as non-relevant, as in trec_eval; "
+                      "bpref skips them")
+            known["remarks"] = tuple(known.get("remarks", ())) + (remark,)
+        return cls(tuple(grades), text=text.strip(), binary=True, unjudged=tuple(unjudged), **known)
 
     @classmethod
     def from_grades(cls, grades, **known) -> "Ranking":
@@ -179,6 +191,8 @@ class Ranking:
     def symbol(self, rank: int) -> str:
         """How the judgment at ``rank`` (1-based) is written: R/N for binary rankings, the grade otherwise."""
         grade = self.grades[rank - 1]
+        if rank in self.unjudged:
+            return "U"
         if self.binary:
             return "R" if grade else "N"
         return str(grade)
@@ -187,7 +201,7 @@ class Ranking:
         if self.ids is not None and self.retrieved > 30:
             return self.text or f"of {self.retrieved} documents"
         if self.binary:
-            return "".join("R" if g else "N" for g in self.grades)
+            return "".join(self.symbol(rank) for rank in range(1, self.retrieved + 1))
         return ",".join(str(g) for g in self.grades)
 
     def describe(self) -> str:

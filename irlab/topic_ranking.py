@@ -26,7 +26,9 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
     unjudged = sum(1 for g in judged.grades if g is None)
     negative = sum(1 for g in judged.grades if g is not None and g < 0)
     grades = tuple(max(g, 0) if g is not None else 0 for g in judged.grades)
+    unjudged_ranks = tuple(rank for rank, g in enumerate(judged.grades, 1) if g is None or g < 0)  # bpref skips them
     unretrieved = tuple(g for g in judged.unretrieved if g > 0)
+    nonrelevant_unretrieved = sum(1 for g in judged.unretrieved if 0 <= g < threshold)
     remarks = [f"topic {judged.topic} of {run} judged by {qrels}: documents ranked as trec_eval ranks them (score "
                "descending, ties by docno descending)" + (f"; cut at depth {depth}" if depth else "")]
     if unjudged or negative:
@@ -34,5 +36,6 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
         parts += [f"judged with a negative grade ({negative})"] if negative else []
         remarks.append(f"retrieved documents that are {' or '.join(parts)} count as non-relevant (grade 0), as in trec_eval")
     ranking = Ranking.from_grades(grades, unretrieved=unretrieved, threshold=threshold, ids=tuple(judged.ranked),
-                                  text=f"topic {judged.topic}", remarks=tuple(remarks))
+                                  text=f"topic {judged.topic}", remarks=tuple(remarks), unjudged=unjudged_ranks,
+                                  nonrelevant_unretrieved=nonrelevant_unretrieved)
     return ranking, [Note("assumption", remark) for remark in remarks]

@@ -263,6 +263,9 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
         if fmt == "latex":
             num, _ = _write(ops[0], fmt, show_values, False)
             den, _ = _write(ops[1], fmt, show_values, False)
+            if ops[0].op == "add" and len(ops[0].operands) > 3 and not ops[0].symbol:
+                # a long sum over a count (a mean) as 1/n (…): the sum can then break across lines
+                return rf"\frac{{1}}{{{den}}} \left({num}\right)", 2
             return rf"\frac{{{num}}}{{{den}}}", 4
         return f"{part(ops[0], 2)} / {part(ops[1], 2, strict=True)}", 2
     if op == "pow":

@@ -36,6 +36,10 @@ ALL_METRICS = {
     "break-even": ["RNNRR", "--relevant", "3"],
     "fleiss": ["--judges", "1,1,0,0;1,1,0,1;1,0,0,0"],
     "pairwise-kappa": ["--judges", "1,1,0,0;1,0,0,0;1,1,0,0", "--kappa-marginals", "per-judge"],
+    "bpref": ["RNURN", "--relevant", "3"],
+    "rbp": ["RNURN", "--persistence", "0.8"],
+    "3pt": ["RNRNR", "--relevant", "5"],
+    "gmap": ["RNNRR", "NRN", "--relevant", "5,2"],
 }
 
 

@@ -119,3 +119,11 @@ k = "{length}"
     html = document.render("html")
     assert "a) nDCG at 4?" in html and "nDCG@4" in html
     assert html.count('<img src="data:image/png;base64,') == 1  # the DCG/IDCG curves, drawn to k = 4
+
+
+def test_standalone_html_page_is_the_html_file(cli, tmp_path):
+    page = tmp_path / "page.html"
+    written = cli("explain", "11pt", "RNRNNNNNRR", "--relevant", "4", "--html", str(page))
+    standalone = cli("explain", "11pt", "RNRNNNNNRR", "--relevant", "4", "--format", "html", "--standalone")
+    assert written.returncode == standalone.returncode == 0
+    assert standalone.stdout == page.read_text(encoding="utf-8") and "data:image/png;base64," in standalone.stdout

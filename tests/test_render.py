@@ -62,7 +62,8 @@ def test_json_of_a_mean_keeps_each_query_as_a_section():
 
 
 def test_latex_text_escapes_specials_and_unicode():
-    assert latex_text("a_b & 50% ≥ κ") == r"a\_b \& 50\% $\geq$ $\kappa$"
+    assert latex_text("ap_denominator & 50% ≥ κ") == r"ap\_denominator \& 50\% $\geq$ $\kappa$"
+    assert latex_text("2^g - 1, rel_1") == r"2\textsuperscript{g} - 1, rel\textsubscript{1}"
 
 
 @pytest.mark.skipif(not pdflatex_available(), reason="pdflatex is not installed (CI installs texlive)")
@@ -150,3 +151,34 @@ def test_accuracy_is_iirs_and_success_keeps_its_name(cli):
     assert "accuracy = (tp + tn) / N = (3 + 93) / 100 = 24/25 = 0.96" in out.stdout  # (tp + tn) / N, IIR 8.3
     assert get_metric("success").title == "Success (hit rate, hit@k)" and get_metric("hit").name == "success"
     assert get_metric("accuracy").name == "set-accuracy"
+
+
+def test_html_typesets_formulas_as_mathml():
+    from irlab import Ranking, ndcg
+    from irlab.render.mathml import to_mathml
+
+    html = ndcg(Ranking.parse("3,2,0,1,2")).render("html")
+    assert "<code>" not in html and "log<sub>2</sub>(i + 1)" in html and "2<sup>g</sup> - 1" in html
+    assert html.count("<math") > 20
+    assert '<msub><mi mathvariant="normal">log</mi><mn>2</mn></msub><mn>6</mn>' in html  # log_2 6 in the table
+    assert to_mathml(r"P@k = \frac{\mathrm{hits}@k}{k}") == (
+        '<math><mrow><mi>P</mi><mo lspace="0" rspace="0">@</mo><mi>k</mi><mo>=</mo><mfrac><mrow><mi mathvariant="normal">'
+        'hits</mi><mo lspace="0" rspace="0">@</mo><mi>k</mi></mrow><mi>k</mi></mfrac></mrow></math>')
+
+
+def test_every_explanation_translates_to_mathml():
+    from irlab import Ranking
+    from irlab.metrics import METRICS
+
+    binary, graded = Ranking.parse("RNRNNNNNRR", relevant=5, collection=50), Ranking.parse("3,2,0,1,2", unretrieved=[2])
+    for metric in METRICS:
+        if metric.inputs == "rankings-of-ids":
+            result = metric.compute("a,b,c,d", "b,a,d,c")
+        elif metric.name == "kappa":
+            result = metric.compute("1100110", "1000111")
+        elif metric.inputs != "ranking":
+            continue
+        else:
+            options = {"recall_level": "0.3"} if any(p.name == "recall_level" for p in metric.parameters) else {}
+            result = metric.compute(graded if metric.name in ("cg", "dcg", "idcg", "ndcg", "err", "nerr") else binary, **options)
+        assert "<math" in result.render("html"), metric.name  # a command outside the subset would raise

@@ -21,6 +21,10 @@ from .set_based import f_measure, hits, precision, recall, success
 from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
 from .counts import Counts, accuracy, break_even, e_measure, fallout, kappa_from_table
 from .fleiss import fleiss_kappa, pairwise_kappa
+from .bpref import bpref
+from .gmap import gmap
+from .interpolation import k_point_average, three_point_average
+from .rbp import rank_biased_precision
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -111,6 +115,30 @@ METRICS += (
            inputs="many-judges", conventions=(conv.KAPPA_MARGINALS,)),
 )
 
+PERSISTENCE = Parameter("persistence", "number", "RBP: probability p that the user reads on to the next rank", "9/10")
+
+
+def _gmap_of_queries(*rankings, **options):
+    return gmap(rankings, **options)
+
+
+# incomplete judgments (U in an R/N string), user models and other averages
+METRICS += (
+    Metric("bpref", "bpref: judged documents only", "bpref = (1/R) · Σ_{relevant r} (1 - min(n_r, R) / min(R, N))",
+           r"\mathrm{bpref} = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(R, N)}\right)", bpref,
+           "Buckley & Voorhees 2004; trec_eval bpref"),
+    Metric("rbp", "Rank-biased precision (with its residual)", "RBP = (1 - p) · Σ_i r_i · p^(i-1)",
+           r"\mathrm{RBP} = (1 - p) \sum_i r_i\, p^{i-1}", rank_biased_precision,
+           "Moffat & Zobel 2008; trec_eval rbp", parameters=(PERSISTENCE,)),
+    Metric("3pt", "3-point interpolated average precision (recall 0.2, 0.5, 0.8)",
+           "3pt = (1/3) · Σ_{r in {0.2, 0.5, 0.8}} p_interp(r)",
+           r"\mathrm{3pt} = \frac{1}{3} \sum_{r \in \{0.2, 0.5, 0.8\}} p_{\mathrm{interp}}(r)", three_point_average,
+           "Salton & McGill 1983; IIR 8.4", conventions=(conv.INTERPOLATION,)),
+    Metric("gmap", "Geometric mean of AP over the queries", "GMAP = (Π_q max(AP_q, 0.00001))^(1/n)",
+           r"\mathrm{GMAP} = \left(\prod_q \max(\mathrm{AP}_q, 10^{-5})\right)^{1/n}", _gmap_of_queries,
+           "Robertson 2006; trec_eval gm_map", inputs="queries", conventions=(conv.GMAP_FLOOR, conv.AP_DENOMINATOR)),
+)
+
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
@@ -128,7 +156,7 @@ METRICS += (
            conventions=(conv.ALTERNATIVE,), aliases=("sign",)),
     Metric("permutation-test", "Randomisation (permutation) test of the mean difference (exact up to 20 topics)",
            "p = #{sign assignments s : mean(s_i d_i) at least as extreme as d_mean} / 2^n",
-           r"p = \frac{\#\{s : \overline{s d} \text{ at least as extreme as } \bar d\}}{2^n}", permutation_test,
+           r"p = \frac{\#\{s : \mathrm{mean}(s_i d_i) \text{ at least as extreme as } \bar d\}}{2^n}", permutation_test,
            "Fisher 1935; Smucker, Allan & Carterette 2007; Croft, Metzler & Strohman 2010 §8.6.1",
            inputs="paired-values", conventions=(conv.ALTERNATIVE,), aliases=("randomisation", "randomization")),
     Metric("bootstrap", "Bootstrap confidence interval of the mean difference", "CI = [d_mean*_(Bα/2), d_mean*_(B(1-α/2))]",

@@ -167,3 +167,43 @@ def eleven_point_average(ranking, interpolation=None) -> Result:
                          for level, (point, _, needed) in zip(ELEVEN_POINTS, interpolated)))
     return Result("11pt", "11-point interpolated average precision", value, ranking=ranking,
                   conventions={"interpolation": choice}, notes=notes, tables=[_pr_table(ranking), levels])
+
+
+THREE_POINTS = (Fraction(1, 5), Fraction(1, 2), Fraction(4, 5))
+
+
+def k_point_average(ranking, levels=THREE_POINTS, interpolation=None) -> Result:
+    """The mean interpolated precision at chosen recall levels: the 3-point average at 0.2, 0.5 and 0.8 by default.
+
+    kpt = (1/k) · Σ_{r in levels} p_interp(r)   (Salton & McGill 1983 for the 3-point average; IIR 8.4 for 11 points)
+
+    >>> from irlab import Ranking
+    >>> k_point_average(Ranking.parse("RNRNR", relevant=5)).value
+    Fraction(8, 15)
+    """
+    if isinstance(levels, str):
+        levels = [t for t in levels.replace(";", ",").split(",") if t.strip()]
+    levels = sorted({check_fraction(level, "recall level", 0, 1) for level in levels})
+    if not levels:
+        raise ParameterError("give at least one recall level")
+    choice = conv.INTERPOLATION.choice(interpolation)
+    relevant = relevant_leaf(ranking)
+    notes = ranking_notes(ranking)
+    symbol = "3pt" if tuple(levels) == THREE_POINTS else f"{len(levels)}pt"
+    title = f"{len(levels)}-point interpolated average precision"
+    if relevant.value == 0:
+        return _no_relevant(symbol, title, relevant, notes, ranking)
+    interpolated = [_interpolated(ranking, level, relevant, choice.key) for level in levels]
+    points = [point for point, _, _ in interpolated]
+    value = mean(points, symbol, f"{title} at recall {', '.join(_level_text(level) for level in levels)}")
+    table = Table(("recall level", "relevant needed", "interpolated precision"),
+                  tuple((_level_text(level), needed.value, point.value)
+                        for level, (point, _, needed) in zip(levels, interpolated)))
+    return Result("3pt" if symbol == "3pt" else "kpt", title, value, ranking=ranking,
+                  conventions={"interpolation": choice}, notes=notes, tables=[_pr_table(ranking), table],
+                  parameters={"levels": [str(level) for level in levels]})
+
+
+def three_point_average(ranking, interpolation=None) -> Result:
+    """The 3-point average: interpolated precision at recall 0.2, 0.5 and 0.8, averaged (Salton & McGill 1983)."""
+    return k_point_average(ranking, THREE_POINTS, interpolation)

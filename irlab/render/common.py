@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .. import exact
 from ..trace import Traced, symbol_latex, written
 
@@ -87,4 +89,71 @@ def step_parts(step, fmt: str = "text") -> list[str]:
     else:
         approx = r"\approx" if latex else "≈"
         parts[-1] += f" {approx} {exact.decimal_text(step.value, strip=False)}"
+    return parts
+
+
+def _visible_width(latex: str) -> float:
+    """A rough width of typeset LaTeX in characters: commands count as one, a fraction as its wider part."""
+    width = 0.0
+    text = re.sub(r"\\(left|right)\b", "", latex)
+    text = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "x" * max(len(m.group(1)), len(m.group(2))), text)
+    text = re.sub(r"\\[A-Za-z]+", "x", text)
+    for char in text:
+        width += 0 if char in "{}^_" else 1
+    return width
+
+
+def break_latex(latex: str, width: int = 60) -> list[str]:
+    """Split a long LaTeX expression at its top-level '+', '-', '=' and ',' into lines of about ``width`` characters.
+
+    Never breaks inside braces; \\left/\\right brackets of a long expression become \\bigl/\\bigr so that a line
+    may end inside them. A piece after the first starts with its operator ('+ \\frac{1}{\\log_2 5}'), as a textbook
+    continues a long sum.
+    """
+    if _visible_width(latex) <= width:
+        return [latex]
+    latex = re.sub(r"\\left(?=[(\[.]|\\lceil|\\\{)", r"\\bigl", latex)
+    latex = re.sub(r"\\right(?=[)\].]|\\rceil|\\\})", r"\\bigr", latex)
+    pieces, depth, start = [], 0, 0
+    for i, char in enumerate(latex):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif depth == 0 and i > start and latex.startswith((" + ", " - ", " = ", r" \approx "), i):
+            pieces.append(latex[start:i])
+            start = i + 1
+        elif depth == 0 and latex.startswith(", ", i):
+            pieces.append(latex[start:i + 1])
+            start = i + 2
+    pieces.append(latex[start:])
+    lines = []
+    for piece in pieces:
+        if lines and _visible_width(lines[-1] + " " + piece) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines.append(piece)
+    return lines
+
+
+_PROSE_SCRIPT = re.compile(r"(?<=log)2(?=\()|(?<=[\w)*])\^(\{[^}]*\}|[\w.]+)|(?<=[\w*])_(\{[^}]*\}|[0-9A-Za-z]{1,2}|interp|max|avg)(?![\w])")
+
+
+def prose_parts(text: str) -> list[tuple[str, str]]:
+    """Prose split into ('text' | 'sub' | 'sup', piece): 'log2(i + 1)' has a subscript 2, '2^g - 1' a superscript g.
+
+    Names such as 'ap_denominator' stay as they are: only short subscripts (rel_1, g_i, p_interp) are lowered.
+    """
+    parts, position = [], 0
+    for match in _PROSE_SCRIPT.finditer(text):
+        if match.start() > position:
+            parts.append(("text", text[position:match.start()]))
+        if match.group(0) == "2":
+            parts.append(("sub", "2"))
+        else:
+            kind = "sup" if match.group(0).startswith("^") else "sub"
+            parts.append((kind, (match.group(1) or match.group(2)).strip("{}")))
+        position = match.end()
+    if position < len(text):
+        parts.append(("text", text[position:]))
     return parts

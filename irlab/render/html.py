@@ -6,15 +6,20 @@ from html import escape
 
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, step_chain, value_text
+from ..trace import symbol_latex
+from .common import NOTE_TITLES, break_latex, cell_latex, cell_text, prose_parts, step_parts, value_latex, value_text
+from .latex import latex_text
+from .mathml import to_mathml
 
 STYLE = """
 .irlab { font-family: system-ui, sans-serif; line-height: 1.4; max-width: 60em; }
 .irlab table { border-collapse: collapse; margin: 0.5em 0; }
 .irlab th, .irlab td { border: 1px solid #bbb; padding: 0.15em 0.6em; text-align: right; }
 .irlab th { background: #f2f2f2; }
-.irlab .formula, .irlab .step code { font-family: ui-monospace, monospace; }
-.irlab .formula { margin: 0.4em 0 0.4em 1.5em; font-size: 1.1em; }
+.irlab math { font-size: 1.15em; }
+.irlab .formula { margin: 0.4em 0 0.4em 1.5em; }
+.irlab .formula math, .irlab .chain math { display: inline-block; margin-right: 0.3em; }
+.irlab td math { font-size: 1.05em; }
 .irlab .note { border-left: 3px solid #888; padding-left: 0.6em; }
 .irlab .note.warning { border-color: #c60; }
 .irlab .answer { font-weight: bold; }
@@ -43,33 +48,54 @@ def _blocks(blocks, level):
             tag = f"h{min(level, 6)}"
             parts += ["<section>", f"<{tag}>{escape(block.title)}</{tag}>"] + _blocks(block.blocks, level + 1) + ["</section>"]
         elif isinstance(block, Paragraph):
-            parts.append(f"<p>{escape(block.text)}</p>")
+            parts.append(f"<p>{_prose(block.text)}</p>")
         elif isinstance(block, Note):
             title = NOTE_TITLES.get(block.kind, block.kind.title())
-            parts.append(f'<p class="note {block.kind}"><strong>{title}:</strong> {escape(block.text)}</p>')
+            parts.append(f'<p class="note {block.kind}"><strong>{title}:</strong> {_prose(block.text)}</p>')
         elif isinstance(block, Formula):
             caption = f"{escape(block.caption)}: " if block.caption else ""
-            parts.append(f'<p class="formula">{caption}<code>{escape(block.text)}</code></p>')
+            parts.append(f'<div class="formula">{caption}{_math_lines(block.latex)}</div>')
         elif isinstance(block, Table):
             parts.append("<table>")
             if block.caption:
                 parts.append(f"<caption>{escape(block.caption)}</caption>")
-            parts.append("<tr>" + "".join(f"<th>{escape(c)}</th>" for c in block.columns) + "</tr>")
+            parts.append("<tr>" + "".join(f"<th>{_prose(c)}</th>" for c in block.columns) + "</tr>")
             for row in block.rows:
-                parts.append("<tr>" + "".join(f"<td>{escape(cell_text(c))}</td>" for c in row) + "</tr>")
+                parts.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>")
             parts.append("</table>")
         elif isinstance(block, Steps):
             parts.append("<ol>")
             for step in block.steps:
                 note = f" ({escape(step.note)})" if step.note else ""
-                parts.append(f'<li class="step">{escape(step.label)}: <code>{escape(step_chain(step))}</code>{note}</li>')
+                chain = " ".join(_math_lines(side if i == 0 else "= " + side) for i, side in enumerate(step_parts(step, "latex")))
+                parts.append(f'<li class="step">{escape(step.label)}: <span class="chain">{chain}</span>{note}</li>')
             parts.append("</ol>")
         elif isinstance(block, Answer):
-            value = escape(value_text(block.value, block.written_text))
-            parts.append(f'<p class="answer">{escape(block.label)}: {escape(block.symbol)} = {value}</p>')
+            value = value_latex(block.value, block.written_latex)
+            reading = f"{block.symbol} = {value_text(block.value, block.written_text)}"
+            parts.append(f'<p class="answer">{escape(block.label)}: {to_mathml(symbol_latex(block.symbol) + " = " + value, alttext=reading)}</p>')
         elif isinstance(block, Figure):
             parts.append(f'<figure><img src="{block.data_uri}" alt="{escape(block.caption)}">'
                          f"<figcaption>{escape(block.caption)}</figcaption></figure>")
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return parts
+
+
+def _math_lines(latex: str) -> str:
+    """A formula as inline <math> pieces broken at its top-level '+'/'='/'\\quad', so a long one wraps, never overflows."""
+    pieces = []
+    for part in latex.replace(r"\qquad", r"\quad").split(r", \quad"):
+        pieces += break_latex(part.strip())
+    return " ".join(to_mathml(piece) for piece in pieces if piece)
+
+
+def _cell(cell) -> str:
+    if cell is None or isinstance(cell, (str, bool)):
+        return escape(cell if isinstance(cell, str) else ("" if cell is None else ("yes" if cell else "no")))
+    return to_mathml(cell_latex(cell, latex_text), alttext=cell_text(cell))
+
+
+def _prose(text: str) -> str:
+    """Escaped prose with its short sub- and superscripts set as such (log<sub>2</sub>, 2<sup>g</sup>)."""
+    return "".join(escape(piece) if kind == "text" else f"<{kind}>{escape(piece)}</{kind}>" for kind, piece in prose_parts(text))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, cell_latex, step_chain, value_latex
+from .common import NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, step_parts, value_latex
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
@@ -14,7 +14,7 @@ _SPECIAL = {
 # characters irlab's prose uses outside ASCII, written so that plain pdflatex needs no extra package
 _UNICODE = {
     "≥": r"$\geq$", "≤": r"$\leq$", "≠": r"$\neq$", "·": r"$\cdot$", "×": r"$\times$", "≈": r"$\approx$",
-    "Σ": r"$\Sigma$", "κ": r"$\kappa$", "ρ": r"$\rho$", "τ": r"$\tau$", "β": r"$\beta$", "Δ": r"$\Delta$",
+    "Σ": r"$\Sigma$", "Π": r"$\Pi$", "κ": r"$\kappa$", "ρ": r"$\rho$", "τ": r"$\tau$", "β": r"$\beta$", "Δ": r"$\Delta$",
     "∩": r"$\cap$", "∪": r"$\cup$", "∈": r"$\in$", "→": r"$\rightarrow$", "⌈": r"$\lceil$", "⌉": r"$\rceil$",
     "…": r"\dots{}", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "é": r"\'e",
     "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
@@ -25,12 +25,23 @@ PREAMBLE = r"""\documentclass[11pt]{article}
 \usepackage[margin=2cm]{geometry}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{0.5em}
+\allowdisplaybreaks
+\setlength{\emergencystretch}{3em}
 \begin{document}
 """
 
 
 def latex_text(text: str) -> str:
-    """Escape prose for LaTeX text mode."""
+    """Escape prose for LaTeX text mode; short sub- and superscripts (log2, 2^g, rel_1) are set as such."""
+    out = []
+    for kind, piece in prose_parts(text):
+        escaped = _escape_text(piece)
+        command = {"sub": "textsubscript", "sup": "textsuperscript"}.get(kind)
+        out.append(rf"\{command}{{{escaped}}}" if command else escaped)
+    return "".join(out)
+
+
+def _escape_text(text: str) -> str:
     out = []
     for char in text:
         if char in _SPECIAL:
@@ -69,32 +80,60 @@ def _blocks(blocks, level):
         elif isinstance(block, Formula):
             if block.caption:
                 lines += [rf"\textit{{{latex_text(block.caption)}:}}", ""]
-            lines += [rf"\[ {block.latex} \]", ""]
+            formulas = [part.strip() for part in block.latex.replace(r"\qquad", r"\quad").split(r", \quad")]
+            rows = [piece for formula in formulas for piece in break_latex(formula, 70)]
+            lines += [r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}", ""]
         elif isinstance(block, Table):
             lines += _table(block) + [""]
         elif isinstance(block, Steps):
             lines.append(r"\begin{enumerate}")
             for step in block.steps:
-                note = f" ({latex_text(step.note)})" if step.note else ""
-                lines.append(rf"\item {latex_text(step.label)}: \( {step_chain(step, 'latex')} \){note}")
+                lines += _step(step)
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
             lines += [rf"\textbf{{{latex_text(block.label)}:}} \( {symbol_latex(block.symbol)} = {value} \)", ""]
-        elif isinstance(block, Figure):
-            lines += [r"\begin{center}", rf"\includegraphics[width=0.75\linewidth]{{{block.name}}}\\",
-                      rf"\small {latex_text(block.caption)}", r"\end{center}", ""]
+        elif isinstance(block, Figure):  # image and caption kept together on one page
+            lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering",
+                      rf"\includegraphics[width=0.62\linewidth]{{{block.name}}}\\",
+                      rf"\small {latex_text(block.caption)}", r"\end{minipage}\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines
 
 
+def _step(step) -> list[str]:
+    """One step: its label, then the chain of equalities aligned at '=', one side per line group.
+
+    A long side breaks at its top-level '+' and continues indented, so nothing runs past the margin.
+    """
+    note = f" ({latex_text(step.note)})" if step.note else ""
+    symbol, *sides = step_parts(step, "latex")
+    if sum(_visible_width(side) for side in sides) + _visible_width(symbol) <= 60:  # short: one line
+        return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
+    rows = []
+    for side in sides:
+        pieces = break_latex(side, 60)
+        rows.append(f"&= {pieces[0]}")
+        rows += [rf"&\quad {piece}" for piece in pieces[1:]]
+    rows[0] = f"{symbol} {rows[0]}"
+    return [rf"\item {latex_text(step.label)}{note}:", r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}"]
+
+
 def _table(table):
+    """A table with its caption on the same page; rows spaced so fractions never touch; wide tables scaled to fit."""
     columns = "|".join("c" for _ in table.columns)
-    lines = [rf"\textit{{{latex_text(table.caption)}:}}", ""] if table.caption else []
-    lines += [r"\[", rf"\begin{{array}}{{{columns}}}"]
-    lines.append(" & ".join(rf"\text{{{latex_text(c)}}}" for c in table.columns) + r" \\ \hline")
-    for row in table.rows:
-        lines.append(" & ".join(cell_latex(c, latex_text) for c in row) + r" \\")
-    lines += [r"\end{array}", r"\]"]
+    header = " & ".join(rf"\text{{{latex_text(c)}}}" for c in table.columns) + r" \\ \hline"
+    body = [" & ".join(cell_latex(c, latex_text) for c in row) + r" \\" for row in table.rows]
+    widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text)) for row in table.rows])
+              for i, c in enumerate(table.columns)]
+    array = [rf"\begin{{array}}{{{columns}}}", header, *body, r"\end{array}"]
+    if sum(widths) + 3 * len(widths) > 95:  # wider than the text: scale it down rather than overflow the margin
+        array = [r"\resizebox{\linewidth}{!}{$"] + array + [r"$}"]
+    else:
+        array = ["$"] + array + ["$"]
+    lines = [r"\begin{center}\begin{minipage}{\linewidth}\centering"]
+    if table.caption:
+        lines += [rf"\textit{{{latex_text(table.caption)}}}\\[0.3em]"]
+    lines += [r"\renewcommand{\arraystretch}{1.6}"] + array + [r"\end{minipage}\end{center}"]
     return lines

@@ -218,6 +218,10 @@ def solve_extended(solver: str, params: dict, options: dict, where):
         result = metric.compute(scores[names[0]], scores[names[1]], names=tuple(names), **metric_options)
         notes = [Note("assumption", f"per-query {scored_by.title} of each system's rankings, computed exactly")] if scored_by else []
         return Solution([Answer(result.title, result)], notes)
+    if metric.inputs == "queries":  # one answer from every query's ranking (gmap)
+        from ..exercise_set import _rankings
+
+        return Solution([Answer(metric.title, metric.compute(*_rankings(params, where), **metric_options))])
     if metric.inputs == "many-judges":
         if "judges" not in params:
             raise where.error(f"{metric.name} needs parameters.judges (one column per judge)", "parameters")

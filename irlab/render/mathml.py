@@ -1,0 +1,198 @@
+"""MathML (native in Chromium, Firefox and Safari) from the LaTeX that irlab writes: no script, no network.
+
+irlab writes its formulas once, in LaTeX, from the trace; this module translates that small, known subset
+(fractions, sub- and superscripts, sums and products with limits, upright names, brackets, Greek letters and a
+few relations) into MathML Core. Writing it here rather than depending on a general converter keeps the runtime
+dependencies at numpy/sympy/matplotlib and makes the output deterministic; a command outside the subset is an
+error that the tests catch, never a silently garbled formula.
+
+>>> to_mathml(r"\\frac{\\mathrm{hits}}{k}")
+'<math><mfrac><mi mathvariant="normal">hits</mi><mi>k</mi></mfrac></math>'
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[0-9]+(?:\.[0-9]+)?|[A-Za-z]|\s+|.", re.S)
+
+_IDENTIFIERS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "rho": "ρ", "tau": "τ", "pi": "π",
+    "sigma": "σ", "mu": "μ", "Sigma": "Σ", "Delta": "Δ", "Pi": "Π", "infty": "∞",
+}
+_OPERATORS = {
+    "cdot": "·", "times": "×", "approx": "≈", "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "in": "∈",
+    "dots": "…", "ldots": "…", "cdots": "⋯", "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "mid": "|",
+    "to": "→", "rightarrow": "→", "pm": "±", "{": "{", "}": "}", "cap": "∩", "cup": "∪", "Rightarrow": "⇒",
+    "iff": "⇔", "Leftrightarrow": "⇔", "lt": "<", "gt": ">", "setminus": "∖",
+}
+_LARGE = {"sum": "∑", "prod": "∏"}
+_NAMED = {"log", "max", "min", "Pr", "exp", "ln", "arg", "sup", "inf", "lim"}  # upright function names
+_SPACES = {",": "0.17em", ";": "0.28em", " ": "0.25em", "quad": "1em", "qquad": "2em", ":": "0.22em", "!": "0"}
+_ESCAPED = {"#", "%", "&", "_", "$"}
+
+
+class MathMLError(ValueError):
+    """The LaTeX uses a command outside the subset irlab writes."""
+
+
+def to_mathml(latex: str, display: bool = False, alttext: str | None = None) -> str:
+    """``latex`` as one ``<math>`` element (``display=True``: a displayed block; ``alttext``: its plain-text reading)."""
+    parser = _Parser(latex)
+    body = parser.sequence()
+    if parser.peek() is not None:
+        raise MathMLError(f"unbalanced braces in {latex!r}")
+    attributes = (' display="block"' if display else "") + (f' alttext="{escape(alttext)}"' if alttext else "")
+    return f"<math{attributes}>{_row(body)}</math>"
+
+
+def _row(items) -> str:
+    return items[0] if len(items) == 1 else f"<mrow>{''.join(items)}</mrow>"
+
+
+class _Parser:
+    def __init__(self, latex: str):
+        self.latex = latex
+        self.tokens = [t for t in _TOKEN.findall(latex)]
+        self.position = 0
+
+    def peek(self, skip_space=True):
+        while skip_space and self.position < len(self.tokens) and self.tokens[self.position].isspace():
+            self.position += 1
+        return self.tokens[self.position] if self.position < len(self.tokens) else None
+
+    def take(self, skip_space=True):
+        token = self.peek(skip_space)
+        self.position += 1
+        return token
+
+    def sequence(self, upright=False) -> list[str]:
+        items = []
+        while True:
+            token = self.peek(skip_space=not upright)
+            if token is None or token == "}":
+                return items
+            if upright and token.isspace():
+                self.take(False)
+                items.append('<mspace width="0.25em"/>')
+                continue
+            atom = self.atom(upright)
+            if atom is None:
+                continue
+            items.append(self.scripts(atom))
+            if upright:  # merge letters into one upright word: 'hits', not h i t s
+                items = _merge_words(items)
+
+    def group(self, upright=False) -> str:
+        token = self.take()
+        if token != "{":
+            return self.scripts_free_atom(token, upright)
+        items = self.sequence(upright)
+        if self.take() != "}":
+            raise MathMLError(f"missing '}}' in {self.latex!r}")
+        return _row(items) if items else "<mrow></mrow>"
+
+    def scripts_free_atom(self, token, upright):
+        self.position -= 1
+        return self.atom(upright)
+
+    def scripts(self, base: str) -> str:
+        sub = sup = None
+        while self.peek() in ("_", "^"):
+            mark = self.take()
+            if mark == "_":
+                sub = self.group()
+            else:
+                sup = self.group()
+        large = base.startswith('<mo largeop') or base.startswith('<mi mathvariant="normal">max') or \
+            base.startswith('<mi mathvariant="normal">min')
+        if sub is not None and sup is not None:
+            return f"<{'munderover' if large else 'msubsup'}>{base}{sub}{sup}</{'munderover' if large else 'msubsup'}>"
+        if sub is not None:
+            return f"<{'munder' if large else 'msub'}>{base}{sub}</{'munder' if large else 'msub'}>"
+        if sup is not None:
+            return f"<msup>{base}{sup}</msup>"
+        return base
+
+    def atom(self, upright=False):
+        token = self.take(skip_space=not upright)
+        if token is None:
+            raise MathMLError(f"unexpected end of {self.latex!r}")
+        if token == "{":
+            self.position -= 1
+            return self.group(upright)
+        if token[0].isdigit():
+            return f"<mn>{token}</mn>"
+        if token.isalpha() and len(token) == 1:
+            return f'<mi mathvariant="normal">{token}</mi>' if upright else f"<mi>{token}</mi>"
+        if token == "'":
+            return "<mo>′</mo>"
+        if not token.startswith("\\"):
+            if token in "()[]|":
+                return f'<mo stretchy="false">{escape(token)}</mo>'
+            if token == "@":  # P@k reads as one name, not as an operator with space around it
+                return '<mo lspace="0" rspace="0">@</mo>'
+            return f"<mo>{escape(token)}</mo>"
+        name = token[1:]
+        if name in ("frac", "dfrac", "tfrac"):
+            return f"<mfrac>{self.group()}{self.group()}</mfrac>"
+        if name == "binom":
+            top, bottom = self.group(), self.group()
+            return f'<mrow><mo>(</mo><mfrac linethickness="0">{top}{bottom}</mfrac><mo>)</mo></mrow>'
+        if name == "sqrt":
+            return f"<msqrt>{self.group()}</msqrt>"
+        if name == "bar":
+            return f"<mover>{self.group()}<mo>‾</mo></mover>"
+        if name in ("mathrm", "operatorname", "mathit"):
+            return self.group(upright=name != "mathit")
+        if name == "text":
+            return f"<mtext>{escape(self._raw_group())}</mtext>"
+        if name in ("left", "right", "bigl", "bigr", "Bigl", "Bigr"):
+            delimiter = self.take()
+            if delimiter == ".":
+                return None
+            symbol = _OPERATORS.get(delimiter[1:], delimiter[1:]) if delimiter.startswith("\\") else delimiter
+            return f"<mo>{escape(symbol)}</mo>"
+        if name in _LARGE:
+            return f'<mo largeop="true" movablelimits="true">{_LARGE[name]}</mo>'
+        if name in _NAMED:
+            return f'<mi mathvariant="normal">{name}</mi>'
+        if name in _IDENTIFIERS:
+            symbol = _IDENTIFIERS[name]
+            return f'<mi mathvariant="normal">{symbol}</mi>' if symbol.isupper() else f"<mi>{symbol}</mi>"
+        if name in _OPERATORS:
+            return f"<mo>{escape(_OPERATORS[name])}</mo>"
+        if name in _SPACES:
+            return f'<mspace width="{_SPACES[name]}"/>'
+        if name in _ESCAPED:
+            return f"<mo>{escape(name)}</mo>" if name in "%&" else f"<mi>{escape(name)}</mi>"
+        if name in ("hline", "displaystyle", "textstyle", "limits", "nolimits"):
+            return None
+        raise MathMLError(f"LaTeX command {token} is outside the subset irlab writes (in {self.latex!r})")
+
+    def _raw_group(self) -> str:
+        if self.take() != "{":
+            raise MathMLError(f"\\text needs braces in {self.latex!r}")
+        depth, out = 1, []
+        while True:
+            token = self.take(skip_space=False)
+            if token is None:
+                raise MathMLError(f"missing '}}' in {self.latex!r}")
+            if token == "{":
+                depth += 1
+            elif token == "}":
+                depth -= 1
+                if depth == 0:
+                    return "".join(out)
+            out.append(token[1:] if token.startswith("\\") and len(token) == 2 else token)
+
+
+def _merge_words(items):
+    """Join adjacent upright single letters/digits into one identifier."""
+    pattern = re.compile(r'^<mi mathvariant="normal">([^<]+)</mi>$')
+    if len(items) >= 2:
+        a, b = pattern.match(items[-2]), pattern.match(items[-1]) or re.match(r"^<mn>([^<]+)</mn>$", items[-1])
+        if a and b:
+            return items[:-2] + [f'<mi mathvariant="normal">{a.group(1)}{b.group(1)}</mi>']
+    return items
