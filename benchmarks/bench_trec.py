@@ -1,4 +1,4 @@
-"""Benchmark: irlab vs pytrec_eval (vs ranx, if installed), from files to means.
+"""Benchmark: irlab vs trec_eval 10.0 vs pytrec_eval (vs ranx, if installed), from files to means.
 
 Generates a seeded synthetic TREC collection (default: 7,000 topics x 1,000
 retrieved documents, ~30 graded judgments per topic, many tied scores) in a
@@ -10,6 +10,9 @@ files and reports wall time and peak memory (``ru_maxrss`` of that child via
     python benchmarks/bench_trec.py --topics 700     # quick try
     python benchmarks/bench_trec.py --tools irlab,pytrec_eval --repeat 3
 
+trec_eval 10.0 is compiled with -O2 from ../shared/trec_eval/trec_eval-10.0.tar.gz into the
+temporary directory (tests/trec_eval_oracle.py; skipped with a message when the tarball or a
+compiler is absent) and run as the C program it is; its printed means are compared with irlab's.
 ranx is imported lazily inside its subprocess; when it is not installed it is
 skipped with a message (installing it compiles numba code for a long time).
 """
@@ -124,13 +127,41 @@ means = ranx.evaluate(qrels, run, metrics)
 print(json.dumps({{"seconds": time.perf_counter() - t0, "means": {{k: float(v) for k, v in means.items()}}}}))
 """
 
-CHILDREN = {"irlab": CHILD_IRLAB, "pytrec_eval": CHILD_PYTREC, "ranx": CHILD_RANX}
+CHILDREN = {"irlab": CHILD_IRLAB, "trec_eval": None, "pytrec_eval": CHILD_PYTREC, "ranx": CHILD_RANX}
 
 
-def run_child(tool, qrels, run):
-    code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES)
+def build_trec_eval(dirpath: Path):
+    """trec_eval 10.0 compiled with -O2 into ``dirpath``: (binary, None) or (None, reason)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    import trec_eval_oracle
+
+    reason = trec_eval_oracle.unavailable_reason()
+    if reason:
+        return None, reason
+    try:
+        return trec_eval_oracle.build(dirpath, optimize=True), None
+    except RuntimeError as error:
+        return None, str(error).splitlines()[0]
+
+
+def trec_eval_means(stdout: bytes):
+    """The ``all`` lines trec_eval printed, as {measure: printed value}."""
+    means = {}
+    for line in stdout.decode().splitlines():
+        name, topic, value = (f.strip() for f in line.split("\t"))
+        if topic == "all":
+            means[name] = value
+    return means
+
+
+def run_child(tool, qrels, run, trec_eval=None):
+    if tool == "trec_eval":  # the C program itself: its wall time and peak memory are the child's
+        argv = [str(trec_eval), *(f"-m{m}" for m in MEASURES), str(qrels), str(run)]
+    else:
+        code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES)
+        argv = [sys.executable, "-c", code]
     t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = p.stdout.read()
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
@@ -138,6 +169,9 @@ def run_child(tool, qrels, run):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         return {"error": err.decode(errors="replace").strip().splitlines()[-1:] or ["failed"]}
+    if tool == "trec_eval":
+        return {"wall": wall, "seconds": wall, "printed": trec_eval_means(out),
+                "maxrss_mb": usage.ru_maxrss / 1024.0}
     info = json.loads(out.decode().strip().splitlines()[-1])
     if "skipped" in info:
         return info
@@ -156,7 +190,7 @@ def main(argv=None):
                     help="run file layout: grouped by topic and score-sorted (usual), or shuffled")
     ap.add_argument("--reuse", action="store_true",
                     help="with --dir: reuse qrels.txt/run.txt already there instead of generating")
-    ap.add_argument("--tools", default="irlab,pytrec_eval,ranx")
+    ap.add_argument("--tools", default="irlab,trec_eval,pytrec_eval,ranx")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool (best wall time is kept)")
     ap.add_argument("--dir", help="keep the generated files here instead of a temp dir")
     args = ap.parse_args(argv)
@@ -184,11 +218,16 @@ def main(argv=None):
         # on the machine hits them alike; the best (minimum) wall time is kept
         runs = {tool: [] for tool in tools}
         skipped = {}
+        binary = None
+        if "trec_eval" in tools:
+            binary, reason = build_trec_eval(Path(tmp) / "trec_eval-build")
+            if binary is None:
+                skipped["trec_eval"] = {"skipped": reason}
         for _ in range(args.repeat):
             for tool in tools:
                 if tool in skipped:
                     continue
-                r = run_child(tool, qrels, run)
+                r = run_child(tool, qrels, run, binary)
                 if "wall" in r:
                     runs[tool].append(r)
                 else:
@@ -207,10 +246,20 @@ def main(argv=None):
         print(f"{'tool':<12} {'best wall s':>11} {'median s':>9} {'in-process s':>13} {'peak RSS MiB':>13}")
         for tool, r in results.items():
             if "wall" in r:
-                print(f"{tool:<12} {r['wall']:>11.2f} {r['median']:>9.2f} {r['seconds']:>13.2f} {r['maxrss_mb']:>13.0f}")
+                inproc = "-" if tool == "trec_eval" else f"{r['seconds']:.2f}"  # a C program: wall time only
+                print(f"{tool:<12} {r['wall']:>11.2f} {r['median']:>9.2f} {inproc:>13} {r['maxrss_mb']:>13.0f}")
             else:
                 print(f"{tool:<12} skipped: {r.get('skipped') or r.get('error')}")
-        a, b = results.get("irlab", {}), results.get("pytrec_eval", {})
+        a, t = results.get("irlab", {}), results.get("trec_eval", {})
+        if "wall" in a and "wall" in t:
+            print(f"# irlab / trec_eval: wall {a['wall'] / t['wall']:.2f}x, "
+                  f"peak memory {a['maxrss_mb'] / t['maxrss_mb']:.2f}x")
+            printed = t["printed"]
+            same = [k for k in printed if k in a["means"] and f"{a['means'][k]:6.4f}".strip() == printed[k]]
+            differ = sorted(set(printed) - set(same))
+            print(f"# {len(same)} of {len(printed)} means printed by trec_eval are identical in irlab"
+                  + (f"; different: {', '.join(differ)}" if differ else ""))
+        b = results.get("pytrec_eval", {})
         if "wall" in a and "wall" in b:
             print(f"# irlab / pytrec_eval: wall {a['wall'] / b['wall']:.2f}x, "
                   f"peak memory {a['maxrss_mb'] / b['maxrss_mb']:.2f}x")
