@@ -198,11 +198,11 @@ def _check_parameters(parameters: dict, where: Where) -> None:
     if "ranking" in parameters and "rankings" in parameters:
         raise where.error("give either ranking (one query) or rankings (several), not both: the statement would show "
                           "one and the answer use the other", "parameters.rankings")
-    several = "rankings" in parameters or "systems" in parameters  # systems: rankings per system and query
+    several = "rankings" in parameters
     for key in ("relevant", "unretrieved"):
         value = parameters.get(key)
         per_query = isinstance(value, list) and (key == "relevant" or (value and all(isinstance(v, list) for v in value)))
-        if per_query and not several:
+        if per_query and not several and "systems" not in parameters:  # systems: rankings per system and query
             raise where.error("a list of values (one per query) needs parameters.rankings", f"parameters.{key}")
         if several and per_query and len(value) != len(parameters["rankings"]):
             raise where.error(f"gives {len(value)} values for {len(parameters['rankings'])} rankings: one per ranking",
