@@ -108,6 +108,9 @@ def trec_files(draw):
     if not qrels or not run:
         qrels.append("301 0 a 1")
         run.append("301 Q0 a 1 1 r")
+    if draw(st.booleans()):
+        # the usual shape of run files: topics contiguous, scores non-increasing (the ranker's fast path)
+        run.sort(key=lambda line: (line.split()[0], -float(line.split()[4])))
     return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
 
 
@@ -174,3 +177,14 @@ def test_duplicates_are_found_among_many_rows_sharing_a_key(tmp_path, monkeypatc
         read_qrels(tmp_path / "qrels")
     (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 1\n1 0 c 0\n")
     assert len(read_qrels(tmp_path / "qrels")) == 3
+
+
+@settings(max_examples=25, deadline=None)
+@given(files=trec_files())
+def test_join_and_ranks_in_small_slices_and_chunks(tmp_path_factory, files):
+    # the readers' chunks and the ranker's slices of whole topics, made tiny so that they really split
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_WHOLE_FILE_LIMIT", 0)
+        mp.setattr(readers, "_CHUNK_BYTES", 64)
+        mp.setattr(evaluate_module, "_SLICE_ROWS", 3)
+        check(tmp_path_factory.mktemp("join"), files)

@@ -339,6 +339,33 @@ def _coarse_order(seg, score, T):
     return order, brk
 
 
+_SLICE_ROWS = 1 << 20   # presorted runs are ranked a slice of whole topics at a time (bounded memory)
+
+
+def _presorted_ranks(seg, score, docno, rows, bbrk, bstart):
+    """Ranks of ``rows`` when every topic's lines are contiguous and in
+    non-increasing score order: only ties need sorting.  Slices of whole
+    topics keep the temporaries small on multi-million-line runs."""
+    n = len(seg)
+    ranks = np.empty(len(rows), dtype=np.int64)
+    cuts = np.unique(np.append(bstart[np.searchsorted(bstart, np.arange(0, n, _SLICE_ROWS), side="right") - 1], n))
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        inside = np.flatnonzero((rows >= a) & (rows < b))
+        if len(inside) == 0:
+            continue
+        sc, brk = score[a:b], np.ones(b - a, dtype=bool)
+        np.not_equal(sc[1:], sc[:-1], out=brk[1:])
+        brk[1:] |= bbrk[a: b - 1]
+        starts = bstart[(bstart >= a) & (bstart < b)] - a
+
+        def block_rank(i, starts=starts):
+            return i - starts[np.searchsorted(starts, i, side="right") - 1]
+
+        dn = docno[a:b]
+        ranks[inside] = _tie_fix(brk, lambda p, sc=sc: sc[p], lambda p, dn=dn: dn[p], rows[inside] - a, block_rank)
+    return ranks
+
+
 def _ranks(seg, score, docno, rows, T):
     """0-based rank within its topic of each of ``rows`` (trec_eval order)."""
     n = len(seg)
@@ -349,12 +376,7 @@ def _ranks(seg, score, docno, rows, T):
     presorted = (len(bstart) <= T and len(np.unique(seg[bstart])) == len(bstart)
                  and not ((score[1:] > score[:-1]) & ~bbrk).any())
     if presorted:
-        def block_rank(i):
-            return i - bstart[np.searchsorted(bstart, i, side="right") - 1]
-        brk = np.ones(n, dtype=bool)
-        np.not_equal(score[1:], score[:-1], out=brk[1:])
-        brk[1:] |= bbrk
-        return _tie_fix(brk, lambda p: score[p], lambda p: docno[p], rows, block_rank)
+        return _presorted_ranks(seg, score, docno, rows, bbrk, bstart)
     res = _coarse_order(seg, score, T)
     if res is None:
         order = rank_order(seg, score, docno)
@@ -415,7 +437,9 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         idx = np.flatnonzero(keep)
         seg0, score, docno, rtid = rseg[idx], run.score[idx], run.docno[idx], run.topic_idx[idx]
         rkeys = rkeys[idx]
-    nret = np.bincount(seg0, minlength=T)[:T].astype(np.int64)
+    nret = np.zeros(T, dtype=np.int64)
+    for a in range(0, len(seg0), _SLICE_ROWS):   # bincount copies its input to int64: a slice at a time
+        nret += np.bincount(seg0[a: a + _SLICE_ROWS], minlength=T)[:T]
 
     # ---- qrels rows of evaluated topics
     qmap = _index_in(topics_b, qrels.topics)
@@ -441,7 +465,9 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         mask = np.uint64((1 << bits) - 1)
         table = np.zeros(1 << bits, dtype=bool)
         table[(qks & mask).view(np.int64)] = True
-        cand = np.flatnonzero(table[(rkeys & mask).view(np.int64)])
+        block = 1 << 20   # bounded temporaries on 7M-line runs
+        cand = np.concatenate([np.flatnonzero(table[(rkeys[a: a + block] & mask).view(np.int64)]) + a
+                               for a in range(0, len(rkeys), block)] or [np.zeros(0, np.int64)])
         # every qrels row with an equal key is a candidate: structured docnos
         # may share a key, and only the bytes decide
         ci, pi = equal_key_pairs(qks, rkeys[cand])

@@ -252,12 +252,22 @@ def _row_dtype(kind, wq, wd):
                      "itemsize": wq + wd + 16})
 
 
-_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t\r\f\v]*\n")
+def _may_need_notes(data):
+    """True when a line may be a comment or blank (then trec_eval may read it
+    otherwise: see _trec_eval_reading_notes).  Vectorised: a '#' anywhere, or
+    a line that starts with a blank or a newline."""
+    if b"#" in data:
+        return True
+    if data[:1] in (b"\n", b" ", b"\t", b"\r", b"\f", b"\v"):
+        return True
+    u = np.frombuffer(data, dtype=np.uint8)
+    after = u[np.flatnonzero(u[:-1] == 10) + 1]
+    return bool(((after == 10) | (after == 32) | ((after >= 9) & (after <= 13))).any())
 
 
 def _fast_chunk(spec, data, widths):
     """Parse with loadtxt; return None when the slow path must decide."""
-    if b"#" in data or _BLANK_LINE.search(data):
+    if not spec.needs_scan and _may_need_notes(data):
         spec.needs_scan = True
     if not data.isascii() or any(c in data for c in _SUSPECT_BYTES):
         return None
@@ -336,7 +346,7 @@ class _Columns:
         return self.q[: self.n], self.d[: self.n], self.v[: self.n]
 
 
-_WHOLE_FILE_LIMIT = 1 << 30   # read smaller files in one piece (one loadtxt call)
+_WHOLE_FILE_LIMIT = 64 << 20   # read smaller files in one piece (one loadtxt call); larger ones in chunks (less memory)
 _SAMPLE_BYTES = 1 << 20        # column widths are guessed from this much of the file
 
 
@@ -358,7 +368,7 @@ def _read(path, kind, progress=None):
                 raise InputFileError(path, None, f"cannot read file: {exc}") from None
             if progress is not None:
                 progress(0.3)
-            spec.needs_scan = b"#" in data or _BLANK_LINE.search(data) is not None
+            spec.needs_scan = _may_need_notes(data)
             res = _read_whole(spec, data)
             del data
             if progress is not None:
@@ -571,13 +581,23 @@ def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
     (:func:`equal_key_pairs`)."""
     words = _words(docno)
     n = len(words)
+    out = np.empty(n, dtype=np.uint64)
+    tidx = np.asarray(topic_idx)
+    block = 1 << 20   # rows per pass: bounded temporaries on 7M-line runs
+    for a in range(0, n, block):
+        out[a: a + block] = _mix_words(tidx[a: a + block], words[a: a + block])
+    return out
+
+
+def _mix_words(topic_idx, words):
+    n = len(words)
     k = np.empty(n, dtype=np.uint64)
     tmp = np.empty(n, dtype=np.uint64)
+    x = np.empty(n, dtype=np.uint64)
     ct = np.uint64(0xD6E8FEB86659FD93)
     with np.errstate(over="ignore"):
         np.multiply(topic_idx.astype(np.uint64), ct, out=k)
         k += ct
-        x = np.empty(n, dtype=np.uint64)
         for j in range(words.shape[1]):
             c = np.uint64(((0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * j) | 1) & 0xFFFFFFFFFFFFFFFF)
             np.multiply(words[:, j], c, out=x)
@@ -613,11 +633,13 @@ def equal_key_pairs(sorted_keys: np.ndarray, keys: np.ndarray):
 
 def _find_duplicate(tidx, d, keys):
     """Row index of the first repeated (topic, docno) pair, or None."""
+    s = np.sort(keys)
+    if not (s[1:] == s[:-1]).any():
+        return None
+    del s
     order = np.argsort(keys, kind="stable")
     ks = keys[order]
     eq = ks[1:] == ks[:-1]
-    if not eq.any():
-        return None
     # rows whose key is shared: sort them by the real (topic, docno) and look
     # for neighbours that are truly equal (however many rows share a key)
     shared = np.zeros(len(ks), dtype=bool)
