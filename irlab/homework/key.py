@@ -106,15 +106,27 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
     names = part_names(answers)
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
     qwhere = Where(exercise_set.path, exercise.id, question.id)
-    options = {**grading_defaults(exercise_set.path), **question.options}
+    options = {**_grading_defaults_cached(path, stamp), **question.options}
     try:
-        tolerance = Tolerance.of(options)
+        tolerance = _tolerance(repr(sorted(options.items())), options)
         mistake_credit = _number(options, "mistake_credit", 0, 0, 1)
     except AnswerOptionError as error:
         if error.key in question.options:
             raise qwhere.error(error.problem, error.key) from None
         raise Where(exercise_set.path).error(error.problem, f"grading.{error.key}") from None
     return Key(exercise_set.path, exercise, question, params, parts, tolerance, {}, mistake_credit)
+
+
+_TOLERANCES: dict = {}
+
+
+def _tolerance(text: str, options: dict) -> Tolerance:
+    """Tolerance.of, once per distinct set of options (every student's key of a question has the same)."""
+    if text not in _TOLERANCES:
+        if len(_TOLERANCES) > 1024:
+            _TOLERANCES.clear()
+        _TOLERANCES[text] = Tolerance.of(options)
+    return _TOLERANCES[text]
 
 
 def grading_defaults(path) -> dict:
