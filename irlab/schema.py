@@ -38,6 +38,7 @@ SOLVERS = {
     "pr-averages": "precision, recall and F over several queries (counts or rankings), micro and macro averaged",
     "compare-systems": "a metric (option metric, default ap) of every system in parameters.systems, and the "
                        "difference of the first two",
+    "pool": "the pool of depth k (option depth) over parameters.runs: its size and each run's unique contributions",
 }
 MISMATCH_ACTIONS = {
     "refuse": "refuse to solve",
@@ -363,6 +364,8 @@ def _keys() -> tuple[Key, ...]:
             range="[\"1,1,0\", \"1,0,0\", \"1,1,1\"]"),
         Key("parameters", "systems", "table", "per system, its rankings (one per query) or its per-topic scores",
             solvers=("compare-systems", *paired), range="{ A = [...], B = [...] }"),
+        Key("parameters", "runs", "table", "per run, its ranked document ids (pooling)", solvers=("pool",),
+            range="{ A = \"d1,d2,d3\", B = \"d2,d4,d1\" }"),
         Key("stated", "length", "integer", "documents in the list", check=_integer(1, count), range=f"integer 1 … {count:,}"),
         Key("stated", "relevant_shown", "integer", "relevant documents in the list", check=_integer(0, count),
             range=f"integer 0 … {count:,}"),
@@ -380,6 +383,8 @@ def _keys() -> tuple[Key, ...]:
             check=_choice(AGGREGATION_RULES), range=" \\| ".join(AGGREGATION_RULES)),
         Key("question", "metric", "choice", "the metric computed per system and query", "ap",
             solvers=("compare-systems", *paired), check=_metric_name, range="a metric name"),
+        Key("question", "depth", "integer", "the pool depth k: every run's top k is judged", None, solvers=("pool",),
+            check=_integer(1, limits.MAX_CUTOFF), range=f"integer 1 … {limits.MAX_CUTOFF:,}"),
         Key("question", "both_denominators", "boolean", "also show AP divided by the relevant documents retrieved", False,
             solvers=("ap",), check=_boolean, range="true \\| false"),
         *_metric_keys(),

@@ -6,6 +6,8 @@ Exercise-set parameters this module reads (see exercises/README.md):
   metrics (precision, recall, f, set-accuracy, fallout, e-measure) and the ``pr-averages`` solver;
 - ``judges_table = [300, 20, 10, 70]`` (yes-yes, yes-no, no-yes, no-no): ``kappa`` without 400 rows;
 - ``judges = ["1,1,0,0", "1,0,0,0", "1,1,0,1"]`` (one column per judge): ``fleiss``, ``pairwise-kappa``;
+- ``runs = { A = "d1,d2,d3", B = "d2,d4,d1" }``: ranked document ids per run, for the ``pool`` solver (option
+  ``depth``);
 - ``systems = { A = [...], B = [...] }``: per system, its rankings (one per query, with ``relevant`` per query)
   or its per-topic scores. A ranking metric then answers per system; ``compare-systems`` adds the difference
   of the first two; the significance tests compare the first two systems (scores, or the ``metric`` of each
@@ -23,14 +25,14 @@ from ..metric import Result
 from ..trace import Traced, mean, total
 from . import Answer, Solution
 
-PARAMETER_KEYS = {"counts", "judges_table", "judges", "systems"}
+PARAMETER_KEYS = {"counts", "judges_table", "judges", "systems", "runs"}
 SOLVERS = {
     "pr-averages": "precision, recall and F over several queries: micro (pooled counts) and macro (mean per query), "
                    "macro F both as F(macro P, macro R) and as the mean of the per-query F",
     "compare-systems": "the metric (option metric, default ap) of every system, averaged over its queries, and the "
                        "difference of the first two",
 }
-SOLVER_OPTIONS = {"compare-systems": {"metric", "k", "beta"}, "pr-averages": set()}
+SOLVER_OPTIONS = {"compare-systems": {"metric", "k", "beta"}, "pr-averages": set(), "pool": {"depth"}}
 
 
 # inputs ------------------------------------------------------------------------------------------------
@@ -204,6 +206,14 @@ def solve_extended(solver: str, params: dict, options: dict, where):
             raise where.error("compare-systems computes a metric of each system's rankings; give rankings", "systems")
         metric_options = {k: v for k, v in options.items() if k in ("k", "beta")}
         return compare_systems(systems, options.get("metric", "ap"), metric_options)
+    if solver == "pool":
+        from .pooling import pool
+
+        if "runs" not in params:
+            raise where.error("pool needs parameters.runs (run name -> ranked document ids)", "parameters")
+        if "depth" not in options:
+            raise where.error("pool needs the question option depth", "depth")
+        return pool(params["runs"], options["depth"])
     try:
         metric = get_metric(solver)
     except IrlabError:  # a solver of the exercise-set module (map-bounds, aggregate…)

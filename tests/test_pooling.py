@@ -1,0 +1,48 @@
+"""Pooling: pool size, documents judged per run and unique contributions, by hand and from TREC runs."""
+
+from pathlib import Path
+
+import pytest
+
+from irlab.errors import ParameterError, RankingError
+from irlab.exercise_set import Where, load, solve_question
+from irlab.solvers.pooling import pool, trec_pool
+from irlab.trec.evaluate import topic_judgments
+
+DATA = Path(__file__).resolve().parents[1] / "exercises"
+RUNS = [DATA / "compare" / name for name in ("baseline.txt", "expansion.txt", "weak.txt")]
+
+
+def test_pool_by_hand():
+    runs = {"A": "d1,d2,d3,d4,d5", "B": "d2,d6,d1,d7,d3", "C": "d8,d2,d9,d1,d6"}
+    # top 3: A {d1,d2,d3}, B {d2,d6,d1}, C {d8,d2,d9}: union of 6; only A has d3, only B d6, only C d8 and d9
+    assert [a.value for a in pool(runs, 3).answers] == [6, 1, 1, 2]
+    # depth 5 brings d4, d5 (A), d7 (B): 9 documents; d6 and d1 are now shared, d3 too
+    assert [a.value for a in pool(runs, 5).answers] == [9, 2, 1, 2]
+    found = pool(runs, 2, relevant="d1,d6,d7").answers[-1]
+    assert found.value == 2  # the depth-2 pool {d1, d2, d6, d8} holds d1 and d6, not d7
+
+
+def test_trec_pool_matches_a_manual_union_in_trec_eval_order():
+    qrels = DATA / "compare" / "qrels.txt"
+    tops = [topic_judgments(str(qrels), str(run), "403").ranked[:10] for run in RUNS]
+    union = set().union(*tops)
+    unique = [len(set(top) - set().union(*(t for t in tops if t is not top))) for top in tops]
+    assert [a.value for a in trec_pool([str(r) for r in RUNS], 10, "403").answers] == [len(union), *unique]
+
+
+def test_pool_in_an_exercise_set():
+    path = DATA / "chapter8-systems.toml"
+    exercise = load(path).exercise("pool")
+    question = exercise.questions[0]
+    solution = solve_question(dict(exercise.parameters), question, Where(path, "pool", "a"))
+    assert [a.value for a in solution.answers] == [6, 1, 1, 2]
+
+
+def test_bad_pools():
+    with pytest.raises(ParameterError, match="depth"):
+        pool({"A": "d1"}, None)
+    with pytest.raises(RankingError, match="appears twice"):
+        pool({"A": "d1,d2,d1"}, 2)
+    with pytest.raises(RankingError, match="no documents for topic 999"):
+        trec_pool([str(RUNS[0])], 5, "999")
