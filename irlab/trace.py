@@ -266,7 +266,7 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
             if ops[0].op == "add" and len(ops[0].operands) > 3 and not ops[0].symbol:
                 # a long sum over a count (a mean) as 1/n (…): the sum can then break across lines
                 return rf"\frac{{1}}{{{den}}} \left({num}\right)", 2
-            return rf"\frac{{{num}}}{{{den}}}", 4
+            return _latex_quotient(num, den)
         return f"{part(ops[0], 2)} / {part(ops[1], 2, strict=True)}", 2
     if op == "pow":
         if fmt == "latex":
@@ -294,6 +294,13 @@ _BRACKETS = {
     "ceil": (("⌈", "⌉"), (r"\left\lceil ", r"\right\rceil")),
     "round": (("round(", ")"), (r"\operatorname{round}\left(", r"\right)")),
 }
+
+
+def _latex_quotient(num: str, den: str) -> tuple[str, int]:
+    """\\frac{num}{den}, or for long operands (num) / (den), which a printed page can break across lines."""
+    if len(num) + len(den) > 160:
+        return rf"\left({num}\right) \Big/ \left({den}\right)", 2
+    return rf"\frac{{{num}}}{{{den}}}", 4
 
 
 def _parenthesised(text, fmt):
@@ -340,7 +347,7 @@ def _written(node: Traced, fmt: str) -> tuple[str, int]:
         return _written(ops[0], fmt)
     if op == "div":
         if latex:
-            return rf"\frac{{{_written(ops[0], fmt)[0]}}}{{{_written(ops[1], fmt)[0]}}}", 4
+            return _latex_quotient(_written(ops[0], fmt)[0], _written(ops[1], fmt)[0])
         (num, num_prec), (den, den_prec) = part(ops[0], 2), part(ops[1], 2, strict=True)
         if num_prec == 4 and den_prec == 4:
             return f"{num}/{den}", 1.5  # compact like a fraction: bare in a sum, bracketed as a factor

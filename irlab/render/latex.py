@@ -92,7 +92,13 @@ def _blocks(blocks, level):
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
-            lines += [rf"\textbf{{{latex_text(block.label)}:}} \( {symbol_latex(block.symbol)} = {value} \)", ""]
+            label, symbol = rf"\textbf{{{latex_text(block.label)}:}}", symbol_latex(block.symbol)
+            if _visible_width(value) <= 60:
+                lines += [rf"{label} \( {symbol} = {value} \)", ""]
+            else:  # a long exact value breaks across lines like a step
+                pieces = break_latex(value, 60)
+                rows = [f"{symbol} &= {pieces[0]}"] + [rf"&\quad {piece}" for piece in pieces[1:]]
+                lines += [label, r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}", ""]
         elif isinstance(block, Figure):  # image and caption kept together on one page
             lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering",
                       rf"\includegraphics[width=0.62\linewidth]{{{block.name}}}\\",

@@ -25,7 +25,7 @@ _OPERATORS = {
     "cdot": "·", "times": "×", "approx": "≈", "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "in": "∈",
     "dots": "…", "ldots": "…", "cdots": "⋯", "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "mid": "|",
     "to": "→", "rightarrow": "→", "pm": "±", "{": "{", "}": "}", "cap": "∩", "cup": "∪", "Rightarrow": "⇒",
-    "iff": "⇔", "Leftrightarrow": "⇔", "lt": "<", "gt": ">", "setminus": "∖",
+    "iff": "⇔", "Big/": "/", "Leftrightarrow": "⇔", "lt": "<", "gt": ">", "setminus": "∖",
 }
 _LARGE = {"sum": "∑", "prod": "∏"}
 _NAMED = {"log", "max", "min", "Pr", "exp", "ln", "arg", "sup", "inf", "lim"}  # upright function names
@@ -167,7 +167,7 @@ class _Parser:
             return f'<mspace width="{_SPACES[name]}"/>'
         if name in _ESCAPED:
             return f"<mo>{escape(name)}</mo>" if name in "%&" else f"<mi>{escape(name)}</mi>"
-        if name in ("hline", "displaystyle", "textstyle", "limits", "nolimits"):
+        if name in ("hline", "displaystyle", "textstyle", "limits", "nolimits", "big", "Big"):
             return None
         raise MathMLError(f"LaTeX command {token} is outside the subset irlab writes (in {self.latex!r})")
 
