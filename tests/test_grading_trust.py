@@ -253,3 +253,8 @@ def test_html_class_report_has_the_histogram(cli, tmp_path):
     html = page.read_text()
     assert "data:image/png;base64," in html and "Score distribution of the 3 students (points of 3)" in html
     assert "Class summary per question" in html
+
+
+def test_trailing_empty_fields_are_not_extra_fields(tmp_path):
+    report = grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2,a,3/5,,\n"), variants=False)
+    assert [row.status for row in report.rows] == ["graded"] and report.students[0].score == 1

@@ -123,7 +123,7 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
             values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
             row = AnswerRow(line, values["student"], values["exercise"], values["question"],
                             cells[index["answer"]] if index["answer"] < len(cells) else "", values.get(CODE_COLUMN, ""))
-            if len(cells) > len(header):
+            if len(cells) > len(header) and any(cell.strip() for cell in cells[len(header):]):  # trailing blanks: fine
                 hint = (" — an unquoted decimal comma? Quote the answer (\"0,25\") or write 0.25"
                         if delimiter == "," else "")
                 row.status, row.message = "extra-fields", (f"the row has {len(cells)} fields but the header has "
