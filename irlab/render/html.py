@@ -73,7 +73,9 @@ def _blocks(blocks, level):
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
             reading = f"{block.symbol} = {value_text(block.value, block.written_text)}"
-            parts.append(f'<p class="answer">{escape(block.label)}: {to_mathml(symbol_latex(block.symbol) + " = " + value, alttext=reading)}</p>')
+            pieces = break_latex(symbol_latex(block.symbol) + " = " + value)
+            maths = " ".join(to_mathml(piece, alttext=reading if i == 0 else None) for i, piece in enumerate(pieces))
+            parts.append(f'<p class="answer">{escape(block.label)}: <span class="chain">{maths}</span></p>')
         elif isinstance(block, Figure):
             parts.append(f'<figure><img src="{block.data_uri}" alt="{escape(block.caption)}">'
                          f"<figcaption>{escape(block.caption)}</figcaption></figure>")
