@@ -245,9 +245,8 @@ def _counts_inputs(args, metric):
 
 
 def _topic_inputs(args, options):
-    """One topic of a TREC run as a ranking; gain defaults to trec_eval's linear gain, and says so."""
-    from .document import Note
-    from .topic_ranking import topic_ranking
+    """One topic of a TREC run as a ranking; conventions default to trec_eval's choices (topic_ranking), and say so."""
+    from .topic_ranking import topic_ranking, trec_eval_options
 
     if not (args.qrels and args.run and args.topic):
         raise ParameterError("explaining a TREC topic needs --qrels FILE --run FILE --topic QID")
@@ -256,11 +255,8 @@ def _topic_inputs(args, options):
     threshold = _integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
     depth = _integer(args.depth, "depth (--depth)", 1)
     ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
-    notes = []  # the ranking's own remarks travel with it; this one is about the option chosen here
-    if "gain" in options and options["gain"] is None:
-        options["gain"] = "linear"
-        notes.append(Note("convention", "gain = linear here, as in trec_eval's ndcg (pass --gain exp for 2^g - 1)"))
-    return [ranking], notes
+    # the ranking's own remarks travel with it; these notes are about the conventions switched to trec_eval's
+    return [ranking], trec_eval_options(options)
 
 
 def _compute(metric, options, inputs, notes):

@@ -39,3 +39,32 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
                                   text=f"topic {judged.topic}", remarks=tuple(remarks), unjudged=unjudged_ranks,
                                   nonrelevant_unretrieved=nonrelevant_unretrieved)
     return ranking, [Note("assumption", remark) for remark in remarks]
+
+
+# where trec_eval 10.0 computes differently from the textbook defaults: (convention, trec_eval's choice, measure)
+TREC_EVAL_CHOICES = (
+    ("gain", "linear", "ndcg"),
+    ("interpolation", "trec-eval", "iprec_at_recall and 11pt_avg"),
+)
+
+
+def trec_eval_options(options: dict) -> list[Note]:
+    """Switch every convention the user left unset to trec_eval's choice, so explain and eval agree on a topic.
+
+    Returns one note per switched convention saying so and how to ask for the textbook's choice instead.
+
+    >>> options = {"interpolation": None}
+    >>> [note.text[:40] for note in trec_eval_options(options)], options
+    (['interpolation = trec-eval here, as trec_'], {'interpolation': 'trec-eval'})
+    """
+    from .conventions import BY_NAME
+
+    notes = []
+    for name, choice, measure in TREC_EVAL_CHOICES:
+        if name in options and options[name] is None:
+            options[name] = choice
+            default = BY_NAME[name].default
+            notes.append(Note("convention", f"{name} = {choice} here, as trec_eval computes {measure}, so that this "
+                                            f"explanation and irlab eval agree (pass {BY_NAME[name].option} {default} "
+                                            "for the textbook's choice)"))
+    return notes

@@ -182,3 +182,24 @@ def test_every_explanation_translates_to_mathml():
             options = {"recall_level": "0.3"} if any(p.name == "recall_level" for p in metric.parameters) else {}
             result = metric.compute(graded if metric.name in ("cg", "dcg", "idcg", "ndcg", "err", "nerr") else binary, **options)
         assert "<math" in result.render("html"), metric.name  # a command outside the subset would raise
+
+
+def test_trec_mode_explains_with_trec_evals_conventions(cli, tmp_path):
+    from fractions import Fraction
+
+    from irlab.trec.evaluate import evaluate
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 d1 0\n1 0 d2 1\n1 0 d5 1\n1 0 d9 1\n")  # R = 3, d9 never retrieved
+    run.write_text("".join(f"1 Q0 d{i} {i} {10 - i} r\n" for i in range(1, 6)))  # N R N N R
+    out = cli("explain", "11pt", "--qrels", str(qrels), "--run", str(run), "--topic", "1", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    # trec_eval needs round(r·R) relevant documents: 5 levels at 1/2, 4 at 2/5, 2 at 0 -> 41/110 (the book's ⌈r·R⌉: 16/55)
+    assert data["value"] == "41/110" and data["convention"]["interpolation"] == "trec-eval"
+    assert abs(evaluate(str(qrels), str(run), ["11pt_avg"]).per_topic["1"]["11pt_avg"] - float(Fraction(41, 110))) < 1e-9
+    book = json.loads(cli("explain", "11pt", "--qrels", str(qrels), "--run", str(run), "--topic", "1",
+                          "--interpolation", "book", "--format", "json").stdout)
+    assert book["value"] == "16/55"
+    text = cli("explain", "11pt", "--qrels", str(qrels), "--run", str(run), "--topic", "1").stdout
+    assert "interpolation = trec-eval here, as trec_eval computes iprec_at_recall and 11pt_avg" in text
