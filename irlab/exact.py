@@ -59,6 +59,14 @@ def add(a, b):
     return rational(Fraction(a) + Fraction(b))
 
 
+def total(values):
+    """The sum of many values at once: one n-ary sympy sum, not a fold (folding sorts the growing sum at every step)."""
+    values = list(values)
+    if not any(is_symbolic(v) for v in values):
+        return rational(sum((Fraction(v) for v in values), Fraction(0)))
+    return simplify(_sympy().Add(*(to_sympy(v) for v in values)))
+
+
 def sub(a, b):
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) - to_sympy(b))
@@ -236,6 +244,9 @@ def exact_latex(value, inline: bool = False) -> str:
             sign = "-" if value < 0 else ""
             return f"{sign}\\frac{{{_integer_latex(abs(value.numerator))}}}{{{_integer_latex(value.denominator)}}}"
         return _integer_latex(value)
+    parts = _too_long(value)
+    if parts is not None:
+        return rf"\text{{(an exact expression of {parts:,} parts in $\log_2$ of {len(value.free_symbols):,} primes, not written out)}}"
     names = {symbol: f"\\log_2 {symbol.name[5:-1]}" for symbol in value.free_symbols}
     try:
         return _sympy().latex(value, symbol_names=names)
@@ -248,7 +259,23 @@ def _integer_latex(n: int) -> str:
     return text if " " not in text else text.replace("…", r"\ldots{}").replace(" (", r"\ (\text{").replace(" digits)", " digits})")
 
 
+SHOWN_TERMS = 200  # a symbolic value with more parts than this is written by its size (its decimal is shown beside it)
+
+
+def _too_long(value) -> int | None:
+    """The number of parts of a symbolic value too long to write out usefully (nDCG over 10,000 ranks), else None."""
+    count = 0
+    for _ in _sympy().preorder_traversal(value):
+        count += 1
+        if count > SHOWN_TERMS:
+            return sum(1 for _ in _sympy().preorder_traversal(value))
+    return None
+
+
 def _symbolic_text(value) -> str:
+    parts = _too_long(value)
+    if parts is not None:
+        return f"(an exact expression of {parts:,} parts in log2 of {len(value.free_symbols):,} primes, not written out)"
     try:
         return _sympy().sstr(value)
     except ValueError:  # an integer in it beyond Python's 4,300-digit conversion limit

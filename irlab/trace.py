@@ -105,10 +105,7 @@ def total(terms, symbol=None, label=None) -> Traced:
     terms = [lift(t) for t in terms]
     if not terms:
         return Traced(0, symbol, label)
-    value = 0
-    for term in terms:
-        value = exact.add(value, term.value)
-    node = Traced(value, op="add", operands=terms)
+    node = Traced(exact.total(term.value for term in terms), op="add", operands=terms)
     return node.named(symbol, label) if symbol else node
 
 
@@ -234,6 +231,9 @@ def _value_latex(value) -> tuple[str, int]:
     return text, (4 if value >= 0 else 2)
 
 
+SHOWN_OPERANDS = 10  # a longer sum is written by its first and last terms
+
+
 def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, int]:
     """Write ``node`` in ``fmt`` ('text' or 'latex'); returns the string and its precedence."""
     if not top and node.symbol:
@@ -251,6 +251,11 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
 
     op, ops = node.op, node.operands
     if op == "add":
+        if len(ops) > 2 * SHOWN_OPERANDS:  # a sum over thousands of ranks: its ends, and how many terms are left out
+            hidden = len(ops) - 2 * SHOWN_OPERANDS
+            middle = rf"\dots \text{{ ({hidden:,} more terms) }} \dots" if fmt == "latex" else f"… ({hidden:,} more terms) …"
+            shown = [part(o, 1) for o in ops[:SHOWN_OPERANDS]] + [middle] + [part(o, 1) for o in ops[-SHOWN_OPERANDS:]]
+            return " + ".join(shown), 1
         return " + ".join(part(o, 1) for o in ops), 1
     if op == "sub":
         return f"{part(ops[0], 1)} - {part(ops[1], 1, strict=True)}", 1

@@ -6,6 +6,7 @@ Hypothesis runs derandomized (the same cases in every run) and bounded: 120 case
 
 import contextlib
 import io
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -15,7 +16,9 @@ from hypothesis import strategies as st
 
 from irlab.cli import main
 
-FUZZ = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+# IRLAB_FUZZ_EXAMPLES=2000 runs a deeper, random search (not derandomized) by hand
+DEEPER = int(os.environ.get("IRLAB_FUZZ_EXAMPLES", "0"))
+FUZZ = settings(max_examples=DEEPER or 40, deadline=None, derandomize=not DEEPER, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SECONDS_PER_CASE = 10  # far above the slowest case seen (~1 s); a hang shows up here instead of as a stuck suite
 
