@@ -52,6 +52,11 @@ class ExerciseSet:
     source: str
     exercises: list[Exercise]
 
+    def _repr_html_(self) -> str:  # Jupyter: the exercises and their questions, typeset (irlab.display)
+        from .display import exercise_set_document
+
+        return exercise_set_document(self).render("html")
+
     def exercise(self, exercise_id: str) -> Exercise:
         for exercise in self.exercises:
             if exercise.id == exercise_id:

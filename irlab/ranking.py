@@ -204,6 +204,11 @@ class Ranking:
             return "".join(self.symbol(rank) for rank in range(1, self.retrieved + 1))
         return ",".join(str(g) for g in self.grades)
 
+    def _repr_html_(self) -> str:  # Jupyter: the rank table, typeset (irlab.display)
+        from .display import ranking_document
+
+        return ranking_document(self).render("html")
+
     def describe(self) -> str:
         """One line for the top of an explanation."""
         parts = [f"{self.retrieved} retrieved", f"{self.relevant_retrieved} relevant retrieved"]

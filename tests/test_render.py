@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -203,3 +204,23 @@ def test_trec_mode_explains_with_trec_evals_conventions(cli, tmp_path):
     assert book["value"] == "16/55"
     text = cli("explain", "11pt", "--qrels", str(qrels), "--run", str(run), "--topic", "1").stdout
     assert "interpolation = trec-eval here, as trec_eval computes iprec_at_recall and 11pt_avg" in text
+
+
+def test_rich_display_everywhere_in_jupyter(tmp_path):
+    from irlab import Ranking
+    from irlab.exercise_set import load
+    from irlab.solvers import map_bounds
+    from irlab.trec.evaluate import evaluate
+
+    ranking_html = Ranking.parse("RNR", relevant=3)._repr_html_()
+    assert "<table>" in ranking_html and "<th>relevant so far</th>" in ranking_html and "Ranking RNR" in ranking_html
+    exercises = load(Path(__file__).resolve().parents[1] / "exercises" / "chapter8-book.toml")
+    set_html = exercises._repr_html_()
+    assert set_html.count("<section>") == len(exercises.exercises) and "<th>solved by</th>" in set_html
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    run.write_text("1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")
+    eval_html = evaluate(str(qrels), str(run), ["map"])._repr_html_()
+    assert "<th>map</th>" in eval_html and "<td>1.0000</td>" in eval_html
+    solution_html = map_bounds(Ranking.parse("RNRNN", relevant=4, collection=20))._repr_html_()
+    assert solution_html.count("<section>") >= 2 and "<math" in solution_html

@@ -29,6 +29,11 @@ class Solution:
     answers: list[Answer]
     notes: list = field(default_factory=list)  # blocks shown before the answers: notes, shared tables
 
+    def _repr_html_(self) -> str:  # Jupyter: every answer with its explanation, typeset (irlab.display)
+        from ..display import solution_document
+
+        return solution_document(self).render("html")
+
     @property
     def primary(self) -> list[Answer]:
         return [a for a in self.answers if a.primary]

@@ -575,6 +575,11 @@ class EvalResult:
         rows["all"] = dict(self.summary)
         return pd.DataFrame.from_dict(rows, orient="index", columns=self.columns)
 
+    def _repr_html_(self) -> str:  # Jupyter: the per-topic table (irlab.display)
+        from irlab.display import eval_result_document
+
+        return eval_result_document(self).render("html")
+
     def __getitem__(self, topic):
         if topic == "all":
             return self.summary
