@@ -38,8 +38,24 @@ def lowest_ap_in_n(ranking):
     hits = ranking.relevant_retrieved
     missing = ranking.total_relevant - hits
     top = sum(sympy.Rational(ranking.hits(rank), rank) for rank in range(1, ranking.retrieved + 1) if ranking.relevance[rank - 1])
-    tail = sum(sympy.Integer(hits + j) / (N - missing + j) for j in range(1, missing + 1))
+    # one n-ary sum: adding the terms one by one re-sorts the growing sum each time (minutes for R = 1,500)
+    tail = sympy.Add(*(sympy.Integer(hits + j) / (N - missing + j) for j in range(1, missing + 1)))
     return (top + tail) / ranking.total_relevant, N
+
+
+def _lowest_formula(ranking):
+    """AP_min(N) written out, or as a sum over the missing documents when they are many (the exact value stays)."""
+    import sympy
+
+    hits = ranking.relevant_retrieved
+    missing = ranking.total_relevant - hits
+    if missing <= 20:
+        expression, _ = lowest_ap_in_n(ranking)
+        return sympy.sstr(expression), sympy.latex(expression)
+    top = sum(sympy.Rational(ranking.hits(rank), rank) for rank in range(1, ranking.retrieved + 1) if ranking.relevance[rank - 1])
+    R = ranking.total_relevant
+    return (f"({sympy.sstr(top)} + Σ_{{j=1..{missing}}} ({hits} + j) / (N - {missing} + j)) / {R}",
+            rf"\frac{{1}}{{{R}}} \left({sympy.latex(top)} + \sum_{{j=1}}^{{{missing}}} \frac{{{hits} + j}}{{N - {missing} + j}}\right)")
 
 
 def map_bounds(ranking) -> Solution:
@@ -71,22 +87,20 @@ def map_bounds(ranking) -> Solution:
     gap_low = (lowest - estimate).named("e_min", "Error against the lowest")
     error = maximum([gap_high, gap_low], "error", "Largest error of the top-list estimate")
 
-    expression, symbol = lowest_ap_in_n(ranking)
-    import sympy
-
     rows = [(f"{rank}", "R", "top list") for rank in range(1, n + 1) if ranking.relevance[rank - 1]]
     high_rows = tuple((p.symbol[2:], "R", "missing, placed right after the top") for p in high_placed)
     low_rows = tuple((p.symbol[2:], "R", "missing, placed last") for p in low_placed)
     context = ranking.describe()
     high = Result("map_bounds", "Highest possible AP", highest, context=context,
                   tables=[Table(("rank", "judgment", "where"), tuple(rows) + high_rows, "Relevant documents, best case")])
-    low_formula = Formula(f"AP_min(N) = {sympy.sstr(expression)}", f"\\mathrm{{AP}}_{{\\min}}(N) = {sympy.latex(expression)}",
+    low_text, low_latex = _lowest_formula(ranking)
+    low_formula = Formula(f"AP_min(N) = {low_text}", f"\\mathrm{{AP}}_{{\\min}}(N) = {low_latex}",
                           "Lowest AP as a function of the collection size N")
     low = Result("map_bounds", "Lowest possible AP", lowest, context=context, formula=low_formula,
                  tables=[Table(("rank", "judgment", "where"), tuple(rows) + low_rows, "Relevant documents, worst case")])
     err = Result("map_bounds", "Largest error of the top-list estimate", error, context=context,
                  notes=[Note("reading", "the top-list estimate divides the precisions found in the top list by R; the "
                                          "true AP lies between the lowest and the highest value")])
-    low.parameters["lowest_in_N"] = str(expression)
+    low.parameters["lowest_in_N"] = low_text
     return Solution([Answer("Highest possible AP", high), Answer("Lowest possible AP", low),
                      Answer("Largest error of the top-list estimate", err)], notes)
