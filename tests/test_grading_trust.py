@@ -252,9 +252,19 @@ def test_html_class_report_has_the_histogram(cli, tmp_path):
     assert out.returncode == 0, out.stderr
     html = page.read_text()
     assert "data:image/png;base64," in html and "Score distribution of the 3 students (points of 3)" in html
-    assert "Class summary per question" in html
+    assert "Scores per question" in html and "median" in html
 
 
 def test_trailing_empty_fields_are_not_extra_fields(tmp_path):
     report = grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2,a,3/5,,\n"), variants=False)
     assert [row.status for row in report.rows] == ["graded"] and report.students[0].score == 1
+
+
+@pytest.mark.skipif(not __import__("shutil").which("pdflatex"), reason="needs pdflatex")
+def test_pdf_class_report(cli, tmp_path):
+    pdf = tmp_path / "grades.pdf"
+    out = cli("grade", str(SEED), str(write(tmp_path, CLASS)), "--as-written", "--pdf", str(pdf))
+    assert out.returncode == 0, out.stderr
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    tex = pdf.with_suffix(".tex").read_text()
+    assert "Score distribution of the 3 students (points of 3)" in tex and "includegraphics" in tex

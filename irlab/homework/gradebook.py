@@ -18,7 +18,7 @@ import io
 from fractions import Fraction
 
 from .. import exact
-from ..document import Document, Table
+from ..document import Document
 
 
 def _points(value) -> str:
@@ -61,22 +61,14 @@ def gradebook_csv(report, layout: str) -> str:
 
 
 def class_report(report) -> Document:
-    """The grade report with the class summary (per question mean, median, share correct) and the score histogram."""
+    """The grade report (per question: answered, fully correct, mean, median; the most common mistakes) with a
+    histogram of the students' scores."""
     from ..plots import score_histogram
     from ..printable import figure
 
     max_score = len(report.questions)
-    blocks = []
+    figures = ()
     if max_score and report.students:
         fig = score_histogram([s.score for s in report.students], max_score)
-        blocks.append(figure(fig, f"Score distribution of the {len(report.students)} students (points of {max_score})"))
-    summary = class_summary_table(report)
-    document = report.document(figures=(summary, *blocks))
-    return document
-
-
-def class_summary_table(report) -> Table:
-    rows = report.question_summary()
-    return Table(("exercise", "question", "students", "mean", "median", "share fully correct"),
-                 tuple((r["exercise"], r["question"], r["students"], r["mean"], r["median"], r["share_correct"])
-                       for r in rows), "Class summary per question")
+        figures = (figure(fig, f"Score distribution of the {len(report.students)} students (points of {max_score})"),)
+    return report.document(figures=figures)

@@ -301,8 +301,8 @@ class GradeReport:
     def document(self, figures: tuple = ()) -> Document:
         students = Table(("student", "score", "max"),
                          tuple((s.student, s.score, s.max_score) for s in self.students), "Scores per student")
-        questions = Table(("exercise", "question", "answered", "fully correct", "mean score"),
-                          tuple((r["exercise"], r["question"], r["answered"], r["fully_correct"], r["mean"])
+        questions = Table(("exercise", "question", "answered", "fully correct", "mean score", "median"),
+                          tuple((r["exercise"], r["question"], r["answered"], r["fully_correct"], r["mean"], r["median"])
                                 for r in self.question_summary()), "Scores per question")
         mistakes = self.mistake_summary()
         against = f"each student's variant of {self.file}" if self.variants else f"{self.file} as written (no variants)"
