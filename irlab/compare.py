@@ -122,7 +122,7 @@ def _two_systems(scores, names, measure, tests, choice, alpha, samples, seed, bl
     pairs = paired(scores[first], scores[second], (first, second))
     blocks.insert(0, Paragraph(
         f"{measure} of systems {first} and {second} on the same {pairs.n} topics; d = {first} - {second}. "
-        f"Significance level α = {exact.decimal_text(alpha)}; alternative: {choice.summary} "
+        f"Significance level alpha = {exact.decimal_text(alpha)}; alternative: {choice.summary} "
         f"(--alternative {choice.key}; {choice.reference})."))
     blocks.append(pairs.table())
     results = {test: _run_one(test, pairs, choice, alpha, samples, seed) for test in tests}
@@ -138,7 +138,7 @@ def _two_systems(scores, names, measure, tests, choice, alpha, samples, seed, bl
             continue
         rows.append((_TITLES[test], statistic_text(result), result.value, _decision(result.value, alpha)))
         meta[test] = {"p": exact.exact_text(result.value), "decimal": exact.to_float(result.value)}
-    blocks.append(Table(("test", "statistic", "p", f"at α = {exact.decimal_text(alpha)}"), tuple(rows), "Tests"))
+    blocks.append(Table(("test", "statistic", "p", f"at alpha = {exact.decimal_text(alpha)}"), tuple(rows), "Tests"))
     blocks.append(Note("reading", "A p-value says how surprising the differences would be if the systems were "
                                   "equally good; it is not the size of the difference (see the mean difference and "
                                   "the effect size d_z), and running several tests and reporting the smallest "
@@ -161,7 +161,7 @@ def _several_systems(scores, names, measure, tests, choice, alpha, correction, s
     pairs_list = list(itertools.combinations(names, 2))
     blocks.insert(0, Paragraph(
         f"{measure} of {len(names)} systems compared pairwise ({len(pairs_list)} comparisons), d = first - second. "
-        f"Significance level α = {exact.decimal_text(alpha)}; alternative: {choice.summary}; p-values corrected "
+        f"Significance level alpha = {exact.decimal_text(alpha)}; alternative: {choice.summary}; p-values corrected "
         f"for {len(pairs_list)} comparisons: {correction_choice.key} ({correction_choice.formula}; "
         f"{correction_choice.reference})."))
     meta = {}
@@ -184,10 +184,10 @@ def _several_systems(scores, names, measure, tests, choice, alpha, correction, s
             meta.setdefault(test, []).append({"pair": [first, second], "p": exact.exact_text(result.value),
                                               "adjusted": exact.exact_text(p_adjusted)})
         blocks.append(Table(("pair", "mean d", "statistic", "p", f"p ({correction_choice.key})",
-                             f"at α = {exact.decimal_text(alpha)}"), tuple(rows), f"{_TITLES[test]}"))
-    blocks.append(Note("reading", f"With {len(pairs_list)} comparisons at α = {exact.decimal_text(alpha)} each, "
+                             f"at alpha = {exact.decimal_text(alpha)}"), tuple(rows), f"{_TITLES[test]}"))
+    blocks.append(Note("reading", f"With {len(pairs_list)} comparisons at alpha = {exact.decimal_text(alpha)} each, "
                                   "the chance of at least one false rejection grows with the number of pairs; the "
-                                  "corrected p-values keep that family-wise error rate at α."))
+                                  "corrected p-values keep that family-wise error rate at alpha."))
     if "bootstrap" in tests:
         blocks.append(Note("assumption", "the bootstrap interval is shown for two systems only"))
     return Document(f"Comparing {len(names)} systems on {measure}", blocks,

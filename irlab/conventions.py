@@ -155,7 +155,7 @@ GMAP_FLOOR = Convention(
     "gmap_floor",
     "What does GMAP do with a query whose average precision is 0?",
     (
-        Choice("epsilon", "raise every AP below ε = 0.00001 to ε, so one failed query does not zero the mean",
+        Choice("epsilon", "raise every AP below 0.00001 to 0.00001, so one failed query does not zero the mean",
                "GMAP = (Π max(AP_q, 0.00001))^(1/n)", "trec_eval gm_map (MIN_GEO_MEAN); Robertson 2006"),
         Choice("none", "the plain geometric mean: 0 as soon as one AP is 0", "GMAP = (Π AP_q)^(1/n)", "—"),
     ),

@@ -186,6 +186,6 @@ def test_bad_input_is_one_clear_error():
 
 def test_conclusion_states_alpha_and_reading():
     text = permutation_test(CROFT_B, CROFT_A, "greater").render()
-    assert "<= α = 0.05: reject H0" in text
+    assert "<= alpha = 0.05: reject H0" in text
     text = sign_test(SMALL_A, SMALL_B, alpha=Fraction(1, 100)).render()
-    assert "> α = 0.01: H0" in text and "not rejected" in text
+    assert "> alpha = 0.01: H0" in text and "not rejected" in text

@@ -47,7 +47,7 @@ def gmap(rankings, gmap_floor=None, ap_denominator=None) -> Result:
     n = len(leaves)
     root = call("root", [product, Traced(n, "n")], exact.power(product.value, Fraction(1, n)), "GMAP",
                 f"Geometric mean: the {n}-th root of the product")
-    notes = [Note("assumption", f"{floored} AP value(s) below ε = 0.00001 raised to ε, as trec_eval's gm_map does")] if floored else []
+    notes = [Note("assumption", f"{floored} AP value(s) below 0.00001 raised to 0.00001, as trec_eval's gm_map does")] if floored else []
     mean_ap = sum((r.value for r in results), Fraction(0)) / n
     notes.append(Note("reading", f"the arithmetic mean (MAP) of the same queries is {exact.value_text(mean_ap)}; GMAP is "
                                  "lower when the queries differ a lot, because it weighs the hard queries more"))

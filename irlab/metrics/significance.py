@@ -156,10 +156,10 @@ def _conclusion(p, alpha, choice, what, names=("A", "B")) -> Note:
     side = {"two-sided": f"{first} and {second} differ", "greater": f"{first} is better than {second}",
             "less": f"{first} is worse than {second}"}[choice.key]
     if exact.to_float(p) <= exact.to_float(alpha):
-        return Note("reading", f"p = {p_text} <= α = {alpha_text}: reject H0 ({what}); the data support '{side}' "
+        return Note("reading", f"p = {p_text} <= alpha = {alpha_text}: reject H0 ({what}); the data support '{side}' "
                                f"at the {alpha_text} level. A small p says the difference is unlikely to be chance, "
                                "not that it is large: look at the mean difference too.")
-    return Note("reading", f"p = {p_text} > α = {alpha_text}: H0 ({what}) is not rejected. This is no evidence "
+    return Note("reading", f"p = {p_text} > alpha = {alpha_text}: H0 ({what}) is not rejected. This is no evidence "
                            f"that {first} and {second} are equally good, only that these topics do not show a difference.")
 
 
@@ -407,9 +407,7 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
         xs = [exact.to_float(x) for x in pairs.a]
         ys = [exact.to_float(y) for y in pairs.b]
         found = stats.wilcoxon(xs, ys, alternative=choice.key, method="approx")
-        mean_w = Fraction(n * (n + 1), 4)
-        p = call("normal_tail", [statistic, Traced(mean_w, "μ_W")], _float(found.pvalue)).named(
-            "p", "p-value (normal approximation, scipy.stats.wilcoxon)")
+        p = Traced(_float(found.pvalue), "p", "p-value (normal approximation with tie correction, scipy.stats.wilcoxon)")
         notes.append(Note("assumption", f"{n} non-zero differences: too many to enumerate, so the p-value is "
                                         "scipy's normal approximation with tie correction"))
         support = [statistic]
@@ -467,18 +465,19 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
         "d_z", "Effect size (Cohen's d_z = d_mean / s)")
     stats = _scipy_stats()
     t_float = exact.to_float(t.value)
+    distribution = f"T ~ Student's t with df = {n - 1} (scipy.stats.t.sf)"
     if choice.key == "greater":
-        p = call("tail", [t, df], _float(stats.t.sf(t_float, n - 1)))
+        p = Traced(_float(stats.t.sf(t_float, n - 1)), "p", f"p-value: P(T >= t), {distribution}")
     elif choice.key == "less":
-        p = call("tail", [-t, df], _float(stats.t.sf(-t_float, n - 1)))
+        p = Traced(_float(stats.t.sf(-t_float, n - 1)), "p", f"p-value: P(T <= t), {distribution}")
     else:
-        magnitude = call("abs", [t], abs(t.value), "|t|")
-        p = 2 * call("tail", [magnitude, df], _float(stats.t.sf(abs(t_float), n - 1)))
-    p.named("p", "p-value", "tail(x, df) = P(T >= x) for Student's t with df degrees of freedom, from scipy.stats.t")
+        tail = Traced(_float(stats.t.sf(abs(t_float), n - 1)), "P_tail", f"One tail: P(T >= |t|), {distribution}")
+        p = (2 * tail).named("p", "p-value (both tails)")
+    support = [effect, df]
     notes = [Note("assumption", "the t-test assumes the differences are roughly normal; with few topics, "
                                 "prefer the randomisation test (Smucker, Allan & Carterette 2007)")]
     return _result("t-test", "Paired t-test", p, pairs, choice, alpha, "the mean difference is 0",
-                   notes=notes, support=[effect])
+                   notes=notes, support=[*support, t])
 
 
 # bootstrap confidence interval ------------------------------------------------------------------------
