@@ -445,7 +445,7 @@ def _run(argv) -> int:
     elif args.command == "sheet":
         from .homework.cli import run_sheet
 
-        if printable:
+        if printable and not getattr(args, "roster", None):  # a class (--roster) is refused by run_sheet
             _write_sheet_printables(args)
         return run_sheet(args)
     elif args.command == "grade":

@@ -268,3 +268,12 @@ def test_pdf_class_report(cli, tmp_path):
     assert pdf.read_bytes()[:5] == b"%PDF-"
     tex = pdf.with_suffix(".tex").read_text()
     assert "Score distribution of the 3 students (points of 3)" in tex and "includegraphics" in tex
+
+
+def test_class_sheets_refuse_a_single_pdf(cli, tmp_path):
+    roster = write(tmp_path, "id\ns1\n", "roster.csv")
+    out = cli("sheet", str(VARIANTS), "--roster", str(roster), "--out", str(tmp_path / "d"), "--pdf", str(tmp_path / "x.pdf"))
+    assert out.returncode == 2 and "--pdf/--html print one student's sheet" in out.stderr
+    assert not (tmp_path / "x.pdf").exists()
+    out = cli("sheet", str(VARIANTS), "--roster", str(roster))
+    assert out.returncode == 2 and "give the directory with --out DIR" in out.stderr

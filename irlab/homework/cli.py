@@ -60,6 +60,9 @@ def run_sheet(args) -> int:
     from .variants import answer_key_document, sheet_document
 
     if getattr(args, "roster", None):
+        if getattr(args, "pdf", None) or getattr(args, "html", None):
+            raise ParameterError("--pdf/--html print one student's sheet; for a class use --roster FILE --out DIR "
+                                 "with --format latex or html (one file per student)")
         if not getattr(args, "out", None):
             raise ParameterError("--roster writes one sheet per student: give the directory with --out DIR")
         return _class_sheets(args)
