@@ -201,6 +201,9 @@ def test_an_unquoted_decimal_comma_is_a_reported_problem_never_a_guess(cli, tmp_
     assert [row.status for row in report.rows] == ["extra-fields", "graded"]
     assert report.problems == [f"{path}:2: the row has 5 fields but the header has 4 — an unquoted decimal comma? "
                                "Quote the answer (\"0,25\") or write 0.25; not graded"]
+    rows = list(csv.DictReader(io.StringIO(report.render("csv"))))
+    assert [(r["student"], r["status"], r["lines"]) for r in rows if r["lines"]] == [
+        ("s001", "graded", "3"), ("s001", "extra-fields", "2")]  # every input line in the CSV report
     b = next(q for q in report.students[0].questions if q.question == "b")
     assert b.parts[0].status == "missing"  # not graded as 0 (the first half of "0,42")
     out = cli("grade", str(SEED), str(path), "--as-written")

@@ -57,6 +57,7 @@ ROW_STATUSES = {
     "extra-fields": "not graded: more fields than the header (an unquoted decimal comma?)",
     "short-row": "not graded: fewer fields than the header",
     "variant-mismatch": "not graded: the variant code is not the one on this student's sheet",
+    "free-text": "not graded: a free-text question, read by the teacher (the key has the model answer)",
 }
 
 
@@ -270,7 +271,7 @@ class GradeReport:
 
     def orphan_rows(self) -> list[AnswerRow]:
         """Rows not graded that belong to no student (no student id)."""
-        return [row for row in self.rows if row.status == "no-student"]
+        return [row for row in self.rows if not row.graded and not normalise_student(row.student)]
 
     def as_dict(self) -> dict:
         return {
@@ -404,16 +405,17 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
     by_student: dict = {}  # student key -> [(row, question id, part ref)], in order of first appearance
     student_rows: dict = {}  # student key -> every row of theirs
     for row in rows:
+        who = normalise_student(row.student)
+        if who:
+            spellings[who].setdefault(row.student, []).append(row.line)
+            by_student.setdefault(who, [])
+            student_rows.setdefault(who, []).append(row)
         if row.status:  # unreadable row (extra or missing fields)
             refuse(row, row.status, row.message)
             continue
-        who = normalise_student(row.student)
         if not who:
             refuse(row, "no-student", "no student id; not graded")
             continue
-        spellings[who].setdefault(row.student, []).append(row.line)
-        by_student.setdefault(who, [])
-        student_rows.setdefault(who, []).append(row)
         if row.exercise not in exercises:
             refuse(row, "unknown-exercise", f"unknown exercise {row.exercise!r} (the set has {', '.join(exercise_ids)}); "
                                             "not graded")
@@ -434,6 +436,9 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
             refuse(row, "unknown-question", f"exercise {row.exercise} has no question {row.question!r} (it has {known}); "
                                             "not graded")
             continue
+        if next(q for q in exercise.questions if q.id == question_id).solver == "free-text":
+            refuse(row, "free-text", f"{row.exercise} {question_id} is a free-text question: read it; not graded")
+            continue
         if part_ref is not None:
             try:
                 answer_key(exercise_file, exercise.id, question_id).part(part_ref)
@@ -444,7 +449,8 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
         by_student[who].append((row, question_id, part_ref))
     _refuse_unusable_file(rows, base, seed, answers_file)
     seen_exercises = {row.exercise for row in rows if row.graded}
-    questions = [(e.id, q.id) for e in base.exercises if e.id in seen_exercises for q in e.questions]
+    questions = [(e.id, q.id) for e in base.exercises if e.id in seen_exercises for q in e.questions
+                 if q.solver != "free-text"]
     # pass 2, one student at a time (their variant's keys stay in the small caches while they are needed)
     report = []
     for who in list(by_student) + [k for k in on_roster if k not in by_student]:
