@@ -281,6 +281,10 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
         for question in exercise.questions:
             text = question_text(exercise, question, exercise_set.path)
             inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
+            if question.solver == "free-text":  # room to answer in words, or the options to pick from
+                choices = question.options.get("choices") or []
+                inner += [Paragraph(f"( ) {choice}") for choice in choices]
+                inner += [Paragraph("_" * 72) for _ in range(0 if choices else question.options.get("lines", 4))]
             hint = _parts_hint(path, exercise, question, student, seed)
             if hint:
                 inner.append(Paragraph(hint))

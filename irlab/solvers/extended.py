@@ -186,6 +186,21 @@ def _scores_of(systems, metric_name, options):
     return names, {name: systems[name] for name in names}, None
 
 
+def free_text(options, where) -> Solution:
+    """A question answered in words: its model answer (and options) for the key; nothing is computed or graded."""
+    from ..document import Paragraph
+
+    model = options.get("model_answer")
+    if not isinstance(model, str) or not model.strip():
+        raise where.error("a free-text question needs model_answer, the answer the key shows", "model_answer")
+    blocks = []
+    if options.get("choices"):
+        blocks.append(Paragraph("Options: " + "; ".join(f"({chr(97 + i)}) {c}" for i, c in enumerate(options["choices"]))))
+    blocks.append(Paragraph(f"Model answer: {model.strip()}"))
+    blocks.append(Note("assumption", "a free-text question: not graded automatically"))
+    return Solution([], blocks)
+
+
 # the dispatch the exercise-set solver calls first -----------------------------------------------------------
 
 def solve_extended(solver: str, params: dict, options: dict, where):
@@ -206,6 +221,8 @@ def solve_extended(solver: str, params: dict, options: dict, where):
             raise where.error("compare-systems computes a metric of each system's rankings; give rankings", "systems")
         metric_options = {k: v for k, v in options.items() if k in ("k", "beta")}
         return compare_systems(systems, options.get("metric", "ap"), metric_options)
+    if solver == "free-text":
+        return free_text(options, where)
     if solver == "pool":
         from .pooling import pool
 
