@@ -280,3 +280,43 @@ def test_class_sheets_refuse_a_single_pdf(cli, tmp_path):
     assert not (tmp_path / "x.pdf").exists()
     out = cli("sheet", str(VARIANTS), "--roster", str(roster))
     assert out.returncode == 2 and "give the directory with --out DIR" in out.stderr
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_CELLS = st.tuples(st.sampled_from(["s1", "S1 ", "s2", ""]), st.sampled_from(["8/2", "8/4", "8/9"]),
+                   st.sampled_from(["a", "b", "c", "c.1", "c:lowest", "c:x", "z"]),
+                   st.sampled_from(["3/5", "0.42", "", "n/a", "0.2;0.5", "0,6", "0.2;0.5;2/7"]),
+                   st.sampled_from(["", ",extra", ",,"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_CELLS, min_size=1, max_size=8))
+def test_property_every_input_line_is_in_every_format(tmp_path_factory, cells):
+    lines = ["student,exercise,question,answer"] + [f"{s},{e},{q},{a}{x}" if "," not in a else f'{s},{e},{q},"{a}"{x}'
+                                                    for s, e, q, a, x in cells]
+    path = tmp_path_factory.mktemp("p") / "answers.csv"
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        report = grade(SEED, path, variants=False)
+    except InputFileError as error:  # nothing gradable at all: refused as a whole, with the reason
+        assert "none of the" in str(error)
+        return
+    expected = list(range(2, len(cells) + 2))
+    assert [row.line for row in report.rows] == expected
+    assert sorted(int(n) for r in csv.DictReader(io.StringIO(report.render("csv"))) for n in r["lines"].split()) == expected
+    assert [r["line"] for r in json.loads(report.render("json"))["rows"]] == expected
+    assert all(row.status in ("graded", "duplicate", "no-student", "unknown-exercise", "unknown-question", "unknown-part",
+                              "extra-fields", "short-row", "wrong-part-count") for row in report.rows)
+
+
+def test_a_row_answered_again_only_in_part_still_counts_for_the_other_parts(tmp_path):
+    # 8/4 b: P = 1/5, R = 1/2, F1 = 2/7; line 3 answers b.1 again (rightly), line 2 still counts for b.2 and b.3
+    path = write(tmp_path, "student,exercise,question,answer\ns1,8/4,b,0.3;0.5;2/7\ns1,8/4,b.1,1/5\n")
+    report = grade(SEED, path, variants=False)
+    assert [row.status for row in report.rows] == ["graded", "graded"]
+    assert report.rows[0].message == "b.1 answered again at line 3, which counts for that part"
+    b = next(q for q in report.students[0].questions if q.question == "b")
+    assert b.score == 1 and b.lines == (2, 3)
+    path = write(tmp_path, "student,exercise,question,answer\ns1,8/4,b.1,0.3\ns1,8/4,b,0.2;0.5;2/7\n", "b.csv")
+    assert [row.status for row in grade(SEED, path, variants=False).rows] == ["duplicate", "graded"]

@@ -458,6 +458,7 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
         shown = entry.id if entry else next(iter(spellings[who]))
         student = who if variants else None
         slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
+        superseded: dict = {}  # id(row) -> (row, part address, line of the later answer)
         for row, question_id, part_ref in by_student.get(who, ()):
             key = answer_key(exercise_file, row.exercise, question_id, student, seed)
             feedback = grade_reference(key, part_ref, row.answer, exact_values=False)
@@ -467,9 +468,15 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
             for part_feedback in feedback:
                 index = int(part_feedback.part or 1) - 1
                 if index in slot:
-                    refuse(slot[index][1], "duplicate", f"{row.student} answered {row.exercise} {part_feedback.address} "
-                                                        f"again at line {row.line}; this earlier answer is not counted")
+                    superseded[id(slot[index][1])] = (slot[index][1], part_feedback.address, row.line)
                 slot[index] = (part_feedback, row)
+        still_used = {id(row) for slot in slots.values() for _, row in slot.values()}
+        for earlier, address, line in superseded.values():
+            if id(earlier) in still_used:  # only some of its parts were answered again: it still counts for the rest
+                earlier.message = f"{address} answered again at line {line}, which counts for that part"
+            else:
+                refuse(earlier, "duplicate", f"{earlier.student} answered {earlier.exercise} {address} again at line "
+                                             f"{line}; this earlier answer is not counted")
         grades = []
         for exercise_id, question_id in questions:
             slot = slots.get((exercise_id, question_id), {})
