@@ -125,7 +125,7 @@ class Result(Displayable):
         formula = self.formula or _declared_formula(self.metric)
         if formula:
             blocks.append(formula)
-        blocks += self.tables + self.sections
+        blocks += [shortened(table) for table in self.tables] + self.sections
         blocks.append(Steps.of(*self.support, self.traced))
         blocks.append(Answer.of("Result", self.traced, self.symbol))
         return blocks
@@ -148,6 +148,21 @@ class Result(Displayable):
 
     def render(self, fmt: str = "text", **options) -> str:
         return self.document().render(fmt, **options)
+
+
+SHOWN_ROWS = 25  # a longer table shows its first and last 25 rows (a TREC topic has 1,000 ranks; exercises fewer)
+
+
+def shortened(table: Table) -> Table:
+    """The table, or for a long one its first and last rows with a row saying how many are left out (the values
+    are all in the result; the explanation stays readable and quick to write)."""
+    if len(table.rows) <= 2 * SHOWN_ROWS + 1:
+        return table
+    hidden = len(table.rows) - 2 * SHOWN_ROWS
+    gap = ("…",) * len(table.columns)
+    caption = (f"{table.caption + ' ' if table.caption else ''}(the first and last {SHOWN_ROWS} of {len(table.rows):,} "
+               f"rows; {hidden:,} rows in between not shown)")
+    return Table(table.columns, table.rows[:SHOWN_ROWS] + (gap,) + table.rows[-SHOWN_ROWS:], caption)
 
 
 def _declared_formula(metric: str) -> Formula | None:

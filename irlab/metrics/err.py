@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .. import exact
 from ..document import Formula, Note, Table
 from ..errors import ParameterError
 from ..metric import Cut, Result, check_cutoff
@@ -31,15 +32,24 @@ def _max_grade(ranking, max_grade):
 
 
 def _err(grades, depth, gmax, symbol, label, mark=""):
+    # c_j = Disp_{j-1} · Pr(j) / j and Disp_j = Disp_{j-1} · (1 - Pr(j)), traced as written; the values are computed
+    # on integers (Disp_j = d_j / 2^(gmax·j)) because Fraction arithmetic on them is quadratic over 10,000 ranks
     disp = Traced(1, f"Disp{mark}_0")
+    disp_numerator, scale = 1, 2**gmax
     contributions, rows = [], []
     for rank in range(1, depth + 1):
         grade = grades[rank - 1]
-        pr = Traced(Fraction(2**grade - 1, 2**gmax), f"Pr{mark}_{rank}")
-        contribution = (disp * pr / rank).named(f"c{mark}_{rank}")
+        gain = 2**grade - 1
+        pr = Traced(Fraction(gain, scale), f"Pr{mark}_{rank}")
+        weighted = Traced(exact.dyadic(disp_numerator * gain, gmax * rank), op="mul", operands=(disp, pr))
+        twos = (rank & -rank).bit_length() - 1
+        contribution = Traced(exact.dyadic(disp_numerator * gain, gmax * rank + twos, rank >> twos), op="div",
+                              operands=(weighted, Traced(rank))).named(f"c{mark}_{rank}")
         rows.append((rank, grade, pr.value, disp.value, contribution.value))
         contributions.append(contribution)
-        disp = (disp * (1 - pr)).named(f"Disp{mark}_{rank}")
+        disp_numerator *= scale - gain
+        stay = Traced(Fraction(scale - gain, scale), op="sub", operands=(Traced(1), pr))
+        disp = Traced(exact.dyadic(disp_numerator, gmax * rank), op="mul", operands=(disp, stay)).named(f"Disp{mark}_{rank}")
     table = Table(("rank", "grade", "Pr(j)", "Disp(1,j-1)", "contribution"), tuple(rows))
     return total(contributions, symbol, label), table
 
