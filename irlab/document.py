@@ -173,3 +173,87 @@ class Document(Displayable):
 
     def __repr__(self) -> str:
         return f"<Document {self.title!r}>"
+
+
+def _rank_key(table) -> int:
+    """How many leading columns describe the ranking itself (rank, document, judgment, relevant so far); 0 if none."""
+    columns = list(table.columns)
+    if not columns or columns[0] != "rank" or "judgment" not in columns:
+        return 0
+    last = "relevant so far" if "relevant so far" in columns else "judgment"
+    return columns.index(last) + 1
+
+
+def gather_rank_tables(sections, caption: str = "Rank table (every question of this exercise refers to it)"):
+    """One rank table for several questions on the same ranking: their rank tables merged, each column once.
+
+    Returns the merged table (or None when fewer than two questions show the same ranking) and the sections with
+    each merged table replaced by a sentence naming the columns it contributed. Columns of the same name and the
+    same cells appear once; a name that differs between questions is suffixed with the question.
+    """
+    found = []  # (section index path, table)
+
+    def collect(blocks, owner):
+        for block in blocks:
+            if isinstance(block, Table) and _rank_key(block):
+                found.append((owner, block))
+            elif isinstance(block, Section):
+                collect(block.blocks, block.meta.get("question", owner))
+
+    for section in sections:
+        collect(section.blocks, section.meta.get("question", section.title))
+    if len(found) < 2:
+        return None, list(sections)
+    width = _rank_key(found[0][1])
+    key_columns = found[0][1].columns[:width]
+    key_rows: dict = {}
+    columns: dict = {}  # name -> {rank: cell}
+    merged = {}  # id(table) -> names of the columns it contributed
+    for owner, table in found:
+        if table.columns[:width] != key_columns or _rank_key(table) != width:
+            continue
+        rows = {row[0]: row[:width] for row in table.rows}
+        if any(key_rows.get(rank, row) != row for rank, row in rows.items()):
+            continue  # another ranking: the question keeps its own table
+        key_rows.update(rows)
+        names = []
+        for i, name in enumerate(table.columns[width:], width):
+            cells = {row[0]: row[i] for row in table.rows}
+            same = [n for n, c in columns.items() if all(c.get(rank, cell) == cell for rank, cell in cells.items())
+                    and all(cells.get(rank, cell) == cell for rank, cell in c.items())]
+            if name in columns and all(columns[name].get(rank, cell) == cell for rank, cell in cells.items()):
+                columns[name].update(cells)
+            elif same:  # the same numbers under another name (P@k and precision): shown once
+                name = same[0]
+            else:
+                name = name if name not in columns else f"{name} ({owner})"
+                columns[name] = cells
+            names.append(name)
+        merged[id(table)] = names
+    if len(merged) < 2:
+        return None, list(sections)
+    ranks = sorted(key_rows)
+    rows = tuple((*key_rows[rank], *(columns[name].get(rank) for name in columns)) for rank in ranks)
+    shared = Table((*key_columns, *columns), rows, caption)
+
+    def replace(blocks):
+        out = []
+        for block in blocks:
+            if isinstance(block, Table) and id(block) in merged:
+                names = merged[id(block)]
+                out.append(Paragraph("The ranking is in the rank table above" +
+                                     (f" (columns: {', '.join(names)})." if names else ".")))
+            elif isinstance(block, Section):
+                out.append(Section(block.title, tuple(replace(block.blocks)), block.meta))
+            else:
+                out.append(block)
+        return out
+
+    sections = [Section(s.title, tuple(replace(s.blocks)), s.meta) for s in sections]
+    # the ranking's description and conventions already stated by an earlier question are not repeated
+    seen, compact = set(), []
+    for section in sections:
+        blocks = [b for b in section.blocks if not (isinstance(b, (Paragraph, Note)) and b in seen)]
+        seen.update(b for b in section.blocks if isinstance(b, (Paragraph, Note)))
+        compact.append(Section(section.title, tuple(blocks), section.meta))
+    return shared, compact

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import conventions as conv
 from . import schema
 from .document import Answer as AnswerBlock
-from .document import Document, Note, Paragraph, Section, Table
+from .document import Document, Note, Paragraph, Section, Table, gather_rank_tables
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
@@ -505,11 +505,14 @@ def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
     where = Where(path, exercise.id)
     params, notes = _in_context(where, check_consistency, exercise, path)
     blocks = statement_blocks(exercise, path) + notes
+    sections = []
     for question in exercise.questions:
         where = Where(path, exercise.id, question.id)
         solution = _in_context(where, solve_question, params, question, where)
         section = _question_section(exercise, question, solution, path)
-        blocks.append(decorate(params, question, where, section) if decorate else section)
+        sections.append(decorate(params, question, where, section) if decorate else section)
+    shared, sections = gather_rank_tables(sections)  # one rank table per exercise, not one per question
+    blocks += ([shared] if shared else []) + sections
     return Section(exercise_title(exercise), tuple(blocks), {"exercise": exercise.id})
 
 
@@ -524,7 +527,7 @@ def _question_section(exercise, question, solution, path) -> Section:
     answers = []
     for answer in solution.answers:
         label = "Answer" if answer.primary and len(solution.primary) == 1 else answer.label
-        blocks.append(AnswerBlock(label, answer.result.symbol, answer.value))
+        blocks.append(AnswerBlock.of(label, answer.result.traced, answer.result.symbol))
         answers.append({"label": answer.label, "primary": answer.primary, "symbol": answer.result.symbol,
                         "value": exact.exact_text(answer.value), "decimal": exact.to_float(answer.value)})
     if not solution.answers:  # a free-text question: the model answer is in the notes, nothing to compute

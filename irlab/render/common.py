@@ -23,7 +23,8 @@ def cell_text(cell) -> str:
     return value_text(cell)
 
 
-def cell_latex(cell, text_to_latex) -> str:
+def cell_latex(cell, text_to_latex, inline: bool = False) -> str:
+    """A table cell in LaTeX; ``inline`` writes rational fractions as a/b (compact printed tables)."""
     if cell is None:
         return ""
     if isinstance(cell, str):
@@ -32,7 +33,7 @@ def cell_latex(cell, text_to_latex) -> str:
         return r"\text{yes}" if cell else r"\text{no}"
     if isinstance(cell, Traced):
         return value_latex(cell.value, written(cell, "latex"))
-    return value_latex(cell)
+    return value_latex(cell, inline=inline)
 
 
 def cell_value(cell):

@@ -20,11 +20,13 @@ _UNICODE = {
     "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
 }
 
-PREAMBLE = r"""\documentclass[11pt]{article}
+PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath,amssymb,graphicx}
-\usepackage[margin=2cm]{geometry}
+\usepackage[margin=1.8cm]{geometry}
 \setlength{\parindent}{0pt}
-\setlength{\parskip}{0.5em}
+\setlength{\parskip}{0.35em}
+\setlength{\abovedisplayskip}{0.3em}
+\setlength{\belowdisplayskip}{0.3em}
 \allowdisplaybreaks
 \setlength{\emergencystretch}{3em}
 \begin{document}
@@ -82,13 +84,29 @@ def _blocks(blocks, level):
                 lines += [rf"\textit{{{latex_text(block.caption)}:}}", ""]
             formulas = [part.strip() for part in block.latex.replace(r"\qquad", r"\quad").split(r", \quad")]
             rows = [piece for formula in formulas for piece in break_latex(formula, 70)]
-            lines += [r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}", ""]
+            if len(rows) == 1 and _visible_width(rows[0]) <= 45:  # a short formula reads inline, as in a textbook
+                lines += [rf"\textit{{Formula:}} \( \displaystyle {rows[0]} \)", ""]
+            else:
+                lines += [r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}", ""]
         elif isinstance(block, Table):
             lines += _table(block) + [""]
         elif isinstance(block, Steps):
             lines.append(r"\begin{enumerate}")
+            pending = None  # a short given value waits to share its line with the next one
             for step in block.steps:
-                lines += _step(step)
+                item = _step(step)
+                short = len(item) == 1 and step.formula_latex is None and _visible_width(item[0]) <= 75
+                if pending and short:
+                    lines.append(pending + r" \hfill\stepcounter{enumi}\theenumi.~" + item[0][len(r"\item "):])
+                    pending = None
+                    continue
+                if pending:
+                    lines.append(pending)
+                pending = item[0] if short else None
+                if not short:
+                    lines += item
+            if pending:
+                lines.append(pending)
             lines += [r"\end{enumerate}", ""]
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
@@ -101,7 +119,7 @@ def _blocks(blocks, level):
                 lines += [label, r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}", ""]
         elif isinstance(block, Figure):  # image and caption kept together on one page
             lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering",
-                      rf"\includegraphics[width=0.62\linewidth]{{{block.name}}}\\",
+                      rf"\includegraphics[width=0.5\linewidth]{{{block.name}}}\\",
                       rf"\small {latex_text(block.caption)}", r"\end{minipage}\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
@@ -115,11 +133,11 @@ def _step(step) -> list[str]:
     """
     note = f" ({latex_text(step.note)})" if step.note else ""
     symbol, *sides = step_parts(step, "latex")
-    if sum(_visible_width(side) for side in sides) + _visible_width(symbol) <= 60:  # short: one line
+    if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 95:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows = []
     for side in sides:
-        pieces = break_latex(side, 60)
+        pieces = break_latex(side, 75)
         rows.append(f"&= {pieces[0]}")
         rows += [rf"&\quad {piece}" for piece in pieces[1:]]
     rows[0] = f"{symbol} {rows[0]}"
@@ -130,8 +148,8 @@ def _table(table):
     """A table with its caption on the same page; rows spaced so fractions never touch; wide tables scaled to fit."""
     columns = "|".join("c" for _ in table.columns)
     header = " & ".join(rf"\text{{{latex_text(c)}}}" for c in table.columns) + r" \\ \hline"
-    body = [" & ".join(cell_latex(c, latex_text) for c in row) + r" \\" for row in table.rows]
-    widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text)) for row in table.rows])
+    body = [" & ".join(cell_latex(c, latex_text, inline=True) for c in row) + r" \\" for row in table.rows]
+    widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
     array = [rf"\begin{{array}}{{{columns}}}", header, *body, r"\end{array}"]
     if sum(widths) + 3 * len(widths) > 95:  # wider than the text: scale it down rather than overflow the margin
@@ -141,5 +159,6 @@ def _table(table):
     lines = [r"\begin{center}\begin{minipage}{\linewidth}\centering"]
     if table.caption:
         lines += [rf"\textit{{{latex_text(table.caption)}}}\\[0.3em]"]
-    lines += [r"\renewcommand{\arraystretch}{1.6}"] + array + [r"\end{minipage}\end{center}"]
+    stretch = "1.5" if any(r"\frac" in row for row in body) else "1.15"  # stacked fractions need the room
+    lines += [rf"\renewcommand{{\arraystretch}}{{{stretch}}}"] + array + [r"\end{minipage}\end{center}"]
     return lines
