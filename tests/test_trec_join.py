@@ -188,3 +188,12 @@ def test_join_and_ranks_in_small_slices_and_chunks(tmp_path_factory, files):
         mp.setattr(readers, "_CHUNK_BYTES", 64)
         mp.setattr(evaluate_module, "_SLICE_ROWS", 3)
         check(tmp_path_factory.mktemp("join"), files)
+
+
+def test_duplicates_found_slice_by_slice(tmp_path, monkeypatch):
+    monkeypatch.setattr(readers, "_DUP_SLICE_ROWS", 2)
+    lines = [f"{t} Q0 d{i} {i} {9 - i} r" for t in (1, 2, 3) for i in range(3)]
+    lines.insert(8, "3 Q0 d0 9 0 r")   # topic 3's d0 again, in the last slice
+    (tmp_path / "run").write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputFileError, match=r"run:9: duplicate docno 'd0' for topic '3'.*first on line 7"):
+        readers.read_run(tmp_path / "run")

@@ -430,13 +430,11 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     else:
         rseg = _index_in(topics_b, run.topics)[run.topic_idx]
         keep = rseg >= 0
-    rkeys = run.pairkey if run.pairkey is not None else pair_keys(run.topic_idx, run.docno)
     if keep is None or keep.all():
         seg0, score, docno, rtid = rseg, run.score, run.docno, run.topic_idx
     else:
         idx = np.flatnonzero(keep)
         seg0, score, docno, rtid = rseg[idx], run.score[idx], run.docno[idx], run.topic_idx[idx]
-        rkeys = rkeys[idx]
     nret = np.zeros(T, dtype=np.int64)
     for a in range(0, len(seg0), _SLICE_ROWS):   # bincount copies its input to int64: a slice at a time
         nret += np.bincount(seg0[a: a + _SLICE_ROWS], minlength=T)[:T]
@@ -465,12 +463,18 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         mask = np.uint64((1 << bits) - 1)
         table = np.zeros(1 << bits, dtype=bool)
         table[(qks & mask).view(np.int64)] = True
-        block = 1 << 20   # bounded temporaries on 7M-line runs
-        cand = np.concatenate([np.flatnonzero(table[(rkeys[a: a + block] & mask).view(np.int64)]) + a
-                               for a in range(0, len(rkeys), block)] or [np.zeros(0, np.int64)])
+        # run keys a block at a time (bounded memory on 7M-line runs); the
+        # bitmap keeps the candidates, whose keys are kept for the search
+        cand, ckeys = [], []
+        for a in range(0, len(rtid), _SLICE_ROWS):
+            k = pair_keys(rtid[a: a + _SLICE_ROWS], docno[a: a + _SLICE_ROWS])
+            c = np.flatnonzero(table[(k & mask).view(np.int64)])
+            cand.append(c + a)
+            ckeys.append(k[c])
+        cand, ckeys = np.concatenate(cand), np.concatenate(ckeys)
         # every qrels row with an equal key is a candidate: structured docnos
         # may share a key, and only the bytes decide
-        ci, pi = equal_key_pairs(qks, rkeys[cand])
+        ci, pi = equal_key_pairs(qks, ckeys)
         hi = cand[ci]
         qi = qo[pi]
         real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])

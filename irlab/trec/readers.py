@@ -42,7 +42,7 @@ from irlab.errors import InputFileError
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
 
-_CHUNK_BYTES = 8 << 20
+_CHUNK_BYTES = 4 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
 _FLOAT_RE = re.compile(
     rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
@@ -110,7 +110,6 @@ class Run:
     topic_idx: np.ndarray
     docno: np.ndarray
     score: np.ndarray
-    pairkey: np.ndarray | None = None   # pair_keys(topic_idx, docno), from reading
     notes: list = field(default_factory=list)   # where trec_eval would read the file differently
 
     @property
@@ -316,6 +315,13 @@ class _Columns:
             return
         w, W = src.dtype.itemsize, dst.dtype.itemsize
         base = src.base if src.base is not None else src
+        if src.strides[0] == w and src.flags.c_contiguous and w <= W:
+            # contiguous: a byte copy (numpy's S-to-S assignment pads element by element)
+            d8 = dst.view(np.uint8).reshape(len(dst), W)
+            d8[start: start + m, :w] = src.view(np.uint8).reshape(m, w)
+            if w < W:
+                d8[start: start + m, w:] = 0
+            return
         if src.strides[0] == w or not isinstance(base, np.ndarray) or base.dtype.fields is None:
             dst[start: start + m] = src
             return
@@ -379,12 +385,31 @@ def _read(path, kind, progress=None):
     q, d, v, runid = res
     topics, tidx = _code_topics(q)
     del q, res
-    keys = pair_keys(tidx, d)
-    dup = _find_duplicate(tidx, d, keys)
+    dup = _first_duplicate_row(tidx, d)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
     notes = _trec_eval_reading_notes(path) if spec.needs_scan else []
-    return topics, tidx, d, v, runid, keys, notes
+    return topics, tidx, d, v, runid, notes
+
+
+_DUP_SLICE_ROWS = 1 << 20
+
+
+def _first_duplicate_row(tidx, d):
+    """Row of the first repeated (topic, docno) pair, or None.  When every
+    topic's rows are contiguous (the usual run file) the check goes a slice
+    of whole topics at a time, so its keys stay small."""
+    n = len(tidx)
+    brk = np.flatnonzero(tidx[1:] != tidx[:-1]) + 1
+    if n <= _DUP_SLICE_ROWS or len(np.unique(tidx[np.concatenate(([0], brk))])) != len(brk) + 1:
+        return _find_duplicate(tidx, d, pair_keys(tidx, d))
+    bounds = np.concatenate(([0], brk))
+    cuts = np.unique(np.append(bounds[np.searchsorted(bounds, np.arange(0, n, _DUP_SLICE_ROWS), side="right") - 1], n))
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        found = _find_duplicate(tidx[a:b], d[a:b], pair_keys(tidx[a:b], d[a:b]))
+        if found is not None:
+            return a + found
+    return None
 
 
 def _trec_eval_reading_notes(path, shown=3):
@@ -414,11 +439,110 @@ def _trec_eval_reading_notes(path, shown=3):
     return notes
 
 
+_POW10 = 10 ** np.arange(19, dtype=np.int64)
+
+
+def _rows_at(u, start, width):
+    """(n, width) bytes u[start[i]: start[i] + width], one row copy per token
+    (a strided view indexed on its first axis: no per-byte index array).
+    ``u`` must be followed by at least ``width`` readable bytes (the caller pads it)."""
+    view = np.lib.stride_tricks.as_strided(u, shape=(len(u) - width + 1, width), strides=(1, 1), writeable=False)
+    return view[start]
+
+
+def _gather(u, start, length, width):
+    """Tokens u[start:start+length] as a fixed-width S array (NUL padded)."""
+    out = _rows_at(u, start, width)
+    out[np.arange(width) >= length[:, None]] = 0
+    return out.view(f"S{width}").ravel()
+
+
+def _parse_decimals(u, start, length, integer):
+    """Numbers written ``[+-]digits[.digits]`` (at most 15 digits), exactly as
+    strtod reads them: the integer mantissa and the power of ten are both
+    exact doubles, so one IEEE division rounds correctly.  None when some
+    token has another shape (the caller then uses loadtxt)."""
+    n = len(start)
+    if n == 0:
+        return np.zeros(0, np.int64 if integer else np.float64)
+    width = int(length.max())
+    if width > 17:
+        return None
+    c = _rows_at(u, start, width)
+    negative = c[:, 0] == 45                                   # '-'
+    skip = negative | (c[:, 0] == 43)                          # a sign ('-' or '+') is not a digit
+    mantissa = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
+    frac = np.zeros(n, dtype=np.int64)
+    seen_dot = np.zeros(n, dtype=bool)
+    for j in range(width):
+        col = c[:, j]
+        inside = length > j
+        if j == 0:
+            inside = inside & ~skip
+        is_digit = inside & (col >= 48) & (col <= 57)
+        is_dot = inside & (col == 46)
+        if (inside & ~is_digit & ~is_dot).any() or (is_dot & seen_dot).any() or (integer and is_dot.any()):
+            return None
+        mantissa = np.where(is_digit, mantissa * 10 + (col.astype(np.int64) - 48), mantissa)
+        digits += is_digit
+        frac += is_digit & seen_dot
+        seen_dot |= is_dot
+    if (digits == 0).any() or (digits > 15).any():
+        return None
+    if integer:
+        return np.where(negative, -mantissa, mantissa)
+    value = mantissa.astype(np.float64) / _POW10[frac].astype(np.float64)
+    return np.where(negative, -value, value)
+
+
+def _vector_parse(spec, data):
+    """The common case -- ASCII lines of exactly the expected fields, plain
+    decimal numbers -- split and converted with array operations (faster than
+    loadtxt).  Returns (qid, docno, value) arrays, or None for anything else
+    (the loadtxt and line-by-line readers then decide, and report errors)."""
+    if not data or not data.isascii() or b"#" in data or any(c in data for c in _SUSPECT_BYTES):
+        return None
+    n = len(data)
+    u = np.zeros(n + 32, dtype=np.uint8)   # padded: the longest token read is 32 bytes past its start at most
+    u[:n] = np.frombuffer(data, dtype=np.uint8)
+    word = np.zeros(n + 2, dtype=np.int8)
+    np.greater(u[:n], 32, out=word[1:-1].view(bool))
+    edges = np.flatnonzero(np.diff(word))   # token starts and ends alternate
+    del word
+    starts, ends = edges[0::2], edges[1::2]
+    nf = spec.nfields
+    newlines = np.flatnonzero(u[:n] == 10)
+    lines = len(newlines)
+    if len(starts) != lines * nf or lines == 0:
+        return None
+    # every line holds exactly nf tokens: its first token starts after the
+    # previous newline and its last ends before its own newline
+    first, last = starts[::nf], ends[nf - 1::nf]
+    if (last > newlines).any() or (first[1:] < newlines[:-1]).any():
+        return None
+    length = ends - starts
+    fields = {"q": 0, "d": 2, "v": 4 if spec.kind == "run" else 3}
+    q_len, d_len = length[0::nf], length[2::nf]
+    if max(int(q_len.max()), int(d_len.max())) > 32:
+        return None
+    q = _gather(u, starts[0::nf], q_len, _round8(int(q_len.max())))
+    d = _gather(u, starts[2::nf], d_len, _round8(int(d_len.max())))
+    v = _parse_decimals(u, starts[fields["v"]::nf], length[fields["v"]::nf], integer=spec.kind != "run")
+    if v is None:
+        return None
+    return q, d, v
+
+
 def _read_whole(spec, data):
     """One loadtxt call over a whole (ASCII, comment-free, valid) file;
     None when the chunked reader must decide."""
     if not data or b"#" in data:
         return None
+    runid = _last_runid(data) if spec.kind == "run" else None
+    vec = _vector_parse(spec, data)
+    if vec is not None:
+        return (*vec, runid)
     lens = [1, 1]
     for toks in _first_data_tokens(data[:_SAMPLE_BYTES]):
         lens[0] = max(lens[0], len(toks[0]))
@@ -433,7 +557,6 @@ def _read_whole(spec, data):
         if not (full_q or full_d):
             break
         widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
-    runid = _last_runid(data) if spec.kind == "run" else None
     return arr["q"], arr["d"], arr["v"], runid
 
 
@@ -457,21 +580,26 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                 est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
                 cols = _Columns(est, widths[0], widths[1],
                                 np.float64 if kind == "run" else np.int64)
-            arr = _fast_chunk(spec, data, widths)
-            while arr is not None:
-                full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
-                if not (full_q or full_d):
-                    break
-                widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
-                arr = _fast_chunk(spec, data, widths)
-            if arr is None:
-                q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
-                used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
-                cols.add(q, d, v, used_q, used_d)
-            else:
+            vec = _vector_parse(spec, data)   # no comment or blank line when it succeeds
+            if vec is not None:
+                cols.add(*vec, vec[0].dtype.itemsize, vec[1].dtype.itemsize)
                 rid = None
-                cols.add(arr["q"], arr["d"], arr["v"], widths[0], widths[1])
-                del arr
+            else:
+                arr = _fast_chunk(spec, data, widths)
+                while arr is not None:
+                    full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
+                    if not (full_q or full_d):
+                        break
+                    widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
+                    arr = _fast_chunk(spec, data, widths)
+                if arr is None:
+                    q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
+                    used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
+                    cols.add(q, d, v, used_q, used_d)
+                else:
+                    rid = None
+                    cols.add(arr["q"], arr["d"], arr["v"], widths[0], widths[1])
+                    del arr
             if kind == "run" and cols.n:
                 if rid is not None:
                     runid, last_data = rid, None
@@ -679,7 +807,7 @@ def read_qrels(path, *, progress=None) -> Qrels:
     ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Qrels):
         return path
-    topics, tidx, d, g, _, _, notes = _read(path, "qrels", progress)
+    topics, tidx, d, g, _, notes = _read(path, "qrels", progress)
     order = np.lexsort((d, tidx))
     return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], notes)
 
@@ -690,5 +818,5 @@ def read_run(path, *, progress=None) -> Run:
     ``progress``: optional callable receiving the fraction of the file read."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid, keys, notes = _read(path, "run", progress)
-    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, keys, notes)
+    topics, tidx, d, s, runid, notes = _read(path, "run", progress)
+    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, notes)

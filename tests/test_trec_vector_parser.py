@@ -1,0 +1,74 @@
+"""The vectorised reader gives exactly what the line-by-line reader gives (strtod's doubles, the same docnos)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import irlab.trec.readers as readers
+
+number = st.one_of(
+    st.integers(-10**6, 10**6).map(str),
+    st.tuples(st.integers(0, 10**7), st.integers(0, 10**7)).map(lambda t: f"{t[0]}.{t[1]}"),
+    st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False).map(repr),   # 1e-05, -0.0, 123.456
+    st.sampled_from(["+3", "-0", ".5", "5.", "-.25", "0.1", "0.30000000000000004", "123456789012345",
+                     "1234567890123456", "007", "2.5E3"]),
+)
+token = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=20).filter(
+    lambda t: not t.startswith("#"))
+blank = st.sampled_from([" ", "\t", "  ", " \t "])
+
+
+@st.composite
+def run_text(draw):
+    lines = []
+    for _ in range(draw(st.integers(1, 30))):
+        fields = [draw(st.sampled_from(["1", "2", "301", "q7"])), "Q0", draw(token), str(draw(st.integers(0, 99))),
+                  draw(number), "run"]
+        seps = [draw(blank) for _ in fields[1:]]
+        line = fields[0] + "".join(s + f for s, f in zip(seps, fields[1:]))
+        lines.append(draw(st.sampled_from(["", " "])) + line + draw(st.sampled_from(["", " ", "\r"])))
+    return "\n".join(lines) + "\n"
+
+
+def read_both(tmp_path, text, kind):
+    (tmp_path / "f").write_text(text)
+    reader = readers.read_run if kind == "run" else readers.read_qrels
+    fast = reader(tmp_path / "f")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_vector_parse", lambda spec, data: None)
+        mp.setattr(readers, "_fast_chunk", lambda spec, data, widths: None)
+        slow = reader(tmp_path / "f")
+    return fast, slow
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=run_text())
+def test_vector_parser_matches_line_by_line(tmp_path_factory, text):
+    tmp = tmp_path_factory.mktemp("vec")
+    try:
+        fast, slow = read_both(tmp, text, "run")
+    except readers.InputFileError as exc:   # duplicates: both readers must refuse alike
+        with pytest.raises(readers.InputFileError) as again:
+            read_both(tmp, text, "run")
+        assert str(again.value) == str(exc)
+        return
+    assert fast.topics.tolist() == slow.topics.tolist()
+    assert fast.topic_idx.tolist() == slow.topic_idx.tolist()
+    assert fast.docno.tolist() == slow.docno.tolist()
+    assert fast.score.view(np.uint64).tolist() == slow.score.view(np.uint64).tolist()   # the same bits
+    assert fast.runid == slow.runid
+
+
+def test_vector_parser_takes_the_common_shape_and_leaves_the_rest():
+    spec = readers._Spec("run")
+    q, d, v = readers._vector_parse(spec, b"1 Q0 FR940405-2-00040 1 12.25 r\n1\tQ0 x 2 -3 r\r\n")
+    assert q.tolist() == [b"1", b"1"] and d.tolist() == [b"FR940405-2-00040", b"x"] and v.tolist() == [12.25, -3.0]
+    for other in (b"1 Q0 a 1 1e3 r\n", b"1 Q0 a 1 nan r\n", b"1 Q0 a 1 1 r extra\n", b"1 Q0 a 1 1 r\n\n",
+                  "1 Q0 é 1 1 r\n".encode(), b"1 Q0 a 1 1.2.3 r\n"):
+        assert readers._vector_parse(spec, other) is None, other
+    q, d, v = readers._vector_parse(readers._Spec("qrels"), b"301 0 d1 -2\n301 0 d2 +3\n")
+    assert v.dtype == np.int64 and v.tolist() == [-2, 3]
+    assert readers._vector_parse(readers._Spec("qrels"), b"301 0 d1 1.5\n") is None
