@@ -24,7 +24,7 @@ from .. import exact, trace
 from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..ranking import Ranking
-from .answers import Tolerance, close, rational_value
+from .answers import Tolerance, close, correctly_rounded, parse_answer, rational_value
 
 
 @dataclass(frozen=True)
@@ -332,16 +332,24 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     if candidates is None:
         candidates = mistaken_results(question, params, part, path)
     given = Fraction(given)
+    written = parse_answer(given_text) if given_text is not None else None
+
+    def matches_value(value) -> bool:  # as an answer is right: within the tolerance, or the value correctly rounded
+        if close(given, value, tolerance):
+            return True
+        return (written is not None and written.ok and tolerance.accept_rounded and tolerance.decimals is None
+                and (written.decimals or 0) >= tolerance.min_decimals and correctly_rounded(written, value))
+
     matches = []  # (distance, catalogue order, mistake, value, rewrite, result)
     for order, (mistake, result, rewrite) in enumerate(candidates):
         value = result.value
-        if _distinct(value, correct) and close(given, value, tolerance):
+        if _distinct(value, correct) and matches_value(value):
             matches.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
     for order, mistake in enumerate(MISTAKES, len(candidates)):
         if mistake.scale is None:
             continue
         value = exact.mul(correct, mistake.scale)
-        if _distinct(value, correct) and close(given, value, tolerance):
+        if _distinct(value, correct) and matches_value(value):
             matches.append((abs(given - rational_value(value)), order, mistake, value, None, None))
     if not matches:
         return None
