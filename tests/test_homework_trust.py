@@ -192,6 +192,6 @@ def test_a_mistaken_value_correctly_rounded_is_recognised_like_a_right_one():
     # discount log2(i) with rank 1 undiscounted: DCG = 1 + 3/1 + 7/log2(3) + 1/2 + 0, ideal 7 + 3 + 3/log2(3) + 1/2 + 1/log2(5)
     log2_rank = (1 + 3 + 7 / math.log2(3) + 0.5) / (7 + 3 + 3 / math.log2(3) + 0.5 + 1 / math.log2(5))
     assert round(log2_rank, 4) == 0.6953
-    # 0.70 is 0.6953 rounded (0.7% off, more than 1 % of nothing else); 0.6946 rounds to 0.69, 0.6896 to 0.69
+    # 0.70 is 0.6953 rounded to 2 decimals; the other two mistakes (0.6946, 0.6896) round to 0.69
     part = check(VARIANTS, "2", "a", "0.70", student="alice", seed="2026").parts[0]
     assert (part.mistake, part.also) == ("discount-log2-rank", ())
