@@ -110,6 +110,8 @@ def mul(a, b):
 def div(a, b):
     if b == 0:
         raise ZeroDivisionError("division by zero in an exact computation")
+    if not is_symbolic(a) and a == 0:
+        return 0  # a zero gain over a logarithm: no sympy needed (most ranks of a TREC topic)
     if is_symbolic(a) or is_symbolic(b):
         # no cancel(): over a common denominator a DCG sum would grow combinatorially
         return simplify(to_sympy(a) / to_sympy(b))
@@ -141,6 +143,7 @@ def _log2_symbol(prime: int):
     return _sympy().Symbol(f"log2({prime})", positive=True)
 
 
+@lru_cache(maxsize=65536)  # DCG and IDCG ask for the same discounts, rank by rank
 def log2(n: int):
     """Exact base-2 logarithm of a positive integer.
 

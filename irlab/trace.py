@@ -337,7 +337,13 @@ def _written(node: Traced, fmt: str) -> tuple[str, int]:
         return (_parenthesised(text, fmt), 3.9) if prec < minimum or (strict and prec == minimum) else (text, prec)
 
     if op == "add":
-        terms = [part(o, 1)[0] for o in ops if o.value != 0] or ["0"]
+        kept = [o for o in ops if o.value != 0]
+        hidden = len(kept) - 2 * SHOWN_OPERANDS
+        if hidden > 0:  # a sum over thousands of ranks: its ends, and how many terms are left out
+            middle = rf"\dots \text{{ ({hidden:,} more terms) }} \dots" if latex else f"… ({hidden:,} more terms) …"
+            terms = [part(o, 1)[0] for o in kept[:SHOWN_OPERANDS]] + [middle] + [part(o, 1)[0] for o in kept[-SHOWN_OPERANDS:]]
+        else:
+            terms = [part(o, 1)[0] for o in kept] or ["0"]
         out = terms[0]
         for term in terms[1:]:
             out += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
