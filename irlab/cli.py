@@ -101,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--exercise", metavar="ID", help="solve only this exercise (e.g. 8/1)")
     _add_format(solve)
     solve.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
+    solve.add_argument("--answers-only", action="store_true", help="only the answers, without the working (a key)")
     _add_printable(solve)
 
     from .homework.cli import add_homework_parsers
@@ -349,6 +350,10 @@ def _write_sheet_printables(args) -> None:
 
     sheet = sheet_document(args.file, args.student, args.seed, args.exercise)
     key = answer_key_document(args.file, args.student, args.seed, args.exercise)
+    if getattr(args, "answers_only", False):  # a key of answers only, without the working
+        from .document import answers_only
+
+        key = answers_only(key)
     paths = [Path(p) for p in (args.pdf, args.html) if p]
     paths += [p.with_suffix(".tex") for p in paths if p.suffix.lower() == ".pdf"]
     existed = {str(p) for p in paths if p.exists()}
@@ -432,16 +437,18 @@ def _run(argv) -> int:
     elif args.command == "solve":
         from .exercise_set import solve
 
+        from .document import answers_only
+        from .printable import solution_document
+
+        def shown(document):  # --answers-only: a key of answers without the working
+            return answers_only(document) if args.answers_only else document
+
         if printable:
-            from .printable import solution_document
-
-            _write_printable(solution_document(args.file, args.exercise), args)
+            _write_printable(shown(solution_document(args.file, args.exercise)), args)
         if args.standalone and args.format == "html":  # the page with its figures, as --html writes it
-            from .printable import solution_document
-
-            sys.stdout.write(solution_document(args.file, args.exercise).render("html", standalone=True))
+            sys.stdout.write(shown(solution_document(args.file, args.exercise)).render("html", standalone=True))
         else:
-            sys.stdout.write(solve(args.file, args.exercise).render(args.format, standalone=args.standalone))
+            sys.stdout.write(shown(solve(args.file, args.exercise)).render(args.format, standalone=args.standalone))
     elif args.command == "sheet":
         from .homework.cli import run_sheet
 

@@ -257,3 +257,24 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
         seen.update(b for b in section.blocks if isinstance(b, (Paragraph, Note)))
         compact.append(Section(section.title, tuple(blocks), section.meta))
     return shared, compact
+
+
+def answers_only(document: Document) -> Document:
+    """An answer key without the working: each exercise's title, then every question's title and its answers."""
+
+    def keep(blocks, depth):
+        out = []
+        for block in blocks:
+            if isinstance(block, Answer):
+                out.append(block)
+            elif isinstance(block, Section) and "question" in block.meta:
+                out.append(Section(block.title, tuple(keep(block.blocks, depth + 1)), block.meta))
+            elif isinstance(block, Section) and depth > 0:  # an alternative reading inside a question: its answer
+                out += keep(block.blocks, depth + 1)
+            elif isinstance(block, Section):
+                out.append(Section(block.title, tuple(keep(block.blocks, depth)), block.meta))
+            elif isinstance(block, Paragraph) and depth == 0 and not out and block is blocks[0]:
+                out.append(block)  # the key's heading line (who it is for)
+        return out
+
+    return Document(document.title, keep(document.blocks, 0), document.meta)

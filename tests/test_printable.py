@@ -1,6 +1,8 @@
 """Printable solutions: a real pdflatex run, text checked with pdftotext; HTML pages; the no-LaTeX path."""
 
+import re
 import shutil
+from fractions import Fraction as F
 import subprocess
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from conftest import pdflatex_available
 from irlab.printable import PrintError, solution_document, write_html, write_pdf
 
 SEED = Path(__file__).resolve().parents[1] / "exercises" / "chapter8-seed.toml"
+EXERCISES = SEED.parent
 needs_latex = pytest.mark.skipif(not (pdflatex_available() and shutil.which("pdftotext")),
                                  reason="pdflatex/pdftotext not installed (CI installs texlive and poppler-utils)")
 
@@ -127,3 +130,35 @@ def test_standalone_html_page_is_the_html_file(cli, tmp_path):
     standalone = cli("explain", "11pt", "RNRNNNNNRR", "--relevant", "4", "--format", "html", "--standalone")
     assert written.returncode == standalone.returncode == 0
     assert standalone.stdout == page.read_text(encoding="utf-8") and "data:image/png;base64," in standalone.stdout
+
+
+def test_one_rank_table_per_exercise(tmp_path):
+    from irlab.document import Section, Table
+    from irlab.exercise_set import solve
+
+    document = solve(EXERCISES / "chapter8-seed.toml", "8/1")
+    (exercise,) = [b for b in document.blocks if isinstance(b, Section)]
+
+    def rank_tables(blocks):
+        for block in blocks:
+            if isinstance(block, Table) and block.columns[:3] == ("rank", "judgment", "relevant so far"):
+                yield block
+            elif isinstance(block, Section):
+                yield from rank_tables(block.blocks)
+
+    tables = list(rank_tables(exercise.blocks))
+    assert len(tables) == 1 and len(tables[0].rows) == 20  # 20 ranks, once, before the questions
+    assert tables[0].columns[:5] == ("rank", "judgment", "relevant so far", "recall", "precision")
+    assert tables[0].rows[8][3:5] == (F(3, 8), F(1, 3))  # rank 9: recall 3/8, precision 1/3
+
+
+@pytest.mark.skipif(not pdflatex_available(), reason="pdflatex is not installed")
+def test_answers_only_key_of_ten_questions_fits_two_pages(cli, tmp_path):
+    sheet = tmp_path / "sheet.pdf"
+    out = cli("sheet", str(EXERCISES / "homework-variants.toml"), "--student", "s1", "--pdf", str(sheet), "--answers-only")
+    assert out.returncode == 0, out.stderr
+    key_text = cli("sheet", str(EXERCISES / "homework-variants.toml"), "--student", "s1", "--key", "--answers-only").stdout
+    assert key_text.count("Answer") >= 10 and "Step 1." not in key_text
+    pages = subprocess.run(["pdfinfo", str(tmp_path / "sheet-key.pdf")], capture_output=True, text=True).stdout
+    assert int(re.search(r"Pages:\s+(\d+)", pages).group(1)) <= 2
+    assert "Your answer: ____" in cli("sheet", str(EXERCISES / "homework-variants.toml"), "--student", "s1").stdout

@@ -32,6 +32,7 @@ def add_homework_parsers(subparsers) -> None:
     sheet.add_argument("--out", metavar="DIR", help="with --roster: the directory to write the class's sheets into")
     sheet.add_argument("--seed", metavar="S", help="variant seed (e.g. the term); same student + seed = same sheet")
     sheet.add_argument("--key", action="store_true", help="print the answer key (worked solutions) instead of the sheet")
+    sheet.add_argument("--answers-only", action="store_true", help="the answer key lists the answers without the working")
     sheet.add_argument("--exercise", metavar="ID", help="only this exercise")
     sheet.add_argument("--format", default="text", choices=SHEET_FORMATS, help="output format (default: text)")
     sheet.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
@@ -70,6 +71,10 @@ def run_sheet(args) -> int:
         raise ParameterError("--out DIR goes with --roster FILE (one sheet per student)")
     make = answer_key_document if args.key else sheet_document
     document = make(args.file, args.student, args.seed, getattr(args, "exercise", None))
+    if args.key and getattr(args, "answers_only", False):
+        from ..document import answers_only
+
+        document = answers_only(document)
     sys.stdout.write(document.render(args.format, standalone=getattr(args, "standalone", False)))
     return 0
 

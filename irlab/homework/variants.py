@@ -288,6 +288,8 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
             hint = _parts_hint(path, exercise, question, student, seed)
             if hint:
                 inner.append(Paragraph(hint))
+            if question.solver != "free-text":  # room to write the answer
+                inner.append(Paragraph("Your answer: " + "_" * 40))
         blocks.append(Section(exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
     meta = _variant_meta(exercise_set, student, seed)
     meta["questions"] = [{"exercise": e.id, "question": q.id, "text": question_text(e, q, exercise_set.path)}
