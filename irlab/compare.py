@@ -73,6 +73,11 @@ def _without_pairs_table(section: Section, keep_ranks: bool) -> Section:
     return Section(section.title, blocks, section.meta)
 
 
+def _p_cell(p):
+    """A p-value for a summary table: exact when it is short to write, else its decimal (the explanation has it all)."""
+    return p if len(exact.exact_text(p)) <= 24 else f"≈ {exact.decimal_text(p, strip=False)}"
+
+
 def _decision(p, alpha) -> str:
     return "reject H0" if exact.to_float(p) <= exact.to_float(alpha) else "H0 not rejected"
 
@@ -136,7 +141,7 @@ def _two_systems(scores, names, measure, tests, choice, alpha, samples, seed, bl
                          "contains 0" if covers else "excludes 0"))
             meta[test] = {"low": exact.exact_text(low), "high": exact.exact_text(high)}
             continue
-        rows.append((_TITLES[test], statistic_text(result), result.value, _decision(result.value, alpha)))
+        rows.append((_TITLES[test], statistic_text(result), _p_cell(result.value), _decision(result.value, alpha)))
         meta[test] = {"p": exact.exact_text(result.value), "decimal": exact.to_float(result.value)}
     blocks.append(Table(("test", "statistic", "p", f"at alpha = {exact.decimal_text(alpha)}"), tuple(rows), "Tests"))
     blocks.append(Note("reading", "A p-value says how surprising the differences would be if the systems were "
@@ -179,8 +184,8 @@ def _several_systems(scores, names, measure, tests, choice, alpha, correction, s
             total = 0
             for x in d:
                 total = exact.add(total, x)
-            rows.append((f"{first} vs {second}", exact.div(total, len(d)), statistic_text(result), result.value,
-                         p_adjusted, _decision(p_adjusted, alpha)))
+            rows.append((f"{first} vs {second}", exact.div(total, len(d)), statistic_text(result), _p_cell(result.value),
+                         _p_cell(p_adjusted), _decision(p_adjusted, alpha)))
             meta.setdefault(test, []).append({"pair": [first, second], "p": exact.exact_text(result.value),
                                               "adjusted": exact.exact_text(p_adjusted)})
         blocks.append(Table(("pair", "mean d", "statistic", "p", f"p ({correction_choice.key})",

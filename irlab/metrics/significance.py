@@ -207,21 +207,25 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
         smaller = min(wins, losses)
         tail = range(0, smaller + 1)
         tail_text = f"P(X <= min(n+, n-)) = P(X <= {smaller})"
-    terms = [Traced(math.comb(n, i), f"C({n},{i})") for i in tail]
-    count = total(terms, "C", "Sign patterns at least as extreme (binomial coefficients)")
+    if len(tail) <= 12:
+        terms = [Traced(math.comb(n, i), f"C({n},{i})") for i in tail]
+        count = total(terms, "C", "Sign patterns at least as extreme (binomial coefficients)")
+    else:  # too many terms to write out: their sum, with its range
+        count = Traced(sum(math.comb(n, i) for i in tail), "C",
+                       f"Sign patterns at least as extreme: Σ C({n}, i) for i = {tail.start} … {tail.stop - 1}")
     patterns = (2 ** n_node).named("2^n", "Equally likely win/loss patterns under H0")
     if choice.key == "two-sided":
         one_tail = (count / patterns).named("P_tail", f"Binomial tail {tail_text}, X ~ Binomial(n, 1/2)")
         p = minimum([1, 2 * one_tail]).named("p", "p-value (both tails)")
     else:
         p = (count / patterns).named("p", f"p-value: the binomial tail {tail_text}, X ~ Binomial(n, 1/2)")
-    table = Table(("i", "C(n, i)", "P(X = i)"),
-                  tuple((i, math.comb(n, i), Fraction(math.comb(n, i), 2 ** n)) for i in tail),
-                  f"The binomial tail, X ~ Binomial({n}, 1/2)")
+    tables = [Table(("i", "C(n, i)", "P(X = i)"),
+                    tuple((i, math.comb(n, i), Fraction(math.comb(n, i), 2 ** n)) for i in tail),
+                    f"The binomial tail, X ~ Binomial({n}, 1/2)")] if len(tail) <= 12 else []
     notes = [Note("assumption", f"{pairs.n - n} tied topic(s) dropped")] if pairs.n > n else []
     return _result("sign-test", "Sign test", p, pairs, choice, alpha,
                    "each non-tied topic is equally likely to favour either system",
-                   tables=[table], notes=notes, support=[n_node])
+                   tables=tables, notes=notes, support=[n_node])
 
 
 # the randomisation (permutation) test -----------------------------------------------------------------
