@@ -187,9 +187,23 @@ def precision_recall_curve(ranking, interpolation=None, title=None, ax=None) -> 
                 markersize=4.5, markerfacecolor=BLACK, markeredgecolor=BLACK, zorder=4, clip_on=False,
                 label="11 standard recall levels", gid="irlab-pr-eleven")
         if ranking.retrieved <= 20:
-            for (rank, _, _), x, y in zip(points, recalls, precisions):
+            # ranks at the same recall stack up at one x: the first of a run is labelled, the rest as one range
+            # ('12–20') at the lowest point, so labels never sit on top of each other
+            runs = []
+            for (rank, recall, _), x, y in zip(points, recalls, precisions):
+                if runs and runs[-1][0] == recall:
+                    runs[-1][1].append((rank, x, y))
+                else:
+                    runs.append((recall, [(rank, x, y)]))
+            for _, run in runs:
+                rank, x, y = run[0]
                 ax.annotate(str(rank), (x, y), xytext=(5, 3), textcoords="offset points", fontsize=SMALL_SIZE,
                             color=DARK_GREY, zorder=5)
+                if len(run) > 1:
+                    first, last = run[1], run[-1]
+                    text = str(first[0]) if len(run) == 2 else f"{first[0]}–{last[0]}"
+                    ax.annotate(text, (last[1], last[2]), xytext=(5, -9), textcoords="offset points",
+                                fontsize=SMALL_SIZE, color=DARK_GREY, zorder=5)
         ax.set_xlim(0, 1.05)
         ax.set_ylim(0, 1.05)
         ax.set_xticks([i / 10 for i in range(11)])

@@ -340,3 +340,13 @@ def test_exact_values_convert_like_irlab():
     ranking = Ranking.parse("3,2,0,1")
     drawn = floats(line(dcg_curves(ranking).axes[0], "irlab-dcg").get_ydata())
     assert drawn == [to_float(dcg(ranking, k=i).value) for i in range(1, 5)]
+
+
+def test_rank_labels_at_one_recall_do_not_pile_up():
+    from irlab import Ranking
+    from irlab.plots import precision_recall_curve
+
+    fig = precision_recall_curve(Ranking.parse("RRNNNNNNRRNRNNNRNNNN", relevant=8))
+    labels = [t.get_text() for t in fig.axes[0].texts]
+    # runs at one recall: 1 | 2, 3–8 | 9 | 10, 11 | 12, 13–15 | 16, 17–20
+    assert labels == ["1", "2", "3–8", "9", "10", "11", "12", "13–15", "16", "17–20"]
