@@ -192,3 +192,49 @@ def test_item7_spearman_does_not_suggest_k_which_it_refuses(cli):
 def test_item7_a_huge_number_is_echoed_as_typed(cli):
     line = one_error(cli("explain", "iprec", "RNR", "--recall-level", "1e400"), "recall level must lie in [0, 1], got '1e400'")
     assert len(line) < 120
+
+
+# item 3: cliffs on legitimate sizes (timed by benchmarks/bench_cliffs.py; here: the values stay exact) ---------
+
+def test_item3_err_over_many_ranks_is_exactly_the_textbook_sum():
+    import random
+
+    rng = random.Random(13)
+    grades = [rng.randint(0, 3) for _ in range(400)]
+    expected, stay = Fraction(0), Fraction(1)  # Chapelle et al. 2009, computed independently with Fractions
+    for rank, grade in enumerate(grades, 1):
+        pr = Fraction(2**grade - 1, 2**3)
+        expected += stay * pr / rank
+        stay *= 1 - pr
+    assert irlab.expected_reciprocal_rank(grades).value == expected
+
+
+def test_item3_exact_sums_and_dyadic_fractions():
+    import random
+
+    rng = random.Random(3)
+    values = [Fraction(rng.randint(-50, 50), rng.randint(1, 400) << rng.randint(0, 60)) for _ in range(300)] + [3, 0]
+    assert exact.total(values) == sum(values, Fraction(0))
+    assert exact.dyadic(12, 4, 3) == Fraction(12, 48) and exact.dyadic(0, 9) == 0 and exact.dyadic(8, 3) == 1
+
+
+def test_item3_map_bounds_with_many_missing_documents_stay_exact():
+    from irlab.solvers import map_bounds
+
+    ranking = irlab.Ranking.parse("RRNNNRNNNN", relevant=300, collection=1000)
+    highest, lowest, _ = (a.value for a in map_bounds(ranking).answers)
+    top = Fraction(1) + Fraction(2, 2) + Fraction(3, 6)
+    missing = 297
+    assert lowest == (top + sum(Fraction(3 + j, 1000 - missing + j) for j in range(1, missing + 1))) / 300
+    assert highest == (top + sum(Fraction(3 + j, 10 + j) for j in range(1, missing + 1))) / 300
+    low = map_bounds(ranking).answers[1].result.render("text")
+    assert "AP_min(N) = (5/2 + Σ_{j=1..297} (3 + j) / (N - 297 + j)) / 300" in low
+
+
+def test_item3_long_explanations_elide_their_middle_saying_so(cli):
+    out = cli("explain", "ap", "RN" * 100)
+    assert out.returncode == 0
+    assert "(the first and last 25 of 200 rows; 150 rows in between not shown)" in out.stdout
+    assert "… (80 more terms) …" in out.stdout
+    expected = sum(Fraction(i, 2 * i - 1) for i in range(1, 101)) / 100
+    assert f"Result: AP = {exact.exact_text(expected)} ≈ {exact.decimal_text(expected, strip=False)}" in out.stdout
