@@ -189,3 +189,14 @@ def test_conclusion_states_alpha_and_reading():
     assert "<= alpha = 0.05: reject H0" in text
     text = sign_test(SMALL_A, SMALL_B, alpha=Fraction(1, 100)).render()
     assert "> alpha = 0.01: H0" in text and "not rejected" in text
+
+
+def test_sign_test_with_many_topics_is_one_sum_and_still_exact():
+    a = [Fraction(i % 11, 10) for i in range(60)]
+    b = [Fraction((i * 7) % 13, 12) for i in range(60)]
+    wins = sum(x > y for x, y in zip(a, b))
+    n = sum(x != y for x, y in zip(a, b))
+    result = sign_test(a, b)
+    assert float(result) == pytest.approx(stats.binomtest(wins, n, 0.5).pvalue, rel=1e-12)
+    assert result.value == min(1, 2 * Fraction(sum(__import__("math").comb(n, i) for i in range(min(wins, n - wins) + 1)), 2 ** n))
+    assert "Σ C(" in result.render() and len(result.tables) == 1  # the differences only, no 30-row binomial table
