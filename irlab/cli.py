@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
     params.add_argument("--counts", metavar="COUNTS", help="set metrics: tp=20,fp=40,fn=60,tn=880 instead of a ranking; "
                         "kappa: the judges' 2x2 table yes-yes,yes-no,no-yes,no-no (300,20,10,70)")
+    params.add_argument("--levels", metavar="R1,R2,…", help="kpt: the recall levels to average (0.2,0.5,0.8)")
     params.add_argument("--persistence", metavar="P", help="rbp: probability of reading on to the next rank (default 9/10)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
@@ -152,7 +153,7 @@ def _per_query(text, count, option, separator, parse):
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b", "counts", "judges", "persistence")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels")
 
 
 def _check_options(args, metric):

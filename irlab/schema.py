@@ -125,6 +125,14 @@ def _texts(value, problem):
         problem(f"must be a list of at least two non-empty texts, got {_shown(value)}")
 
 
+def _levels(value, problem):
+    items = value if isinstance(value, list) else value.split(",") if isinstance(value, str) else None
+    if not items or not all(str(item).strip() for item in items):
+        problem(f"must be recall levels such as [0.2, 0.5, 0.8], got {_shown(value)}")
+    for item in items:
+        _number(0, 1)(item.strip() if isinstance(item, str) else item, problem)
+
+
 def _identifier(value, problem):
     if not (isinstance(value, str) or _is_int(value)) or not str(value).strip():
         problem(f"must be a non-empty text or integer id, got {_shown(value)}")
@@ -253,6 +261,7 @@ def _metric_keys() -> list[Key]:
         "k": (_integer(1, limits.MAX_CUTOFF), f"integer 1 … {limits.MAX_CUTOFF:,}"),
         "max_grade": (_integer(0, limits.MAX_GRADE), f"integer 0 … {limits.MAX_GRADE}"),
         "recall_level": (_number(0, 1), "number in [0, 1] (0.25, \"1/4\", \"25%\")"),
+        "levels": (_levels, "recall levels in [0, 1]: [0.2, 0.5, 0.8] or \"0.2, 0.5, 0.8\""),
         "beta": (_number(0, limits.MAX_BETA, low_open=True), f"number in (0, {limits.MAX_BETA}]"),
     }
     keys, seen = [], {}

@@ -86,3 +86,16 @@ def test_cli(cli):
     assert out.returncode == 0 and out.stdout.rstrip().endswith("GMAP = 0")
     out = cli("explain", "rbp", "RNR", "--persistence", "2")
     assert out.returncode == 2 and "persistence" in out.stderr
+
+
+def test_k_point_levels_in_an_exercise_set(tmp_path):
+    from irlab.exercise_set import Where, load, solve_question
+
+    path = tmp_path / "set.toml"
+    path.write_text('title = "t"\n[[exercise]]\nid = "1"\nstatement = "s"\n[exercise.parameters]\nranking = "RNRNR"\n'
+                    'relevant = 5\n[[exercise.question]]\nid = "a"\nsolver = "kpt"\nlevels = [0.25, 0.75]\n'
+                    '[[exercise.question]]\nid = "b"\nsolver = "3pt"\n')
+    exercise = load(path).exercise("1")
+    values = [solve_question(dict(exercise.parameters), q, Where(path, "1", q.id)).answers[0].value
+              for q in exercise.questions]
+    assert values == [Fraction(1, 3), Fraction(8, 15)]

@@ -39,6 +39,7 @@ ALL_METRICS = {
     "bpref": ["RNURN", "--relevant", "3"],
     "rbp": ["RNURN", "--persistence", "0.8"],
     "3pt": ["RNRNR", "--relevant", "5"],
+    "kpt": ["RNRNR", "--relevant", "5", "--levels", "0.25,0.75"],
     "gmap": ["RNNRR", "NRN", "--relevant", "5,2"],
 }
 

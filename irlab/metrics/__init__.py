@@ -115,6 +115,8 @@ METRICS += (
            inputs="many-judges", conventions=(conv.KAPPA_MARGINALS,)),
 )
 
+LEVELS = Parameter("levels", "levels", "kpt: the recall levels whose interpolated precisions are averaged",
+                   "0.2, 0.5, 0.8")
 PERSISTENCE = Parameter("persistence", "number", "RBP: probability p that the user reads on to the next rank", "9/10")
 
 
@@ -134,6 +136,10 @@ METRICS += (
            "3pt = (1/3) · Σ_{r in {0.2, 0.5, 0.8}} p_interp(r)",
            r"\mathrm{3pt} = \frac{1}{3} \sum_{r \in \{0.2, 0.5, 0.8\}} p_{\mathrm{interp}}(r)", three_point_average,
            "Salton & McGill 1983; IIR 8.4", conventions=(conv.INTERPOLATION,)),
+    Metric("kpt", "k-point interpolated average precision at chosen recall levels",
+           "kpt = (1/k) · Σ_{r in levels} p_interp(r)",
+           r"\mathrm{kpt} = \frac{1}{k} \sum_{r \in \mathrm{levels}} p_{\mathrm{interp}}(r)", k_point_average,
+           "Salton & McGill 1983; IIR 8.4", parameters=(LEVELS,), conventions=(conv.INTERPOLATION,)),
     Metric("gmap", "Geometric mean of AP over the queries", "GMAP = (Π_q max(AP_q, 0.00001))^(1/n)",
            r"\mathrm{GMAP} = \left(\prod_q \max(\mathrm{AP}_q, 10^{-5})\right)^{1/n}", _gmap_of_queries,
            "Robertson 2006; trec_eval gm_map", inputs="queries", conventions=(conv.GMAP_FLOOR, conv.AP_DENOMINATOR)),

@@ -183,7 +183,9 @@ def k_point_average(ranking, levels=THREE_POINTS, interpolation=None) -> Result:
     """
     if isinstance(levels, str):
         levels = [t for t in levels.replace(";", ",").split(",") if t.strip()]
-    levels = sorted({check_fraction(level, "recall level", 0, 1) for level in levels})
+    # a float is read as the decimal it prints as (TOML's 0.2 is 1/5, not the nearest binary fraction)
+    levels = sorted({check_fraction(str(level) if isinstance(level, float) else level, "recall level", 0, 1)
+                     for level in levels})
     if not levels:
         raise ParameterError("give at least one recall level")
     choice = conv.INTERPOLATION.choice(interpolation)
