@@ -8,7 +8,7 @@
 sympy and matplotlib are imported only when a value needs a logarithm or a plot is drawn.
 """
 
-from .errors import InputFileError, IrlabError, ParameterError, RankingError
+from .errors import InputFileError, InputTypeError, IrlabError, LimitError, OutputFileError, ParameterError, RankingError
 from .metrics import (
     METRICS,
     average_precision,
@@ -62,7 +62,8 @@ def assert_answer(exercise_file, exercise_id, question_id, answer, student=None,
 __version__ = "0.1.0"
 
 __all__ = [
-    "Ranking", "check", "assert_answer", "IrlabError", "RankingError", "ParameterError", "InputFileError", "METRICS", "get_metric",
+    "Ranking", "check", "assert_answer", "IrlabError", "RankingError", "ParameterError", "InputFileError", "InputTypeError",
+    "LimitError", "OutputFileError", "METRICS", "get_metric",
     "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank",
     "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau_distance", "mean_over_queries", "ndcg",
     "normalized_err", "precision", "precision_at_recall", "precision_recall_points", "r_precision", "recall",
