@@ -110,6 +110,10 @@ INTERPOLATION = Convention(
         Choice("book", "every rank whose recall reaches r", "p_interp(r) = max{ P@k : recall@k >= r }", "IIR 8.4 (eq. 8.7)"),
         Choice("trec-eval", "ranks from the one holding the round(r·R)-th relevant document on (round half up)",
                "p_interp(r) = max{ P@k : rel_k and hits@k >= round(r·R) }", "trec_eval 10.0 iprec_at_recall (lround)"),
+        Choice("trec-eval-9", "ranks from the one holding the (long)(r·R + 0.9)-th relevant document on, r·R in "
+               "double precision (0.7 · 3 + 0.9 truncates to 2)",
+               "p_interp(r) = max{ P@k : hits@k >= (long)(r·R + 0.9) }",
+               "trec_eval 9.0 m_iprec_at_recall.c, as in pytrec_eval and ir_measures"),
     ),
     "book",
 )
@@ -161,6 +165,39 @@ GMAP_FLOOR = Convention(
     ),
     "epsilon",
 )
+
+TIES = Convention(
+    "ties",
+    "Documents with equal scores: in which order are they ranked?",
+    (
+        Choice("docno-descending", "by score, equal scores by document id in descending strcmp order",
+               "sort by (score desc, docno desc)", "trec_eval 10.0 and 9.0 (form_res_rels.c)"),
+        Choice("input-order", "by score, equal scores in the order they were given (a stable sort)",
+               "stable sort by score desc", "ranx (Run: scores only); torch.argsort / tf.math.top_k give no order"),
+        Choice("tie-averaged", "every order of the tied documents equally likely: each tied rank gets the group's "
+               "mean gain", "DCG = Σ_groups mean gain(group) · Σ_{i in group} discount(i)",
+               "scikit-learn ndcg_score/dcg_score (ignore_ties=False, McSherry & Najork 2008); torchmetrics nDCG"),
+        Choice("one-threshold", "tied documents enter together, as one threshold of the precision-recall curve",
+               "AP = Σ_thresholds (R_t - R_{t-1}) · P_t", "scikit-learn average_precision_score"),
+    ),
+    "docno-descending",
+)
+
+JUDGMENTS_SEEN = Convention(
+    "judgments_seen",
+    "Which judgments does the tool know: every judged document, or only the scored list it was given?",
+    (
+        Choice("qrels", "every judged document: R and the ideal ranking include relevant documents not retrieved",
+               "R = relevant judged documents (qrels)", "trec_eval; ranx Qrels; RecBole (all test items)"),
+        Choice("list", "only the labels passed with the scores: R = relevant documents in the list",
+               "R = relevant labels given", "scikit-learn; torchmetrics; TF-Ranking (y_true of the list)"),
+    ),
+    "qrels",
+)
+
+# how scores become a ranking, and what a library is told: used by irlab conventions (irlab/explorer.py), not metric
+# options (so not in ALL: irlab explain takes a ranking, already ordered)
+RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
        ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR)

@@ -56,6 +56,9 @@ def _needed(level, relevant, rule: str) -> Traced:
     if rule == "trec-eval":
         count = int(exact_product + Fraction(1, 2))  # lround: round half away from zero (r·R >= 0)
         return call("round", [product], count, "m", "Relevant documents needed (trec_eval rounds r·R half up)")
+    if rule == "trec-eval-9":  # trec_eval 9.0: (long)(r·R + 0.9) in doubles, float error included (0.7·3 + 0.9 -> 2)
+        count = int(float(level) * relevant.value + 0.9)
+        return call("trunc", [product], count, "m", "Relevant documents needed (trec_eval 9: (long)(r·R + 0.9))")
     count = -(-exact_product.numerator // exact_product.denominator)
     return call("ceil", [product], count, "m", "Relevant documents needed to reach recall r")
 
