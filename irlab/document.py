@@ -203,7 +203,7 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
     for section in sections:
         collect(section.blocks, section.meta.get("question", section.title))
     if len(found) < 2:
-        return None, list(sections)
+        return None, without_repeats(sections)
     width = _rank_key(found[0][1])
     key_columns = found[0][1].columns[:width]
     key_rows: dict = {}
@@ -231,7 +231,7 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
             names.append(name)
         merged[id(table)] = names
     if len(merged) < 2:
-        return None, list(sections)
+        return None, without_repeats(sections)
     ranks = sorted(key_rows)
     rows = tuple((*key_rows[rank], *(columns[name].get(rank) for name in columns)) for rank in ranks)
     shared = Table((*key_columns, *columns), rows, caption)
@@ -249,14 +249,27 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
                 out.append(block)
         return out
 
-    sections = [Section(s.title, tuple(replace(s.blocks)), s.meta) for s in sections]
-    # the ranking's description and conventions already stated by an earlier question are not repeated
-    seen, compact = set(), []
-    for section in sections:
-        blocks = [b for b in section.blocks if not (isinstance(b, (Paragraph, Note)) and b in seen)]
-        seen.update(b for b in section.blocks if isinstance(b, (Paragraph, Note)))
-        compact.append(Section(section.title, tuple(blocks), section.meta))
-    return shared, compact
+    return shared, without_repeats([Section(s.title, tuple(replace(s.blocks)), s.meta) for s in sections])
+
+
+def without_repeats(sections):
+    """Sections in which a description, note or formula already stated earlier (at any depth) is not repeated."""
+    seen = set()
+
+    def walk(blocks):
+        out = []
+        for block in blocks:
+            if isinstance(block, Section):
+                out.append(Section(block.title, tuple(walk(block.blocks)), block.meta))
+            elif isinstance(block, (Paragraph, Note, Formula)) and block in seen:
+                continue
+            else:
+                if isinstance(block, (Paragraph, Note, Formula)):
+                    seen.add(block)
+                out.append(block)
+        return out
+
+    return walk(sections)
 
 
 def answers_only(document: Document) -> Document:

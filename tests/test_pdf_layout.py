@@ -39,16 +39,17 @@ def overfull_boxes(document, tmp_path) -> list[str]:
             if float(m.group(1)) > 1]
 
 
-@pytest.mark.parametrize("path", EXERCISES, ids=lambda p: p.name)
-def test_solved_exercise_set_fits_its_margins(path, tmp_path):
+def test_solved_sets_and_explanations_fit_their_margins(tmp_path):
+    """One document holding every solved example set and the explanations: one pdflatex run keeps the suite fast."""
+    from irlab.cli import _explain_document, build_parser
+    from irlab.document import Document, Section
     from irlab.printable import solution_document
 
-    assert overfull_boxes(solution_document(path), tmp_path) == []
-
-
-@pytest.mark.parametrize("arguments", EXPLANATIONS, ids=lambda a: " ".join(a[:2]))
-def test_explanation_fits_its_margins(arguments, tmp_path):
-    from irlab.cli import build_parser, _explain_document
-
-    document, _ = _explain_document(build_parser().parse_args(["explain", *arguments]))
-    assert overfull_boxes(document, tmp_path) == []
+    parts = []
+    for path in EXERCISES:
+        solved = solution_document(path)
+        parts.append(Section(solved.title, solved.blocks))
+    for arguments in EXPLANATIONS:
+        document, _ = _explain_document(build_parser().parse_args(["explain", *arguments]))
+        parts.append(Section(document.title, document.blocks))
+    assert overfull_boxes(Document("Layout check", parts), tmp_path) == []
