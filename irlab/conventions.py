@@ -107,7 +107,7 @@ INTERPOLATION = Convention(
     "interpolation",
     "Which ranks count when precision is interpolated at recall level r?",
     (
-        Choice("book", "every rank whose recall reaches r", "p_interp(r) = max{ P@k : recall@k >= r }", "IIR 8.4 (eq. 8.7)"),
+        Choice("book", "every rank whose recall reaches r", "p_interp(r) = max{ P@k : Rec@k >= r }", "IIR 8.4 (eq. 8.7)"),
         Choice("trec-eval", "ranks from the one holding the round(r·R)-th relevant document on (round half up)",
                "p_interp(r) = max{ P@k : rel_k and hits@k >= round(r·R) }", "trec_eval 10.0 iprec_at_recall (lround)"),
         Choice("trec-eval-9", "ranks from the one holding the (long)(r·R + 0.9)-th relevant document on, r·R in "

@@ -55,7 +55,7 @@ METRICS = (
            "IIR 8.4; trec_eval map", parameters=(K,), conventions=(conv.AP_DENOMINATOR,),
            aliases=("map",), averaged_as="MAP"),
     Metric("prec-at-recall", "Precision at a recall level (non-interpolated)",
-           "P(r) = P@k at the first rank k with recall@k >= r", r"P(r) = P@k,\ k = \min\{k : \mathrm{recall}@k \ge r\}",
+           "P(r) = P@k at the first rank k with Rec@k >= r", r"P(r) = P@k,\ k = \min\{k : \mathrm{Rec}@k \ge r\}",
            precision_at_recall, "IIR 8.4", parameters=(RECALL_LEVEL,)),
     Metric("iprec", "Interpolated precision at a recall level", "p_interp(r) = max_{r' >= r} p(r')",
            r"p_{\mathrm{interp}}(r) = \max_{r' \ge r} p(r')", interpolated_precision,

@@ -111,7 +111,7 @@ def _interpolated(ranking, level, relevant, rule: str) -> tuple[Traced, list[int
     """p_interp(level) as a traced max over every rank whose recall reaches the level, those ranks, and m.
 
     A rank qualifies when it holds at least m relevant documents (m = ⌈r·R⌉, or round(r·R) for trec_eval): the
-    definition's every rank k with recall@k >= r. The maximum is always reached at a relevant rank, but the
+    definition's every rank k with Rec@k >= r. The maximum is always reached at a relevant rank, but the
     explanation shows the definition, not the shortcut.
     """
     needed = _needed(level, relevant, rule)
