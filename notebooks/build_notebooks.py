@@ -205,14 +205,14 @@ def _():
 
         assert my_P == precision(exercise).value, "precision: relevant retrieved / retrieved"
         assert my_R == recall(exercise).value, "recall: relevant retrieved / relevant"
-        assert my_F1 == f_measure(exercise).value, "F1 = 2PR / (P + R)"
+        assert my_F1 == f_measure(exercise).value, "F1 = 2 · P · Rec / (P + Rec)"
         print("All three correct.")
         """),
         md(r"""
         ## The precision/recall trade-off
 
         A ranked system does not return a fixed set: the user decides how far down to read. Cutting the list
-        after $k$ documents gives a set, and so a precision $P@k$ and a recall $R@k$ for every $k$.
+        after $k$ documents gives a set, and so a precision $P@k$ and a recall $\mathrm{Rec}@k$ for every $k$.
         Going deeper can only keep or raise recall, while precision usually falls: this is the **trade-off**.
 
         A longer ranking (20 documents, 8 relevant in the collection):
@@ -224,7 +224,7 @@ def _():
         R_at = [recall(long_list, k=k).value for k in ks]
         F_at = [f_measure(long_list, k=k).value for k in ks]
         for k in (1, 5, 10, 20):
-            print(f"k = {k:2}:  P@k = {str(P_at[k - 1]):>5}   R@k = {str(R_at[k - 1]):>4}   F1@k = {F_at[k - 1]}")
+            print(f"k = {k:2}:  P@k = {str(P_at[k - 1]):>5}   Rec@k = {str(R_at[k - 1]):>4}   F1@k = {F_at[k - 1]}")
         """),
         md(r"""
         Plotted over $k$ (the values are irlab's exact fractions, converted to floats only for drawing):
@@ -235,7 +235,7 @@ def _():
         fig = Figure(figsize=(6, 3.5), dpi=100, layout="constrained")
         ax = fig.add_subplot()
         ax.plot(list(ks), [float(v) for v in P_at], "o-", color="black", label="precision P@k")
-        ax.plot(list(ks), [float(v) for v in R_at], "s--", color="0.45", label="recall R@k")
+        ax.plot(list(ks), [float(v) for v in R_at], "s--", color="0.45", label="recall Rec@k")
         ax.plot(list(ks), [float(v) for v in F_at], ":", color="0.2", label="F1@k")
         ax.set_xlabel("cut-off k (documents read)")
         ax.set_ylabel("value")
@@ -260,7 +260,7 @@ def _():
 
         ## Summary
 
-        * $P = \frac{tp}{tp+fp}$, $R = \frac{tp}{tp+fn}$; both ignore the huge $tn$, unlike accuracy.
+        * $P = \frac{tp}{tp+fp}$, $\mathrm{Rec} = \frac{tp}{tp+fn}$; both ignore the huge $tn$, unlike accuracy.
         * Recall needs the number of relevant documents $R$ of the collection — an estimate in practice.
         * $F_\beta$ is the weighted harmonic mean; it punishes a system that is good at only one of the two.
         * Reading deeper trades precision for recall. **Next:** [ranked evaluation](02_ranked_evaluation.ipynb),
@@ -282,7 +282,7 @@ def _():
         Set-based measures ignore the order of the results, but users read from the top. This notebook covers the
         measures of a **ranked** list:
 
-        * precision and recall at a cut-off, $P@k$ and $R@k$ — and the two ways to divide recall at $k$,
+        * precision and recall at a cut-off, $P@k$ and $\mathrm{Rec}@k$ — and the two ways to divide recall at $k$,
         * **R-precision**,
         * **reciprocal rank** (RR) and its mean **MRR**,
         * **average precision** (AP) and its mean **MAP** — and the three denominators found in the literature.
@@ -296,7 +296,7 @@ def _():
         md(r"""
         ## Precision and recall at $k$
 
-        $$P@k = \frac{\mathrm{hits}@k}{k} \qquad R@k = \frac{\mathrm{hits}@k}{R}$$
+        $$P@k = \frac{\mathrm{hits}@k}{k} \qquad \mathrm{Rec}@k = \frac{\mathrm{hits}@k}{R}$$
 
         where $\mathrm{hits}@k$ is the number of relevant documents among the first $k$. Our example: the list
         `RNNRR` for a query with $R = 5$ relevant documents.
@@ -316,9 +316,9 @@ def _():
             print(f"precision_denominator = {choice!r:12} P@10 = {p10.value}")
         """),
         md(r"""
-        ### $R@k$: divide by $R$ or by $\min(R, k)$?
+        ### $\mathrm{Rec}@k$: divide by $R$ or by $\min(R, k)$?
 
-        With $R = 10$ relevant documents and $k = 3$, even a perfect top 3 has $R@3 = \frac{3}{10}$.
+        With $R = 10$ relevant documents and $k = 3$, even a perfect top 3 has $\mathrm{Rec}@3 = \frac{3}{10}$.
         Capped recall (BEIR's R_cap, Thakur et al. 2021) therefore divide by $\min(R, k)$, so that a perfect top $k$
         scores 1. Both are in use; irlab's default follows IIR and trec_eval ($\div R$).
         """),
@@ -326,8 +326,8 @@ def _():
         perfect_top = Ranking.parse("RRRNN", relevant=10)
         by_R = recall(perfect_top, k=3)
         by_min = recall(perfect_top, k=3, recall_denominator="min-relevant-k")
-        print(f"R@3 = hits@3 / R          = {by_R.value}")
-        print(f"R@3 = hits@3 / min(R, k)  = {by_min.value}")
+        print(f"Rec@3 = hits@3 / R          = {by_R.value}")
+        print(f"Rec@3 = hits@3 / min(R, k)  = {by_min.value}")
         """),
         code("""\
         by_min
@@ -442,8 +442,8 @@ def _():
         md(r"""
         ## Summary
 
-        * $P@k$ and $R@k$ evaluate the set a user sees when reading $k$ documents; watch the denominators
-          (short lists for $P@k$, $R$ vs $\min(R, k)$ for $R@k$).
+        * $P@k$ and $\mathrm{Rec}@k$ evaluate the set a user sees when reading $k$ documents; watch the denominators
+          (short lists for $P@k$, $R$ vs $\min(R, k)$ for $\mathrm{Rec}@k$).
         * R-precision picks $k = R$ per query; RR looks only at the first relevant document.
         * AP averages the precision at the relevant documents and divides by $R$ (IIR, trec_eval): a missed relevant
           document costs. **Next:** [interpolation and precision–recall curves](03_interpolation.ipynb).
@@ -461,7 +461,7 @@ def _():
         md(r"""
         # 3. Precision–recall curves and interpolated precision
 
-        Every rank $k$ of a ranking gives a point $(R@k, P@k)$. Joined up, they form a **precision–recall curve**.
+        Every rank $k$ of a ranking gives a point $(\mathrm{Rec}@k, P@k)$. Joined up, they form a **precision–recall curve**.
         Raw curves are saw-tooth shaped and hard to average over queries, so IR smooths them by **interpolation**
         and summarises them by the **11-point average**. Two versions of interpolation are in use — they differ in
         how they round — and we compare them.
