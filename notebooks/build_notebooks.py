@@ -277,7 +277,7 @@ def _():
 def _():
     return [
         md(r"""
-        # 2. Ranked evaluation: P@k, R@k, R-precision, RR and AP
+        # 2. Ranked evaluation: P@k, Rec@k, R-precision, RR and AP
 
         Set-based measures ignore the order of the results, but users read from the top. This notebook covers the
         measures of a **ranked** list:
@@ -477,7 +477,7 @@ def _():
         ## The raw points
 
         Our ranking: `RNNRNRNNNN`, $R = 4$ relevant documents (one of them never retrieved).
-        `precision_recall_points` lists $(k, R@k, P@k)$ exactly:
+        `precision_recall_points` lists $(k, \mathrm{Rec}@k, P@k)$ exactly:
         """),
         code("""\
         ranking = Ranking.parse("RNNRNRNNNN", relevant=4)
