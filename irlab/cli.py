@@ -115,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .compare import add_compare_parser
 
     add_compare_parser(commands)
+    from .explorer import add_conventions_parser
+
+    add_conventions_parser(commands)
     _add_printable(commands.choices["compare"], "also write the comparison with its per-topic difference plot as PDF")
     return parser
 
@@ -468,6 +471,10 @@ def _run(argv) -> int:
         from .compare import run_compare
 
         return run_compare(args)
+    elif args.command == "conventions":
+        from .explorer import run_conventions
+
+        return run_conventions(args)
     return 0
 
 

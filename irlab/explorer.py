@@ -1,0 +1,684 @@
+"""Why do libraries give different numbers for the same ranking? Every tool's answer side by side.
+
+Each widely used tool is a row of data: the irlab conventions (``irlab/conventions.py``) that reproduce it, the
+document it was read from, and one sentence on why it differs from the reference row (trec_eval 10.0). The value in
+each row is computed by irlab's own exact metric functions under those conventions, so a disagreement between two
+libraries becomes a named choice with a formula and a reference.
+
+Scores become a ranking through the ``ties`` convention: trec_eval breaks ties by document id (descending strcmp
+order), ranx keeps the input order, scikit-learn's ``ndcg_score`` averages the gain over every order of the tied
+documents (McSherry & Najork 2008) and its ``average_precision_score`` lets tied documents enter as one threshold.
+
+>>> from irlab.explorer import Case, explore
+>>> comparison = explore("ndcg", Case.from_scores("0.9,0.5,0.5,0.1", "2,0,1,1"))
+>>> [(row.tool.name, str(value)) for row, value in comparison.values][:1]
+[('trec_eval 10.0', '(log2(3) + 3)/(2*log2(3) + 2 + log2(5))')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import groupby
+
+from . import conventions as conv
+from . import exact
+from .document import Displayable, Document, Note, Paragraph, Table
+from .errors import InputTypeError, ParameterError, RankingError
+from .ranking import Ranking, parse_grade_list
+
+# ------------------------------------------------------------------------------------------------
+# the tools
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    reference: str  # where its definitions are read: documentation or source file
+
+
+TREC_EVAL_10 = Tool("trec_eval 10.0", "trec_eval 10.0, github.com/usnistgov/trec_eval (m_*.c, form_res_rels.c)")
+TREC_EVAL_9 = Tool("trec_eval 9 (pytrec_eval)", "pytrec_eval-terrier, which compiles trec_eval 9.0.x (Van Gysel & de Rijke 2018)")
+IR_MEASURES = Tool("ir_measures", "ir_measures (MacAvaney et al. 2022): P, R, AP, RR, nDCG, IPrec run through pytrec_eval")
+RANX = Tool("ranx", "ranx (Bassani 2022), ranx/metrics/*.py; ranx docs 'Metrics'")
+SKLEARN = Tool("scikit-learn", "scikit-learn sklearn/metrics/_ranking.py (ndcg_score, dcg_score, average_precision_score), "
+                               "sklearn/metrics/_classification.py (cohen_kappa_score)")
+TORCHMETRICS = Tool("torchmetrics", "torchmetrics src/torchmetrics/functional/retrieval/*.py (precision.py adaptive_k, "
+                                    "average_precision.py, ndcg.py _tie_average_dcg)")
+TF_RANKING = Tool("TF-Ranking", "tensorflow_ranking/python/metrics_impl.py (PrecisionMetric, MeanAveragePrecisionMetric, "
+                                "NDCGMetric)")
+RECBOLE = Tool("RecBole", "RecBole recbole/evaluator/metrics.py (Precision, Recall, MAP, MRR, NDCG)")
+TEXTBOOK = Tool("textbook (IIR)", "Manning, Raghavan & Schütze 2008, §8.3-8.5")
+JARVELIN = Tool("Järvelin & Kekäläinen 2002", "Järvelin & Kekäläinen 2002, ACM TOIS 20(4), §2.2 (log base b = 2)")
+CHAPELLE = Tool("Chapelle et al. 2009", "Chapelle, Metzler, Zhang & Grinspan 2009 (ERR); irlab's batch ERR")
+GDEVAL = Tool("gdeval (TREC Web track)", "gdeval.pl of the TREC 2010-2014 Web tracks (MAX_JUDGMENT = 4)")
+COHEN = Tool("Cohen 1960", "Cohen 1960, Educational and Psychological Measurement 20(1)")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One tool's definition of one measure: the conventions that reproduce it, and why it differs."""
+
+    tool: Tool
+    conventions: tuple[tuple[str, str], ...]  # (irlab convention name, choice key)
+    why: str  # one sentence: why the value differs from the reference row (the first)
+    binary: bool = False  # the tool reads every grade >= 1 as plain "relevant" (RecBole)
+    max_grade: int | None = None  # ERR's top grade fixed by the tool (gdeval: 4)
+
+    def choice(self, name: str) -> str | None:
+        return dict(self.conventions).get(name)
+
+    def convention_text(self) -> str:
+        return ", ".join(f"{name}={key}" for name, key in self.conventions)
+
+
+def _row(tool, why, binary=False, max_grade=None, **choices):
+    for name, key in choices.items():
+        _convention(name).choice(key)  # every row names a real choice (checked when the module is imported)
+    return Row(tool, tuple(choices.items()), why, binary, max_grade)
+
+
+def _convention(name):
+    for convention in conv.ALL + conv.RANKING_FROM_SCORES:
+        if convention.name == name:
+            return convention
+    raise KeyError(name)
+
+
+Q, L = "qrels", "list"
+DOCNO, INPUT, AVERAGED, THRESHOLD = "docno-descending", "input-order", "tie-averaged", "one-threshold"
+REFERENCE_WHY = "reference row"
+UNORDERED = " (its order among equal scores is not specified: irlab uses the input order)"
+
+ROWS = {
+    "precision": (
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, precision_denominator="k"),
+        _row(TREC_EVAL_9, "Same P_k definition (m_P.c) and tie order: equal.", ties=DOCNO, judgments_seen=Q,
+             precision_denominator="k"),
+        _row(IR_MEASURES, "P@k is trec_eval's P_k computed by pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
+             precision_denominator="k"),
+        _row(RANX, "Divides by k like trec_eval, but equal scores keep their input order instead of docno order.",
+             ties=INPUT, judgments_seen=Q, precision_denominator="k"),
+        _row(TORCHMETRICS, "retrieval_precision divides by k (adaptive_k=False) like trec_eval" + UNORDERED + ".",
+             ties=INPUT, judgments_seen=L, precision_denominator="k"),
+        _row(Tool("torchmetrics (adaptive_k=True)", TORCHMETRICS.reference),
+             "With adaptive_k=True a list shorter than k is divided by its length, not by k" + UNORDERED + ".",
+             ties=INPUT, judgments_seen=L, precision_denominator="retrieved"),
+        _row(TF_RANKING, "PrecisionMetric divides by the valid items in the top k, so a list shorter than k is "
+                         "divided by its length" + UNORDERED + ".",
+             ties=INPUT, judgments_seen=L, precision_denominator="retrieved"),
+        _row(RECBOLE, "Precision@k divides by k; graded labels count as relevant or not" + UNORDERED + ".",
+             binary=True, ties=INPUT, judgments_seen=Q, precision_denominator="k"),
+        _row(TEXTBOOK, "IIR's P@k divides by k (eq. 8.1 at a cut-off); a textbook ranking has no ties.",
+             ties=DOCNO, judgments_seen=Q, precision_denominator="k"),
+    ),
+    "recall": (
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, recall_denominator="relevant"),
+        _row(TREC_EVAL_9, "Same recall_k (m_recall.c): equal.", ties=DOCNO, judgments_seen=Q, recall_denominator="relevant"),
+        _row(IR_MEASURES, "R@k is trec_eval's recall_k through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
+             recall_denominator="relevant"),
+        _row(RANX, "Divides by R from the qrels like trec_eval; equal scores keep their input order.", ties=INPUT,
+             judgments_seen=Q, recall_denominator="relevant"),
+        _row(TORCHMETRICS, "retrieval_recall only sees the labels it is given, so R counts the relevant documents of "
+                           "the list, not those it missed" + UNORDERED + ".",
+             ties=INPUT, judgments_seen=L, recall_denominator="relevant"),
+        _row(TF_RANKING, "RecallMetric divides by the relevant labels of the list it is given, not by R from "
+                         "judgments" + UNORDERED + ".", ties=INPUT, judgments_seen=L, recall_denominator="relevant"),
+        _row(RECBOLE, "Recall@k divides by every positive test item (R); graded labels are read as relevant or not"
+                      + UNORDERED + ".", binary=True, ties=INPUT, judgments_seen=Q, recall_denominator="relevant"),
+        _row(TEXTBOOK, "IIR's recall divides by all relevant documents (§8.3): equal for an untied ranking.",
+             ties=DOCNO, judgments_seen=Q, recall_denominator="relevant"),
+    ),
+    "ap": (
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, ap_denominator="relevant"),
+        _row(TREC_EVAL_9, "Same map (m_map.c): equal.", ties=DOCNO, judgments_seen=Q, ap_denominator="relevant"),
+        _row(IR_MEASURES, "AP is trec_eval's map through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
+             ap_denominator="relevant"),
+        _row(RANX, "Divides by R from the qrels like trec_eval; equal scores keep their input order.", ties=INPUT,
+             judgments_seen=Q, ap_denominator="relevant"),
+        _row(SKLEARN, "average_precision_score lets tied scores enter as one threshold and only knows the relevant "
+                      "labels of the list, not R.", ties=THRESHOLD, judgments_seen=L, ap_denominator="relevant"),
+        _row(TORCHMETRICS, "retrieval_average_precision divides by the relevant documents retrieved (within top_k), "
+                           "not by R" + UNORDERED + ".", ties=INPUT, judgments_seen=L, ap_denominator="retrieved"),
+        _row(TF_RANKING, "MeanAveragePrecisionMetric divides by the relevant labels of the whole list (whatever topn), "
+                         "which it takes for R" + UNORDERED + ".", ties=INPUT, judgments_seen=L,
+             ap_denominator="relevant"),
+        _row(RECBOLE, "MAP@k divides by min(R, k), the most relevant documents k ranks can hold" + UNORDERED + ".",
+             binary=True, ties=INPUT, judgments_seen=Q, ap_denominator="min-relevant-k"),
+        _row(TEXTBOOK, "IIR's AP divides by all R relevant documents (§8.4): equal for an untied ranking.",
+             ties=DOCNO, judgments_seen=Q, ap_denominator="relevant"),
+    ),
+    "rr": (
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q),
+        _row(TREC_EVAL_9, "Same recip_rank: equal.", ties=DOCNO, judgments_seen=Q),
+        _row(IR_MEASURES, "RR is trec_eval's recip_rank through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q),
+        _row(RANX, "Same definition; equal scores keep their input order, so a tie can move the first relevant "
+                   "document.", ties=INPUT, judgments_seen=Q),
+        _row(TORCHMETRICS, "retrieval_reciprocal_rank: same definition" + UNORDERED + ".", ties=INPUT, judgments_seen=L),
+        _row(TF_RANKING, "MRRMetric: same definition" + UNORDERED + ".", ties=INPUT, judgments_seen=L),
+        _row(RECBOLE, "MRR@k: same definition on relevant / not relevant" + UNORDERED + ".", binary=True, ties=INPUT,
+             judgments_seen=Q),
+        _row(TEXTBOOK, "1 / rank of the first relevant document (Voorhees 1999): equal for an untied ranking.",
+             ties=DOCNO, judgments_seen=Q),
+    ),
+    "ndcg": (
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, gain="linear", discount="log2-rank-plus-1"),
+        _row(TREC_EVAL_9, "Same ndcg / ndcg_cut (m_ndcg.c): equal.", ties=DOCNO, judgments_seen=Q, gain="linear",
+             discount="log2-rank-plus-1"),
+        _row(IR_MEASURES, "nDCG@k is trec_eval's ndcg_cut through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
+             gain="linear", discount="log2-rank-plus-1"),
+        _row(RANX, "ranx's ndcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; equal "
+                   "scores keep their input order.", ties=INPUT, judgments_seen=Q, gain="linear",
+             discount="log2-rank-plus-1"),
+        _row(Tool("ranx (ndcg_burges)", RANX.reference), "ndcg_burges uses the exponential gain 2^g - 1 (Burges et al. "
+             "2005) and keeps equal scores in input order.", ties=INPUT, judgments_seen=Q, gain="exp",
+             discount="log2-rank-plus-1"),
+        _row(SKLEARN, "ndcg_score averages the gain over every order of tied scores (ignore_ties=False) and builds the "
+                      "ideal ranking from the list it is given only.", ties=AVERAGED, judgments_seen=L, gain="linear",
+             discount="log2-rank-plus-1"),
+        _row(TORCHMETRICS, "retrieval_normalized_dcg ports scikit-learn's tie averaging; the ideal ranking comes from "
+                           "the list only.", ties=AVERAGED, judgments_seen=L, gain="linear",
+             discount="log2-rank-plus-1"),
+        _row(TF_RANKING, "NDCGMetric's default gain is 2^g - 1 and its ideal ranking comes from the list" + UNORDERED
+             + ".", ties=INPUT, judgments_seen=L, gain="exp", discount="log2-rank-plus-1"),
+        _row(RECBOLE, "NDCG@k is binary: every relevant item gains 1 and the ideal holds min(R, k) of them"
+             + UNORDERED + ".", binary=True, ties=INPUT, judgments_seen=Q, gain="linear",
+             discount="log2-rank-plus-1"),
+        _row(TEXTBOOK, "IIR 8.4 (after Burges et al. 2005) uses the exponential gain 2^g - 1.", ties=DOCNO,
+             judgments_seen=Q, gain="exp", discount="log2-rank-plus-1"),
+        _row(JARVELIN, "The original DCG does not discount rank 1 and divides by log2(i) from rank 2 on.", ties=DOCNO,
+             judgments_seen=Q, gain="linear", discount="log2-rank"),
+    ),
+    "err": (
+        _row(CHAPELLE, REFERENCE_WHY + " (gmax = the highest grade judged for the topic, as irlab's batch ERR)",
+             ties=DOCNO, judgments_seen=Q),
+        _row(GDEVAL, "gdeval fixes the top grade at 4, so every stopping probability (2^g - 1)/2^gmax is smaller.",
+             max_grade=4, ties=DOCNO, judgments_seen=Q),
+    ),
+    "11pt": (
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, interpolation="trec-eval"),
+        _row(TREC_EVAL_9, "trec_eval 9 needs (long)(r·R + 0.9) relevant documents (in doubles), trec_eval 10 "
+                          "round(r·R): they differ when r·R has a fraction below one half.", ties=DOCNO,
+             judgments_seen=Q, interpolation="trec-eval-9"),
+        _row(IR_MEASURES, "IPrec goes through pytrec_eval, hence trec_eval 9's rounding.", ties=DOCNO, judgments_seen=Q,
+             interpolation="trec-eval-9"),
+        _row(TEXTBOOK, "IIR's p_interp(r) takes every rank whose recall reaches r, i.e. ⌈r·R⌉ relevant documents "
+                       "(eq. 8.7).", ties=DOCNO, judgments_seen=Q, interpolation="book"),
+    ),
+    "kappa": (
+        _row(TEXTBOOK, REFERENCE_WHY + " (IIR 8.5 pools the two judges' answers, as Scott's pi)",
+             kappa_marginals="pooled"),
+        _row(SKLEARN, "cohen_kappa_score estimates chance agreement from each judge's own proportions.",
+             kappa_marginals="per-judge"),
+        _row(COHEN, "Cohen's kappa multiplies the two judges' own marginals.", kappa_marginals="per-judge"),
+    ),
+}
+ROWS["iprec"] = ROWS["11pt"]
+
+TITLES = {
+    "precision": "Precision", "recall": "Recall", "ap": "Average precision", "rr": "Reciprocal rank",
+    "ndcg": "nDCG", "err": "Expected reciprocal rank", "11pt": "11-point interpolated average precision",
+    "iprec": "Interpolated precision", "kappa": "Cohen's kappa",
+}
+ALIASES = {"p": "precision", "map": "ap", "mrr": "rr", "recip_rank": "rr", "r": "recall", "11pt_avg": "11pt",
+           "iprec_at_recall": "iprec"}
+MEASURES = tuple(TITLES)
+RANKED_MEASURES = ("precision", "recall", "ap", "rr", "ndcg", "err", "11pt")  # what `all` compares on one topic
+
+
+# ------------------------------------------------------------------------------------------------
+# what the tools are given
+
+
+@dataclass(frozen=True)
+class Case:
+    """Documents with scores (or already in rank order), their grades, and what the judgments know beyond them.
+
+    scores        the system's scores, exact; None when the documents are given in rank order
+    docnos        document ids (trec_eval breaks ties by them); d1, d2, … zero-padded when not given
+    unretrieved   grades of judged documents that were not retrieved (qrels-based tools see them)
+    relevant      R when known without the grades of the missed documents (--relevant)
+    """
+
+    grades: tuple[int, ...]
+    scores: tuple | None = None
+    docnos: tuple[str, ...] = ()
+    unretrieved: tuple[int, ...] = ()
+    relevant: int | None = None
+    threshold: int = 1
+    source: str | None = None
+
+    @classmethod
+    def from_scores(cls, scores, grades, docnos=None, unretrieved=(), relevant=None, threshold=1) -> "Case":
+        """``Case.from_scores("0.9,0.5,0.5,0.1", "2,0,1,1")``: one score and one grade per document."""
+        grades = _grades(grades, "grades")
+        scores = _scores(scores)
+        if len(scores) != len(grades):
+            raise RankingError(f"{len(scores)} scores for {len(grades)} grades: give one grade per scored document")
+        return cls(grades, scores, _docnos(docnos, len(grades)), _grades(unretrieved, "unretrieved"), relevant,
+                   threshold)
+
+    @classmethod
+    def from_ranking(cls, ranking) -> "Case":
+        """A ranking already in order ('RNNRR' with relevant=5, or a Ranking): every tie convention agrees."""
+        if isinstance(ranking, str):
+            ranking = Ranking.parse(ranking)
+        if not isinstance(ranking, Ranking):
+            raise InputTypeError(f"a ranking such as Ranking.parse('RNNRR', relevant=5), got {type(ranking).__name__}")
+        return cls(ranking.grades, None, ranking.ids or _docnos(None, ranking.retrieved), ranking.unretrieved,
+                   ranking.relevant, ranking.threshold)
+
+    def order(self, ties: str) -> list[int]:
+        """Positions of the documents in rank order under a tie convention (tie-averaged and one-threshold rank
+        by score alone: their computation treats each tie group as a whole)."""
+        positions = list(range(len(self.grades)))
+        if self.scores is None:
+            return positions
+        if ties == DOCNO:  # strcmp order of the ids, descending, then a stable sort by score
+            positions.sort(key=lambda i: self.docnos[i].encode("utf-8", "surrogateescape"), reverse=True)
+        positions.sort(key=lambda i: -self.scores[i])
+        return positions
+
+    @property
+    def has_ties(self) -> bool:
+        return self.scores is not None and len(set(self.scores)) < len(self.scores)
+
+    def ranking(self, row: Row, ties: str | None = None) -> Ranking:
+        """The ranking the row's tool evaluates: its tie order, the judgments it sees, binary if it reads them so."""
+        order = self.order(ties or row.choice("ties") or DOCNO)
+        flag = (lambda g: int(g >= self.threshold)) if row.binary else (lambda g: g)
+        grades = tuple(flag(self.grades[i]) for i in order)
+        ids = tuple(self.docnos[i] for i in order)
+        threshold = 1 if row.binary else self.threshold
+        if row.choice("judgments_seen") == L:
+            return Ranking.from_grades(grades, ids=ids, threshold=threshold)
+        unretrieved = tuple(flag(g) for g in self.unretrieved)
+        return Ranking.from_grades(grades, ids=ids, unretrieved=unretrieved, relevant=self.relevant, threshold=threshold)
+
+    def describe(self) -> str:
+        if self.scores is None:
+            shown = ",".join(str(g) for g in self.grades)
+            return f"ranking {shown} in rank order" + (f", R = {self.relevant}" if self.relevant is not None else "")
+        pairs = ", ".join(f"{d}: {exact.exact_text(s)} → {g}" for d, s, g in zip(self.docnos, self.scores, self.grades))
+        text = f"scores → grades {pairs}"
+        if self.unretrieved:
+            text += f"; judged but not retrieved: grades {','.join(str(g) for g in self.unretrieved)}"
+        if self.relevant is not None:
+            text += f"; R = {self.relevant}"
+        return text
+
+
+def _grades(value, what) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return parse_grade_list(value, what)
+    return tuple(value)
+
+
+def _scores(value) -> tuple:
+    if isinstance(value, str):
+        tokens = [t for t in value.replace(";", ",").replace(" ", ",").split(",") if t]
+    elif isinstance(value, (list, tuple)):
+        tokens = list(value)
+    else:
+        raise InputTypeError(f"scores must be text such as '0.9,0.5,0.5' or a list of numbers, got {type(value).__name__}")
+    if not tokens:
+        raise RankingError("no scores given: write them as '0.9,0.5,0.5,0.1'")
+    scores = []
+    for position, token in enumerate(tokens, 1):
+        try:  # exact: 0.1 means 1/10, so scores that print equal are equal
+            score = Fraction(repr(token) if isinstance(token, float) else str(token).strip())
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise ParameterError(f"score {position} ({str(token)[:40]!r}) is not a finite number") from None
+        scores.append(exact.rational(score))
+    return tuple(scores)
+
+
+def _docnos(value, n: int) -> tuple[str, ...]:
+    if value is None:
+        width = len(str(n))
+        return tuple(f"d{i:0{width}d}" for i in range(1, n + 1))
+    from .ranking import parse_ids
+
+    ids = parse_ids(value, "the document ids (--docnos)")
+    if len(ids) != n:
+        raise RankingError(f"{len(ids)} document ids for {n} documents")
+    return ids
+
+
+# ------------------------------------------------------------------------------------------------
+# the values, computed by irlab's exact metrics under each row's conventions
+
+
+def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-plus-1"):
+    """DCG averaged over every order of the tied documents (scikit-learn's ``dcg_score``, ``ignore_ties=False``).
+
+    Averaging over all permutations of a tie group gives each of its ranks the group's mean gain (McSherry & Najork
+    2008), so DCG@k = Σ_groups mean gain(group) · Σ_{ranks i of the group, i <= k} discount(i), exactly.
+
+    >>> tie_averaged_dcg([2, 1, 1], [1, 0, 1])
+    (log2(3) + 1)/(2*log2(3))
+    """
+    from .metrics.dcg import gain_of
+
+    order = sorted(range(len(grades)), key=lambda i: -scores[i])
+    terms, rank = [], 0
+    for _, group in groupby(order, key=lambda i: scores[i]):
+        group = list(group)
+        ranks = [r for r in range(rank + 1, rank + len(group) + 1) if k is None or r <= k]
+        rank += len(group)
+        if not ranks:
+            break
+        mean_gain = Fraction(sum(gain_of(grades[i], gain) for i in group), len(group))
+        terms.append(exact.mul(mean_gain, exact.total(_discount(r, discount) for r in ranks)))
+    return exact.total(terms)
+
+
+def _discount(rank: int, discount: str):
+    if discount == "log2-rank":
+        return 1 if rank == 1 else exact.div(1, exact.log2(rank))
+    return exact.div(1, exact.log2(rank + 1))
+
+
+def threshold_average_precision(scores, relevant) -> Fraction | int:
+    """AP with tied scores as one threshold (scikit-learn's ``average_precision_score``): Σ_t (R_t - R_{t-1}) · P_t.
+
+    R_t and P_t are recall and precision of everything scored >= t; the relevant labels given are all of R.
+
+    >>> threshold_average_precision([3, 2, 2], [1, 0, 1])
+    Fraction(5, 6)
+    """
+    positives = sum(relevant)
+    if positives == 0:
+        return 0
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    ap, found, seen = Fraction(0), 0, 0
+    for _, group in groupby(order, key=lambda i: scores[i]):
+        group = list(group)
+        now = found + sum(relevant[i] for i in group)
+        seen += len(group)
+        ap += Fraction(now - found, positives) * Fraction(now, seen)
+        found = now
+    return exact.rational(ap)
+
+
+def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, judges=None):
+    """The exact value of ``measure`` as ``row``'s tool computes it on ``case``."""
+    from . import metrics as m
+
+    ties = row.choice("ties")
+    if measure == "kappa":
+        return m.cohen_kappa(judges[0], judges[1], kappa_marginals=row.choice("kappa_marginals")).value
+    ranking = case.ranking(row)
+    if measure == "precision":
+        return m.precision(ranking, k, precision_denominator=row.choice("precision_denominator")).value
+    if measure == "recall":
+        return m.recall(ranking, k, recall_denominator=row.choice("recall_denominator")).value
+    if measure == "ap":
+        if ties == THRESHOLD and case.scores is not None:
+            scores, grades = case.scores, case.grades
+            if k is not None:  # scikit-learn has no cut-off: the top k documents by score, ties included
+                kept = [i for i in case.order(INPUT)][:k]
+                scores, grades = [case.scores[i] for i in kept], [case.grades[i] for i in kept]
+            return threshold_average_precision(scores, [int(g >= case.threshold) for g in grades])
+        return m.average_precision(ranking, k, ap_denominator=row.choice("ap_denominator")).value
+    if measure == "rr":
+        return m.reciprocal_rank(ranking, k).value
+    if measure == "ndcg":
+        gain, discount = row.choice("gain"), row.choice("discount")
+        if ties == AVERAGED and case.scores is not None:
+            ideal = m.idcg(ranking, k, gain=gain, discount=discount).value
+            if ideal == 0:
+                return 0  # no relevant document: scikit-learn and torchmetrics report 0
+            return exact.div(tie_averaged_dcg(case.scores, case.grades, k, gain, discount), ideal)
+        return m.ndcg(ranking, k, gain=gain, discount=discount).value
+    if measure == "err":
+        return m.expected_reciprocal_rank(ranking, k, max_grade=row.max_grade).value
+    if measure == "11pt":
+        return m.eleven_point_average(ranking, interpolation=row.choice("interpolation")).value
+    if measure == "iprec":
+        return m.interpolated_precision(ranking, recall_level, interpolation=row.choice("interpolation")).value
+    raise ParameterError(f"unknown measure {measure!r}")
+
+
+def measure_name(name) -> str:
+    if not isinstance(name, str):
+        raise InputTypeError(f"a measure name such as 'ndcg', got {type(name).__name__}")
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in TITLES:
+        raise ParameterError(f"irlab conventions compares {', '.join(MEASURES)} (or all); got {name!r}")
+    return key
+
+
+# ------------------------------------------------------------------------------------------------
+# the comparison, as a document
+
+
+class Comparison(Displayable):
+    """Every tool's value of one measure on one case, with the conventions that produce it and why it differs."""
+
+    def __init__(self, measure, case, values, k=None, recall_level=None, judges=None):
+        self.measure, self.case, self.values = measure, case, values
+        self.k, self.recall_level, self.judges = k, recall_level, judges
+
+    @property
+    def title(self) -> str:
+        suffix = f"@{self.k}" if self.k is not None and self.measure not in ("11pt", "iprec", "kappa") else ""
+        level = f" at recall {exact.exact_text(self.recall_level)}" if self.recall_level is not None else ""
+        return f"{TITLES[self.measure]}{suffix}{level}: why the libraries disagree"
+
+    def table(self) -> Table:
+        reference = self.values[0][1]
+        rows = []
+        for row, value in self.values:
+            same = "=" if value == reference else "≠"
+            rows.append((row.tool.name, value, same, row.convention_text(), row.why))
+        return Table(("tool", "value", "vs ref.", "irlab conventions", "why it differs"), tuple(rows),
+                     f"Reference row: {self.values[0][0].tool.name}")
+
+    def blocks(self) -> list:
+        if self.measure == "kappa":
+            blocks = [Paragraph(f"Judge 1: {','.join(map(str, self.judges[0]))}; judge 2: "
+                                f"{','.join(map(str, self.judges[1]))}")]
+        else:
+            blocks = [Paragraph(f"Input: {self.case.describe()}.")]
+            if self.case.has_ties:
+                orders = []
+                for ties in (DOCNO, INPUT):
+                    ids = [self.case.docnos[i] for i in self.case.order(ties)]
+                    orders.append(f"{ties}: {' '.join(ids)}")
+                blocks.append(Note("reading", "Equal scores: the order depends on the tie convention — "
+                                              + "; ".join(orders) + "; tie-averaged: every order of each tie group "
+                                              "equally likely."))
+            if sum(1 for g in self.case.grades + self.case.unretrieved if g >= self.case.threshold) == 0 \
+                    and not self.case.relevant:
+                blocks.append(Note("warning", "No relevant document: every tool here reports 0 (trec_eval; "
+                                              "torchmetrics empty_target_action='neg'; scikit-learn ndcg_score), "
+                                              "although the measure is undefined."))
+        blocks.append(self.table())
+        used = {name for row, _ in self.values for name, _ in row.conventions}
+        for name in sorted(used):
+            convention = _convention(name)
+            keys = "; ".join(f"{c.key}: {c.formula} ({c.reference})" for c in convention.choices)
+            blocks.append(Note("convention", f"{name} — {convention.question} {keys}"))
+        sources = {}
+        for row, _ in self.values:
+            sources.setdefault(row.tool.reference, None)
+        blocks.append(Paragraph("Sources: " + " · ".join(sources)))
+        return blocks
+
+    def meta(self) -> dict:
+        return {
+            "measure": self.measure,
+            "k": self.k,
+            "rows": [{"tool": row.tool.name, "value": exact.exact_text(value), "decimal": exact.to_float(value),
+                      "conventions": dict(row.conventions), "why": row.why} for row, value in self.values],
+        }
+
+    def document(self) -> Document:
+        return Document(self.title, self.blocks(), self.meta())
+
+    def render(self, fmt: str = "text", **options) -> str:
+        return self.document().render(fmt, **options)
+
+
+def explore(measure, case: Case | None = None, k=None, recall_level=None, judges=None) -> Comparison:
+    """Every tool's value of ``measure`` on ``case`` (or, for kappa, on two judges' columns).
+
+    >>> comparison = explore("map", Case.from_ranking(Ranking.parse("RNNRR", relevant=5)))
+    >>> [(row.tool.name, value) for row, value in comparison.values][4:6]
+    [('scikit-learn', Fraction(41, 60)), ('torchmetrics', Fraction(41, 60))]
+    """
+    from .metric import check_cutoff, check_fraction
+    from .metrics.agreement import parse_judgments
+
+    measure = measure_name(measure)
+    k = check_cutoff(k)
+    if measure == "iprec":
+        if recall_level is None:
+            raise ParameterError("iprec needs a recall level (--recall-level 0.7)")
+        recall_level = check_fraction(recall_level, "recall level")
+    if measure == "kappa":
+        if judges is None or len(judges) != 2:
+            raise ParameterError("kappa compares two judges: give --judge1 and --judge2 (0/1 columns)")
+        judges = (parse_judgments(judges[0], "judge 1"), parse_judgments(judges[1], "judge 2"))
+    elif not isinstance(case, Case):
+        raise InputTypeError(f"explore needs a Case (Case.from_scores or Case.from_ranking), got {type(case).__name__}")
+    values = [(row, row_value(measure, row, case, k, recall_level, judges)) for row in ROWS[measure]]
+    return Comparison(measure, case, values, k, recall_level, judges)
+
+
+class Comparisons(Displayable):
+    """Several comparisons on one case (``irlab conventions all``)."""
+
+    def __init__(self, title, comparisons, notes=()):
+        self.title, self.comparisons, self.notes = title, list(comparisons), list(notes)
+
+    def document(self) -> Document:
+        from .document import Section
+
+        sections = [Section(c.title, tuple(c.blocks()), c.meta()) for c in self.comparisons]
+        return Document(self.title, self.notes + sections, {"measures": [c.meta() for c in self.comparisons]})
+
+    def render(self, fmt: str = "text", **options) -> str:
+        return self.document().render(fmt, **options)
+
+
+def topic_case(qrels, run, topic=None, threshold=1) -> tuple[Case, str]:
+    """One topic of TREC files as a Case: the run's scores in file order, grades from the qrels (unjudged = 0)."""
+    from .trec.evaluate import read_qrels, read_run
+
+    qrels_data, run_data = read_qrels(qrels), read_run(run)
+    topics = [t.decode("utf-8", "surrogateescape") for t in run_data.topics.tolist()]
+    if topic is None:
+        if not topics:
+            raise RankingError(f"{run} holds no topic")
+        topic = topics[0]
+    if topic not in topics:
+        raise RankingError(f"topic {topic!r} is not in {run} (its topics: {', '.join(topics[:5])}"
+                           f"{', …' if len(topics) > 5 else ''})")
+    import numpy as np
+
+    rows = np.flatnonzero(run_data.topic_idx == topics.index(topic))
+    docnos = [d.decode("utf-8", "surrogateescape") for d in run_data.docno[rows].tolist()]
+    scores = [float(s) for s in run_data.score[rows].tolist()]
+    judged = {}
+    qtopics = [t.decode("utf-8", "surrogateescape") for t in qrels_data.topics.tolist()]
+    if topic in qtopics:
+        qrows = np.flatnonzero(qrels_data.topic_idx == qtopics.index(topic))
+        judged = {d.decode("utf-8", "surrogateescape"): int(g)
+                  for d, g in zip(qrels_data.docno[qrows].tolist(), qrels_data.grade[qrows].tolist())}
+    grades = [max(judged.get(d, 0), 0) for d in docnos]
+    retrieved = set(docnos)
+    unretrieved = tuple(sorted((g for d, g in judged.items() if d not in retrieved and g > 0), reverse=True))
+    case = Case(tuple(grades), tuple(exact.rational(Fraction(repr(s))) for s in scores), tuple(docnos), unretrieved, None,
+                threshold)
+    return case, topic
+
+
+def explore_all(case: Case, k=None, title="Every measure: why the libraries disagree", notes=()) -> Comparisons:
+    comparisons = [explore(measure, case, None if measure == "11pt" else k) for measure in RANKED_MEASURES]
+    return Comparisons(title, comparisons, notes)
+
+
+# ------------------------------------------------------------------------------------------------
+# command line: irlab conventions MEASURE ...
+
+
+def add_conventions_parser(subparsers):
+    p = subparsers.add_parser(
+        "conventions",
+        help="why libraries disagree: every tool's value of a measure, with the conventions behind it",
+        description="Compare trec_eval 10.0, trec_eval 9 (pytrec_eval), ir_measures, ranx, scikit-learn, "
+                    "torchmetrics, TF-Ranking, RecBole and the textbook on one ranking: the exact value each "
+                    "computes, the irlab conventions that reproduce it and why it differs.",
+    )
+    p.add_argument("measure", help=f"one of {', '.join(MEASURES)}, or all (with --qrels/--run or --scores)")
+    p.add_argument("--scores", metavar="LIST", help="the system's scores, one per document ('0.9,0.5,0.5,0.1')")
+    p.add_argument("--grades", metavar="LIST", help="the documents' grades, in the same order as --scores")
+    p.add_argument("--docnos", metavar="IDS", help="document ids (trec_eval breaks ties by them; default d1, d2, …)")
+    p.add_argument("--ranking", metavar="RANKING", help="a ranking already in order: 'RNNRR' or '3,2,0,1'")
+    p.add_argument("--relevant", metavar="R", help="R, the number of relevant documents for the query")
+    p.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1')")
+    p.add_argument("--k", metavar="K", help="cut-off k")
+    p.add_argument("--recall-level", metavar="r", help="iprec: the recall level")
+    p.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
+    p.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
+    p.add_argument("--qrels", metavar="FILE", help="all: TREC qrels file")
+    p.add_argument("--run", metavar="FILE", help="all: TREC run file")
+    p.add_argument("--topic", metavar="T", help="all: the topic (default: the run's first)")
+    p.add_argument("--format", default="text", choices=("text", "markdown", "latex", "html", "json"),
+                   help="output format (default: text)")
+    p.set_defaults(func=run_conventions)
+    return p
+
+
+def _int_option(text, what, minimum):
+    if text is None:
+        return None
+    cleaned = str(text).strip()
+    if not cleaned.isascii() or not cleaned.lstrip("+").isdigit() or len(cleaned) > 15:
+        raise ParameterError(f"{what} must be an integer, got {cleaned[:40]!r}")
+    value = int(cleaned)
+    if value < minimum:
+        raise ParameterError(f"{what} must be at least {minimum}, got {value}")
+    return value
+
+
+def conventions_result(args) -> Displayable:
+    measure = args.measure.strip().lower()
+    k = _int_option(args.k, "--k", 1)
+    relevant = _int_option(args.relevant, "--relevant", 0)
+    if args.qrels or args.run:
+        if not (args.qrels and args.run):
+            raise ParameterError("--qrels and --run go together")
+        case, topic = topic_case(args.qrels, args.run, args.topic)
+        title = f"Topic {topic} of {args.run}: why the libraries disagree"
+        if measure == "all":
+            return explore_all(case, k, title)
+        return explore(measure, case, k, args.recall_level)
+    if measure == "kappa" or (args.judge1 or args.judge2):
+        return explore(measure, None, k, args.recall_level, (args.judge1, args.judge2))
+    if args.scores is not None or args.grades is not None:
+        if args.scores is None or args.grades is None:
+            raise ParameterError("--scores and --grades go together (one grade per scored document)")
+        if args.ranking:
+            raise ParameterError("give either --ranking or --scores with --grades, not both")
+        case = Case.from_scores(args.scores, args.grades, args.docnos, args.unretrieved or (), relevant)
+    elif args.ranking:
+        unretrieved = parse_grade_list(args.unretrieved, "--unretrieved") if args.unretrieved else ()
+        case = Case.from_ranking(Ranking.parse(args.ranking, relevant=relevant, unretrieved=unretrieved))
+    else:
+        raise ParameterError("give the documents: --scores with --grades, --ranking, or --qrels with --run")
+    if measure == "all":
+        return explore_all(case, k)
+    return explore(measure, case, k, args.recall_level)
+
+
+def run_conventions(args) -> int:
+    import sys
+
+    sys.stdout.write(conventions_result(args).render(args.format))
+    return 0
