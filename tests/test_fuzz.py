@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irlab.cli import main
+from irlab.metrics import METRICS as ALL_METRICS
 
 # IRLAB_FUZZ_EXAMPLES=2000 runs a deeper, random search (not derandomized) by hand
 DEEPER = int(os.environ.get("IRLAB_FUZZ_EXAMPLES", "0"))
@@ -45,8 +46,7 @@ def assert_ends_cleanly(argv):
 
 # argv -----------------------------------------------------------------------------------------------------
 
-METRICS = ["precision", "recall", "f", "hits", "success", "rprec", "rr", "ap", "map", "prec-at-recall", "iprec", "11pt",
-           "cg", "dcg", "idcg", "ndcg", "err", "nerr", "kappa", "kendall", "spearman", "nope"]
+METRICS = [metric.name for metric in ALL_METRICS] + ["map", "nope"]
 NASTY = ["", "0", "-1", "1", "3", "5", "25%", "0.5", "1/3", "1e400", "1e-5000", "1e999999999", "nan", "inf", "-inf",
          "３", "1_0", "99999999999999999999", "0x10", " ", "1,2", "R", "{x}", "\udcff", "--k", "1" * 60]
 RANKINGS = st.one_of(
@@ -57,7 +57,8 @@ RANKINGS = st.one_of(
     st.sampled_from(["RNNRR", "3,2,0,1", "99999999999999999999,0", "１,0", ";", "R" * 300]),
 )
 OPTIONS = ["--k", "--k", "--relevant", "--relevant", "--unretrieved", "--collection", "--threshold", "--recall-level",
-           "--beta", "--max-grade", "--judge1", "--a", "--gain", "--discount", "--format", "--depth"]
+           "--beta", "--max-grade", "--judge1", "--a", "--b", "--counts", "--judges", "--gain", "--discount", "--format",
+           "--depth"]
 VALUES = st.one_of(st.integers(min_value=1, max_value=20).map(str), st.sampled_from(NASTY), RANKINGS,
                    st.integers(min_value=-10, max_value=10**6).map(str))
 
