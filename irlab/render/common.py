@@ -97,7 +97,7 @@ def _visible_width(latex: str) -> float:
     """A rough width of typeset LaTeX in characters: commands count as one, a fraction as its wider part."""
     width = 0.0
     text = re.sub(r"\\(left|right)\b", "", latex)
-    text = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "x" * max(len(m.group(1)), len(m.group(2))), text)
+    text = re.sub(r"\\t?frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "x" * max(len(m.group(1)), len(m.group(2))), text)
     text = re.sub(r"\\[A-Za-z]+", "x", text)
     for char in text:
         width += 0 if char in "{}^_" else 1

@@ -132,12 +132,13 @@ def _step(step) -> list[str]:
     A long side breaks at its top-level '+' and continues indented, so nothing runs past the margin.
     """
     note = f" ({latex_text(step.note)})" if step.note else ""
-    symbol, *sides = step_parts(step, "latex")
-    if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 95:  # one line
+    # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps
+    symbol, *sides = [part.replace(r"\frac{", r"\tfrac{") for part in step_parts(step, "latex")]
+    if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 105:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows = []
     for side in sides:
-        pieces = break_latex(side, 75)
+        pieces = break_latex(side, 85)
         rows.append(f"&= {pieces[0]}")
         rows += [rf"&\quad {piece}" for piece in pieces[1:]]
     rows[0] = f"{symbol} {rows[0]}"
