@@ -133,7 +133,8 @@ def docno_pools(draw):
 TOPIC_IDS = ["301", "302", "1", "2", "10", "450", "q7", "0301", "MB01"] + [str(t) for t in range(401, 430)]
 # score strings as they appear in run files; few distinct values, so many ties
 SCORES = st.one_of(st.sampled_from(["1", "1.0", "0.5", "2.25", "-1", "0", "3e-1", "1E2", "10", "-0.5",
-                                    "7.000001", "7.0000011"]),
+                                    "7.000001", "7.0000011", "0.3", "0.30000000000000004", "-0", "+2", ".5",
+                                    "5.", "1e-300"]),
                    st.integers(-400, 400).map(lambda x: repr(x / 8)))
 
 
@@ -172,6 +173,13 @@ def layouts(draw):
         "eol": draw(st.sampled_from(["\n", "\r\n"])),
         "final_eol": draw(st.booleans()),
         "rank": draw(st.sampled_from(["position", "zero"])),
+        # columns trec_eval ignores: the qrels iteration, the run's Q0, fields after the run id
+        "iter": draw(st.sampled_from(["0", "Q0", "1"])),
+        "grade": draw(st.sampled_from(["{:d}", "{:03d}", "{:+d}"])),  # 1, 001, +1: all read as integers
+        "q0": draw(st.sampled_from(["Q0", "0", "x"])),
+        "extra": draw(st.sampled_from([[], ["extra"], ["a", "b"]])),
+        # the run id printed is the last line's (get_trec_results.c)
+        "runids": draw(st.sampled_from(["one", "per line"])),
     }
 
 
@@ -200,7 +208,8 @@ def option_sets(draw):
 def render(qrels, run, layout):
     """The qrels and run files' bytes."""
     sep, eol = layout["sep"], layout["eol"]
-    qlines = [sep.join([t, "0", d, str(g)]) for t, judged in qrels.items() for d, g in judged.items()]
+    qlines = [sep.join([t, layout["iter"], d, layout["grade"].format(g)])
+              for t, judged in qrels.items() for d, g in judged.items()]
     rows = [(t, d, s) for t, ranked in run.items() for d, s in ranked.items()]
     if layout["order"] == "grouped, score descending":
         rows.sort(key=lambda r: -float(r[2]))
@@ -211,7 +220,8 @@ def render(qrels, run, layout):
         import random
 
         random.Random(layout["shuffle_seed"]).shuffle(rows)
-    rlines = [sep.join([t, "Q0", d, str(i if layout["rank"] == "position" else 0), s, "oracle-run"])
+    rlines = [sep.join([t, layout["q0"], d, str(i if layout["rank"] == "position" else 0), s,
+                        "oracle-run" if layout["runids"] == "one" else f"run-{i % 3}", *layout["extra"]])
               for i, (t, d, s) in enumerate(rows, 1)]
 
     def text(lines):
