@@ -145,6 +145,7 @@ def prose_parts(text: str) -> list[tuple[str, str]]:
 
     Names such as 'ap_denominator' stay as they are: only short subscripts (rel_1, g_i, p_interp) are lowered.
     """
+    text = text.replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")  # typeset prose uses the real relations
     parts, position = [], 0
     for match in _PROSE_SCRIPT.finditer(text):
         if match.start() > position:
