@@ -51,7 +51,9 @@ def _lowest_formula(ranking):
     missing = ranking.total_relevant - hits
     if missing <= 20:
         expression, _ = lowest_ap_in_n(ranking)
-        return sympy.sstr(expression), sympy.latex(expression)
+        from ..exact import display_text
+
+        return display_text(expression), sympy.latex(expression)  # '7/(8 · (N - 1))', never Python's '*'
     top = sum(sympy.Rational(ranking.hits(rank), rank) for rank in range(1, ranking.retrieved + 1) if ranking.relevance[rank - 1])
     R = ranking.total_relevant
     return (f"({sympy.sstr(top)} + Σ_{{j=1..{missing}}} ({hits} + j) / (N - {missing} + j)) / {R}",
