@@ -179,6 +179,11 @@ def maximum(values):
 def to_float(value) -> float:
     if not is_symbolic(value):
         return float(value)
+    return _symbolic_float(value)
+
+
+@lru_cache(maxsize=1024)  # an explanation asks for the decimal of the same long expression several times
+def _symbolic_float(value) -> float:
     try:
         return _float_of(value)
     except _NotPlain:
