@@ -296,17 +296,40 @@ class Case:
         unretrieved = tuple(flag(g) for g in self.unretrieved)
         return Ranking.from_grades(grades, ids=ids, unretrieved=unretrieved, relevant=self.relevant, threshold=threshold)
 
+    def ties_text(self, shown: int = 4) -> str:
+        """The groups of equal scores and the order each tie convention gives them (the first ``shown`` groups)."""
+        groups = []
+        for score, group in groupby(self.order(INPUT), key=lambda i: self.scores[i]):
+            group = list(group)
+            if len(group) > 1:
+                by_docno = sorted(group, key=lambda i: self.docnos[i].encode("utf-8", "surrogateescape"), reverse=True)
+                groups.append(f"score {_score_text(score)}: input order {' '.join(self.docnos[i] for i in group)}, "
+                              f"docno-descending {' '.join(self.docnos[i] for i in by_docno)}")
+        more = f" (and {len(groups) - shown} more groups)" if len(groups) > shown else ""
+        return ("Equal scores — the order depends on the tie convention (tie-averaged: every order of a group equally "
+                "likely): " + "; ".join(groups[:shown]) + more + ".")
+
     def describe(self) -> str:
         if self.scores is None:
             shown = ",".join(str(g) for g in self.grades)
             return f"ranking {shown} in rank order" + (f", R = {self.relevant}" if self.relevant is not None else "")
-        pairs = ", ".join(f"{d}: {exact.exact_text(s)} → {g}" for d, s, g in zip(self.docnos, self.scores, self.grades))
+        shown = list(zip(self.docnos, self.scores, self.grades))
+        pairs = ", ".join(f"{d}: {_score_text(s)} → {g}" for d, s, g in shown[:SHOWN_DOCUMENTS])
+        if len(shown) > SHOWN_DOCUMENTS:
+            pairs += f", … ({len(shown):,} documents in all)"
         text = f"scores → grades {pairs}"
         if self.unretrieved:
             text += f"; judged but not retrieved: grades {','.join(str(g) for g in self.unretrieved)}"
         if self.relevant is not None:
             text += f"; R = {self.relevant}"
         return text
+
+
+SHOWN_DOCUMENTS = 12  # a TREC topic has 1,000 documents: the input line shows the first ones
+
+
+def _score_text(score) -> str:
+    return exact.decimal_text(score, 12) if exact.is_terminating(score, 12) else exact.exact_text(score)
 
 
 def _grades(value, what) -> tuple[int, ...]:
@@ -486,13 +509,7 @@ class Comparison(Displayable):
         else:
             blocks = [Paragraph(f"Input: {self.case.describe()}.")]
             if self.case.has_ties:
-                orders = []
-                for ties in (DOCNO, INPUT):
-                    ids = [self.case.docnos[i] for i in self.case.order(ties)]
-                    orders.append(f"{ties}: {' '.join(ids)}")
-                blocks.append(Note("reading", "Equal scores: the order depends on the tie convention — "
-                                              + "; ".join(orders) + "; tie-averaged: every order of each tie group "
-                                              "equally likely."))
+                blocks.append(Note("reading", self.case.ties_text()))
             if sum(1 for g in self.case.grades + self.case.unretrieved if g >= self.case.threshold) == 0 \
                     and not self.case.relevant:
                 blocks.append(Note("warning", "No relevant document: every tool here reports 0 (trec_eval; "

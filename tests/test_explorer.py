@@ -282,3 +282,27 @@ def test_trec_eval_10_row_equals_irlab_batch_evaluator(tmp_path):
     assert close(values(explore("11pt", ours))[row], table["11pt_avg"])
     assert close(values(explore("precision", ours, k=5))[row], table["P_5"])
 
+
+
+def test_all_on_a_topic_of_trec_files(tmp_path, capsys):
+    scores, grades, unretrieved = [3, 2, 2, 2, 1, 0], [0, 1, 0, 2, 1, 0], [2, 1]
+    run, qrels = _trec_files(scores, grades, unretrieved)
+    (tmp_path / "run").write_text("".join(f"q Q0 {d} 0 {s} r\n" for d, s in run.items()))
+    (tmp_path / "qrels").write_text("".join(f"q 0 {d} {g}\n" for d, g in qrels.items()))
+    argv = ["conventions", "all", "--qrels", str(tmp_path / "qrels"), "--run", str(tmp_path / "run")]
+    assert main(argv + ["--topic", "q", "--format", "json"]) == 0
+    import json
+
+    page = json.loads(capsys.readouterr().out)
+    assert "Topic q" in json.dumps(page)
+    assert main(argv + ["--topic", "other"]) == 2
+    assert "topic 'other' is not in" in capsys.readouterr().err
+    # the run's file order is the input order: d2, d3, d4 tied at 2 stay in that order for ranx
+    from irlab.explorer import topic_case
+
+    case, topic = topic_case(str(tmp_path / "qrels"), str(tmp_path / "run"))
+    assert topic == "q" and case.docnos == ("d1", "d2", "d3", "d4", "d5", "d6") and case.unretrieved == (2, 1)
+    ndcg = values(explore("ndcg", case))  # trec_eval: grades 0, 2, 0, 1, 1, 0; ranx: 0, 1, 0, 2, 1, 0
+    ideal = 2 + 2 / L3 + 1 / 2 + 1 / L5
+    assert close(ndcg["trec_eval 10.0"], (2 / L3 + 1 / L5 + 1 / math.log2(6)) / ideal)
+    assert close(ndcg["ranx"], (1 / L3 + 2 / L5 + 1 / math.log2(6)) / ideal)
