@@ -97,9 +97,9 @@ def test_lowest_map_as_expression_in_n():
 
     low = map_bounds(Ranking.parse("RNNRR", relevant=5, collection=100)).answers[1].result
     N = sympy.Symbol("N", positive=True, integer=True)
-    expression = sympy.sympify(low.parameters["lowest_in_N"], locals={"N": N})
+    expression = sympy.sympify(low.parameters["lowest_in_N"].replace("·", "*"), locals={"N": N})
     assert expression.subs(N, 100) == sympy.Rational(4337, 9900)
-    assert "AP_min(N) = 21/50 + 4/(5*(N - 1)) + 1/N" in low.render("text")
+    assert "AP_min(N) = 21/50 + 4/(5 · (N - 1)) + 1/N" in low.render("text")
 
 
 def brute_force_ap_range(flags, relevant, collection):
