@@ -314,3 +314,79 @@ def test_in_process_run_prints_what_the_command_prints(trec_eval_binary, tmp_pat
 def test_collision_partners_are_the_documented_pairs():
     assert collision_partners("FR940405-2-00040") == ["FR940406-2-00045", "-2-00040FR940405"]
     assert collision_partners("LA010189-0001") == []
+
+
+# ---------------------------------------------------------------------------
+# named cases: the defects found on real data (issue "batch evaluation exact on real collections") and by
+# the generated cases above, kept as fixed regression inputs
+
+
+def _sequential_mean_case():
+    # P_20 of 16 topics: summed one by one in topic order (meas_acc.c) the mean prints 0.5812; numpy's
+    # pairwise sum of the same values prints 0.5813
+    relevant_in_top_20 = [18, 12, 5, 19, 2, 7, 15, 0, 5, 16, 10, 16, 20, 14, 20, 7]
+    qrels, run = [], []
+    for topic, k in enumerate(relevant_in_top_20, 401):
+        qrels += [f"{topic} 0 d{i} 1" for i in range(max(k, 1))]
+        run += [f"{topic} Q0 {'d' if i < k else 'n'}{i} {i + 1} {100 - i} r" for i in range(20)]
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
+
+
+def _iprec_case():
+    # 7 relevant documents, the 7th at rank 160: iprec_at_recall_1.00 is 7/160 = 0.04375, which trec_eval
+    # prints 0.0437 (exact rel_so_far / rank; adding and removing an offset per topic in a running maximum
+    # over all topics rounded it up to 0.0438 for every topic but the last)
+    ranks = [1, 5, 20, 40, 80, 120, 160]
+    qrels = "".join(f"301 0 r{i} 1\n" for i in range(7)) + "302 0 z 1\n"
+    rel_at = {r: i for i, r in enumerate(ranks)}
+    run = "".join(f"301 Q0 {'r%d' % rel_at[k] if k in rel_at else 'n%d' % k} {k} {1000 - k} r\n"
+                  for k in range(1, 161)) + "302 Q0 z 1 1 r\n"
+    return qrels, run
+
+
+NAMED_CASES = {
+    "colliding FR docnos (join)": ("307 0 FR940405-2-00040 0\n307 0 FR940406-2-00045 1\n",
+                                   "307 Q0 FR940406-2-00045 358 642 r\n", ["-q", "-mmap", "-mnum_rel_ret"]),
+    "sequential summary mean": (*_sequential_mean_case(), ["-mP.20"]),
+    "iprec 7/160": (*_iprec_case(), ["-q", "-miprec_at_recall", "-m11pt_avg"]),
+    "-J with no judged document retrieved: -nan": ("301 0 a 1\n302 0 b 1\n", "301 Q0 x 1 1 r\n302 Q0 b 1 1 r\n",
+                                                   ["-q", "-J", "-miprec_at_recall", "-m11pt_avg"]),
+    "Rndcg with every ideal gain 0: -nan": ("301 0 a 1\n301 0 b 0\n302 0 c 2\n",
+                                            "301 Q0 a 1 1 r\n301 Q0 b 2 0 r\n302 Q0 c 1 1 r\n",
+                                            ["-q", "-mRndcg.1=0"]),
+    # under -c a topic missing from the run is evaluated as one unjudged document, which -J and -M0 remove
+    "-c stand-in ranking under -J": ("301 0 a 1\n301 0 b 0\n302 0 c 1\n", "301 Q0 a 1 1 r\n",
+                                     ["-q", "-c", "-J", "-N50", "-mutility.1,-1,1,1", "-mnum_ret", "-mset_P"]),
+    "-c stand-in ranking under -M0": ("301 0 a 1\n301 0 b 0\n302 0 c 1\n", "301 Q0 a 1 1 r\n",
+                                      ["-q", "-c", "-M0", "-N50", "-mutility.1,-1,1,1", "-mnum_ret"]),
+    "-c keeps relstring.5 stand-in": ("301 0 a 1\n302 0 c 1\n302 0 d 2\n", "301 Q0 a 1 1 r\n",
+                                      ["-q", "-c", "-mrelstring.5", "-mnum_rel", "-l2"]),
+    "rbp_resid in trec_eval's order of products": ("301 0 a 0\n301 0 b 0\n301 0 c 0\n302 0 z 0\n",
+                                                   "301 Q0 d 1 4 r\n301 Q0 c 2 3 r\n301 Q0 b 3 2 r\n"
+                                                   "301 Q0 a 4 1 r\n302 Q0 z 1 1 r\n", ["-q", "-mrbp_resid"]),
+    "cutoff 1e1 read like atol": ("301 0 a 1\n", "301 Q0 a 1 1 r\n301 Q0 b 2 0 r\n", ["-q", "-mP.1e1"]),
+    "long option names": ("301 0 a 1\n302 0 b 2\n", "301 Q0 a 1 1 r\n",
+                          ["--query_eval_wanted", "--complete_rel_info_wanted", "--level_for_rel=2",
+                           "--Max_retrieved_per_topic=5", "--Number_docs_in_coll=9", "--nosummary", "-mutility.1,-1,1,1"]),
+}
+
+
+#: named cases irlab does not match yet (reported in /work/briefs/oracle-findings.md)
+OPEN = {
+    "rbp_resid in trec_eval's order of products": "irlab computes p^i in closed form; trec_eval multiplies "
+                                                  "(m_rbp_resid.c), 1 ulp apart: the mean 0.37805 rounds the other way",
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(strict=False, reason=OPEN[c]))
+                                  if c in OPEN else c for c in sorted(NAMED_CASES)])
+def test_named_case_matches_trec_eval(trec_eval_binary, tmp_path, case):
+    qrels, run, args = NAMED_CASES[case]
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    files = [str(tmp_path / "qrels"), str(tmp_path / "run")]
+    want = trec_eval_oracle.run(trec_eval_binary, [*args, *files])
+    assert want.returncode == 0, want.stderr
+    code, got, err = irlab_eval([*args, *files])
+    assert code == 0, err
+    assert got.splitlines() == want.stdout.decode().splitlines()
