@@ -64,7 +64,12 @@ def total(values):
     values = list(values)
     if not any(is_symbolic(v) for v in values):
         return _rational_total(values)
+    if len(values) > LONG_SUM:  # too long to be written out: kept as the terms' sum, without sympy's sorting
+        return _sympy().Add(*(to_sympy(v) for v in values if v != 0), evaluate=False)
     return simplify(_sympy().Add(*(to_sympy(v) for v in values)))
+
+
+LONG_SUM = 200  # terms; a longer symbolic sum is only ever shown as its decimal (see _too_long)
 
 
 def _rational_total(values):
@@ -112,6 +117,10 @@ def div(a, b):
         raise ZeroDivisionError("division by zero in an exact computation")
     if not is_symbolic(a) and a == 0:
         return 0  # a zero gain over a logarithm: no sympy needed (most ranks of a TREC topic)
+    if not is_symbolic(a) and is_symbolic(b) and b.is_Add:
+        # a gain over log2(n) = k + Σ log2(p): the same tree sympy builds (a · (k + …)^-1), without re-checking it
+        reciprocal = _sympy().Pow(b, -1, evaluate=False)
+        return reciprocal if a == 1 else _sympy().Mul(to_sympy(a), reciprocal, evaluate=False)
     if is_symbolic(a) or is_symbolic(b):
         # no cancel(): over a common denominator a DCG sum would grow combinatorially
         return simplify(to_sympy(a) / to_sympy(b))
