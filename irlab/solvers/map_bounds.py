@@ -103,6 +103,6 @@ def map_bounds(ranking) -> Solution:
     err = Result("map_bounds", "Largest error of the top-list estimate", error, context=context,
                  notes=[Note("reading", "the top-list estimate divides the precisions found in the top list by R; the "
                                          "true AP lies between the lowest and the highest value")])
-    low.parameters["lowest_in_N"] = low_text
+    low.parameters["lowest_in_N"] = low_text.replace(" · ", "*")  # machine-readable (sympify), as JSON carries it
     return Solution([Answer("Highest possible AP", high), Answer("Lowest possible AP", low),
                      Answer("Largest error of the top-list estimate", err)], notes)
