@@ -494,13 +494,27 @@ class Comparison(Displayable):
         return f"{TITLES[self.measure]}{suffix}{level}: why the libraries disagree"
 
     def table(self) -> Table:
-        reference = self.values[0][1]
+        """Values side by side; each row names the conventions in which it departs from the reference row."""
+        reference_row, reference = self.values[0]
         rows = []
         for row, value in self.values:
             same = "=" if value == reference else "≠"
-            rows.append((row.tool.name, value, same, row.convention_text(), row.why))
-        return Table(("tool", "value", "vs ref.", "irlab conventions", "why it differs"), tuple(rows),
-                     f"Reference row: {self.values[0][0].tool.name}")
+            if row is reference_row:
+                choices = row.convention_text()
+            else:
+                changed = [(name, key) for name, key in row.conventions if reference_row.choice(name) != key]
+                choices = ", ".join(f"{name}={key}" for name, key in changed) or "as the reference"
+                if row.binary:
+                    choices += " (grades read as relevant / not)"
+                if row.max_grade is not None:
+                    choices += f" (gmax = {row.max_grade})"
+            rows.append((row.tool.name, value, same, choices))
+        return Table(("tool", "value", "vs ref.", "irlab conventions"), tuple(rows),
+                     f"Reference row: {reference_row.tool.name}")
+
+    def reasons(self) -> Table:
+        return Table(("tool", "why it differs from the reference row"),
+                     tuple((row.tool.name, row.why) for row, _ in self.values[1:]))
 
     def blocks(self) -> list:
         if self.measure == "kappa":
@@ -515,7 +529,7 @@ class Comparison(Displayable):
                 blocks.append(Note("warning", "No relevant document: every tool here reports 0 (trec_eval; "
                                               "torchmetrics empty_target_action='neg'; scikit-learn ndcg_score), "
                                               "although the measure is undefined."))
-        blocks.append(self.table())
+        blocks += [self.table(), self.reasons()]
         used = {name for row, _ in self.values for name, _ in row.conventions}
         for name in sorted(used):
             convention = _convention(name)
