@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -48,6 +49,9 @@ DOCUMENTED_DIFFERENCES = {
                                                     "irlab evaluates the topics both files share, as 9.x did. "
                                                     "Without -c, trec_eval is given the qrels of the run's "
                                                     "topics only, which is what irlab evaluates.",
+    "negative -l, fractional grades": "irlab refuses them with a message; trec_eval counts unjudged documents "
+                                      "(rel -1) as relevant under -l -1 and truncates grades with atol. "
+                                      "-l is drawn from 0..4 and grades are integers.",
 }
 
 ALL_TREC_BUT_RBP = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
@@ -72,11 +76,10 @@ MEASURE_GROUPS = {
 # ---------------------------------------------------------------------------
 # docnos: real collections' schemes, and ones built to collide under hashing
 
+
 def _family(fmt, *ranges, n=24, seed=0):
     """``n`` distinct docnos ``fmt.format(...)`` with each field drawn from its range (seeded: fixed lists
     keep hypothesis's draws few and fast; it still chooses which docnos a topic judges and retrieves)."""
-    import random
-
     rng = random.Random(f"{fmt}{seed}")
     out = []
     while len(out) < n:
@@ -218,8 +221,6 @@ def render(qrels, run, layout):
     elif layout["order"] == "score ascending":
         rows.sort(key=lambda r: float(r[2]))
     else:
-        import random
-
         random.Random(layout["shuffle_seed"]).shuffle(rows)
     rlines = [sep.join([t, layout["q0"], d, str(i if layout["rank"] == "position" else 0), s,
                         "oracle-run" if layout["runids"] == "one" else f"run-{i % 3}", *layout["extra"]])
@@ -367,7 +368,8 @@ NAMED_CASES = {
     "cutoff 1e1 read like atol": ("301 0 a 1\n", "301 Q0 a 1 1 r\n301 Q0 b 2 0 r\n", ["-q", "-mP.1e1"]),
     "long option names": ("301 0 a 1\n302 0 b 2\n", "301 Q0 a 1 1 r\n",
                           ["--query_eval_wanted", "--complete_rel_info_wanted", "--level_for_rel=2",
-                           "--Max_retrieved_per_topic=5", "--Number_docs_in_coll=9", "--nosummary", "-mutility.1,-1,1,1"]),
+                           "--Max_retrieved_per_topic=5", "--Number_docs_in_coll=9", "--nosummary",
+                           "-mutility.1,-1,1,1"]),
 }
 
 
