@@ -58,7 +58,9 @@ def _needed(level, relevant, rule: str) -> Traced:
         return call("round", [product], count, "m", "Relevant documents needed (trec_eval rounds r·R half up)")
     if rule == "trec-eval-9":  # trec_eval 9.0: (long)(r·R + 0.9) in doubles, float error included (0.7·3 + 0.9 -> 2)
         count = int(float(level) * relevant.value + 0.9)
-        return call("trunc", [product], count, "m", "Relevant documents needed (trec_eval 9: (long)(r·R + 0.9))")
+        shifted = product + Traced(Fraction(9, 10))
+        return call("trunc", [shifted], count, "m", "Relevant documents needed (trec_eval 9 truncates r·R + 0.9 "
+                    "computed in double precision)")
     count = -(-exact_product.numerator // exact_product.denominator)
     return call("ceil", [product], count, "m", "Relevant documents needed to reach recall r")
 
