@@ -20,6 +20,7 @@ EXPLANATIONS = [
     ("err", "3,2,0,1,2,0,1,3"),
     ("f", "RNNRR", "--relevant", "8", "--beta", "0.5"),
     ("iprec", "RNRNNNNNRRNRNNNNNRRN", "--relevant", "10", "--recall-level", "0.35"),
+    ("ndcg", ",".join(str((7 * i) % 4) for i in range(1, 81))),  # an 80-row table with stacked fractions: continued
 ]
 
 pytestmark = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")

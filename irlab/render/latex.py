@@ -45,8 +45,11 @@ def latex_text(text: str) -> str:
 
 def _escape_text(text: str) -> str:
     out = []
+    text = text.replace("/", "/\x00")  # a long path may break after a slash
     for char in text:
-        if char in _SPECIAL:
+        if char == "\x00":
+            out.append(r"\allowbreak{}")
+        elif char in _SPECIAL:
             out.append(_SPECIAL[char])
         elif char in _UNICODE:
             out.append(_UNICODE[char])
@@ -145,21 +148,32 @@ def _step(step) -> list[str]:
     return [rf"\item {latex_text(step.label)}{note}:", r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}"]
 
 
+ROWS_PER_PAGE = 40  # a longer table continues in blocks of this many rows (fewer when fractions are stacked)
+
+
 def _table(table):
-    """A table with its caption on the same page; rows spaced so fractions never touch; wide tables scaled to fit."""
+    """A table with its caption on the same page; rows spaced so fractions never touch; wide tables scaled to fit.
+
+    A table longer than a page is set in blocks of ROWS_PER_PAGE rows, the header repeated and the caption marked
+    '(continued)', so no block is taller than the page.
+    """
     columns = "|".join("c" for _ in table.columns)
     header = " & ".join(rf"\text{{{latex_text(c)}}}" for c in table.columns) + r" \\ \hline"
     body = [" & ".join(cell_latex(c, latex_text, inline=True) for c in row) + r" \\" for row in table.rows]
     widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
-    array = [rf"\begin{{array}}{{{columns}}}", header, *body, r"\end{array}"]
-    if sum(widths) + 3 * len(widths) > 95:  # wider than the text: scale it down rather than overflow the margin
-        array = [r"\resizebox{\linewidth}{!}{$"] + array + [r"$}"]
-    else:
-        array = ["$"] + array + ["$"]
-    lines = [r"\begin{center}\begin{minipage}{\linewidth}\centering"]
-    if table.caption:
-        lines += [rf"\textit{{{latex_text(table.caption)}}}\\[0.3em]"]
     stretch = "1.5" if any(r"\frac" in row for row in body) else "1.15"  # stacked fractions need the room
-    lines += [rf"\renewcommand{{\arraystretch}}{{{stretch}}}"] + array + [r"\end{minipage}\end{center}"]
+    lines = []
+    per_block = ROWS_PER_PAGE if stretch == "1.15" else ROWS_PER_PAGE * 2 // 3
+    for start in range(0, max(len(body), 1), per_block):
+        array = [rf"\begin{{array}}{{{columns}}}", header, *body[start:start + per_block], r"\end{array}"]
+        if sum(widths) + 3 * len(widths) > 95:  # wider than the text: scale it down rather than overflow the margin
+            array = [r"\resizebox{\linewidth}{!}{$"] + array + [r"$}"]
+        else:
+            array = ["$"] + array + ["$"]
+        lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering"]
+        if table.caption:
+            caption = table.caption + (" (continued)" if start else "")
+            lines += [rf"\textit{{{latex_text(caption)}}}\\[0.3em]"]
+        lines += [rf"\renewcommand{{\arraystretch}}{{{stretch}}}"] + array + [r"\end{minipage}\end{center}"]
     return lines
