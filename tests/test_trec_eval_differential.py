@@ -138,7 +138,9 @@ TOPIC_IDS = ["301", "302", "1", "2", "10", "450", "q7", "0301", "MB01"] + [str(t
 SCORES = st.one_of(st.sampled_from(["1", "1.0", "0.5", "2.25", "-1", "0", "3e-1", "1E2", "10", "-0.5",
                                     "7.000001", "7.0000011", "0.3", "0.30000000000000004", "-0", "+2", ".5",
                                     "5.", "1e-300"]),
-                   st.integers(-400, 400).map(lambda x: repr(x / 8)))
+                   st.integers(-400, 400).map(lambda x: repr(x / 8)),
+                   # 17 to 19 significant digits: neighbouring strings that may or may not be the same double
+                   st.builds("0.333333333333333{}{}".format, st.integers(0, 99), st.sampled_from(["", "5", "49"])))
 
 
 @st.composite
