@@ -679,8 +679,31 @@ def _int_option(text, what, minimum):
     return value
 
 
+def _refuse_unused(args, measure: str) -> None:
+    """Every option given is used: one that this comparison would ignore is an error, not silently dropped."""
+    trec = bool(args.qrels or args.run)
+    unused = {
+        "--k": args.k is not None and measure in ("kappa", "11pt", "iprec"),
+        "--recall-level": args.recall_level is not None and measure != "iprec",
+        "--judge1/--judge2": (args.judge1 is not None or args.judge2 is not None) and measure != "kappa",
+        "--topic": args.topic is not None and not trec,
+        "--docnos": args.docnos is not None and args.scores is None,
+        "--scores/--grades/--ranking": trec and (args.scores or args.grades or args.ranking) is not None,
+        "--relevant/--unretrieved": trec and (args.relevant or args.unretrieved) is not None,
+    }
+    if measure == "kappa":
+        unused["--scores/--grades/--ranking/--qrels/--run"] = any(
+            v is not None for v in (args.scores, args.grades, args.ranking, args.qrels, args.run))
+    given = [option for option, ignored in unused.items() if ignored]
+    if given:
+        raise ParameterError(f"irlab conventions {measure} does not use {', '.join(given)}")
+
+
 def conventions_result(args) -> Displayable:
     measure = args.measure.strip().lower()
+    if measure != "all":
+        measure = measure_name(measure)
+    _refuse_unused(args, measure)
     k = _int_option(args.k, "--k", 1)
     relevant = _int_option(args.relevant, "--relevant", 0)
     if args.qrels or args.run:
@@ -691,7 +714,7 @@ def conventions_result(args) -> Displayable:
         if measure == "all":
             return explore_all(case, k, title)
         return explore(measure, case, k, args.recall_level)
-    if measure == "kappa" or (args.judge1 or args.judge2):
+    if measure == "kappa":
         return explore(measure, None, k, args.recall_level, (args.judge1, args.judge2))
     if args.scores is not None or args.grades is not None:
         if args.scores is None or args.grades is None:

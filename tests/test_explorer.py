@@ -152,6 +152,11 @@ def test_every_format_renders_and_cli(capsys):
     (["conventions", "ndcg", "--scores", "1,2", "--grades", "1,0", "--docnos", "a,a"], "appears twice"),
     (["conventions", "iprec", "--ranking", "RN"], "recall level"),
     (["conventions", "all", "--qrels", "missing-qrels", "--run", "missing-run"], "missing"),
+    (["conventions", "kappa", "--judge1", "1,0", "--judge2", "1,1", "--k", "3"], "does not use --k"),
+    (["conventions", "ndcg", "--ranking", "RN", "--recall-level", "0.5"], "does not use --recall-level"),
+    (["conventions", "ndcg", "--ranking", "RN", "--topic", "401"], "does not use --topic"),
+    (["conventions", "ndcg", "--qrels", "q", "--run", "r", "--relevant", "3"], "does not use --relevant"),
+    (["conventions", "ndcg", "--scores", "1,2", "--grades", "1,0", "--ranking", "RN"], "either --ranking"),
 ])
 def test_bad_input_is_one_message(argv, message, capsys):
     assert main(argv) == 2
