@@ -511,18 +511,36 @@ def _rbp(ctx, p):
     return (1.0 - prob) * ctx.segsum(np.where(gn != 0, gn * w, 0.0))
 
 
+_DENSE_LIMIT = 50_000_000   # topics x deepest ranking for trec_eval's rank-by-rank walks
+
+
 def _rbp_resid(ctx, p):
+    """m_rbp_resid.c: walking the ranking, cur_p = p^i by repeated
+    multiplication, each unjudged document adds cur_p to a running sum, and
+    the value is p^num_ret + (1 - p) * sum (0 when every document is judged).
+    The same products and additions in the same order give the same doubles;
+    for very large inputs a closed form (equal to within rounding) is used."""
     prob = 0.9
     for name, val in p or ():
         if name.strip() == "p":
             prob = float(val)
     judged = ctx.rel >= 0
-    w = np.power(prob, ctx.pos.astype(np.float64))
-    n = ctx.nret.astype(np.float64)
-    all_w = (1.0 - np.power(prob, n)) / (1.0 - prob)   # sum of p^i, i < num_ret
-    s = all_w - ctx.segsum(np.where(judged, w, 0.0))    # over unjudged docs
-    v = np.power(prob, n) + (1 - prob) * s
     unj = ctx.nret - ctx.segcount(judged)
+    depth = int(ctx.nret.max()) if ctx.T else 0
+    if ctx.T * depth <= _DENSE_LIMIT:
+        powers = np.cumprod(np.concatenate(([1.0], np.full(depth, prob))))   # cur_p before each rank
+        is_judged = np.zeros((ctx.T, depth + 1), dtype=bool)
+        is_judged[ctx.seg[judged], ctx.pos[judged]] = True
+        total = np.zeros(ctx.T)
+        for i in range(depth):
+            add = (ctx.nret > i) & ~is_judged[:, i]
+            total = np.where(add, total + powers[i], total)
+        v = powers[ctx.nret] + (1 - prob) * total
+    else:
+        w = np.power(prob, ctx.pos.astype(np.float64))
+        n = ctx.nret.astype(np.float64)
+        all_w = (1.0 - np.power(prob, n)) / (1.0 - prob)   # sum of p^i, i < num_ret
+        v = np.power(prob, n) + (1 - prob) * (all_w - ctx.segsum(np.where(judged, w, 0.0)))
     return np.where(unj > 0, v, 0.0)
 
 
