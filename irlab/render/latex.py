@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
@@ -45,7 +47,7 @@ def latex_text(text: str) -> str:
 
 def _escape_text(text: str) -> str:
     out = []
-    text = text.replace("/", "/\x00")  # a long path may break after a slash
+    text = re.sub(r"([/,])(?=\S)", "\\1\x00", text)  # a long path or grade list may break after '/' or ','
     for char in text:
         if char == "\x00":
             out.append(r"\allowbreak{}")
