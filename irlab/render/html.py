@@ -21,6 +21,8 @@ STYLE = """
 .irlab .formula math, .irlab .chain math { display: inline-block; margin-right: 0.3em; }
 .irlab td math { font-size: 1.05em; }
 .irlab .note { border-left: 3px solid #888; padding-left: 0.6em; }
+.irlab p, .irlab li { overflow-wrap: anywhere; }
+.irlab .table { overflow-x: auto; max-width: 100%; }
 .irlab .note.warning { border-color: #c60; }
 .irlab .answer { font-weight: bold; }
 .irlab figure img { max-width: 100%; }
@@ -56,13 +58,13 @@ def _blocks(blocks, level):
             caption = f"{escape(block.caption)}: " if block.caption else ""
             parts.append(f'<div class="formula">{caption}{_math_lines(block.latex)}</div>')
         elif isinstance(block, Table):
-            parts.append("<table>")
+            parts.append('<div class="table"><table>')
             if block.caption:
                 parts.append(f"<caption>{escape(block.caption)}</caption>")
             parts.append("<tr>" + "".join(f"<th>{_prose(c)}</th>" for c in block.columns) + "</tr>")
             for row in block.rows:
                 parts.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>")
-            parts.append("</table>")
+            parts.append("</table></div>")
         elif isinstance(block, Steps):
             parts.append("<ol>")
             for step in block.steps:
