@@ -267,7 +267,7 @@ class Case:
         if not isinstance(ranking, Ranking):
             raise InputTypeError(f"a ranking such as Ranking.parse('RNNRR', relevant=5), got {type(ranking).__name__}")
         return cls(ranking.grades, None, ranking.ids or _docnos(None, ranking.retrieved), ranking.unretrieved,
-                   ranking.relevant, ranking.threshold)
+                   ranking.relevant, ranking.threshold, ranking.written())
 
     def order(self, ties: str) -> list[int]:
         """Positions of the documents in rank order under a tie convention (tie-averaged and one-threshold rank
@@ -311,8 +311,11 @@ class Case:
 
     def describe(self) -> str:
         if self.scores is None:
-            shown = ",".join(str(g) for g in self.grades)
-            return f"ranking {shown} in rank order" + (f", R = {self.relevant}" if self.relevant is not None else "")
+            shown = self.source or ",".join(str(g) for g in self.grades)
+            text = f"ranking {shown} in rank order"
+            if self.unretrieved:
+                text += f"; judged but not retrieved: grades {','.join(str(g) for g in self.unretrieved)}"
+            return text + (f", R = {self.relevant}" if self.relevant is not None else "")
         shown = list(zip(self.docnos, self.scores, self.grades))
         pairs = ", ".join(f"{d}: {_score_text(s)} → {g}" for d, s, g in shown[:SHOWN_DOCUMENTS])
         if len(shown) > SHOWN_DOCUMENTS:

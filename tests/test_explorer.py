@@ -100,6 +100,8 @@ def test_documented_examples_of_the_libraries_not_installed():
     assert values(explore("precision", Case.from_scores("3,1,2", "0,1,1"), k=2))["TF-Ranking"] == Fraction(1, 2)
     # torchmetrics, retrieval_precision's docstring: preds [0.2, 0.3, 0.5], target [True, False, True], k=2 -> 0.5
     assert values(explore("precision", Case.from_scores("0.2,0.3,0.5", "1,0,1"), k=2))["torchmetrics"] == Fraction(1, 2)
+    # torchmetrics, retrieval_average_precision's docstring: preds [0.2, 0.3, 0.5], target [True, False, True] -> 0.8333
+    assert values(explore("ap", Case.from_scores("0.2,0.3,0.5", "1,0,1")))["torchmetrics"] == Fraction(5, 6)
     # torchmetrics, retrieval_normalized_dcg's docstring: preds [.1, .2, .3, 4, 70], target [10, 0, 0, 1, 5] -> 0.6957
     ndcg = values(explore("ndcg", Case.from_scores(".1,.2,.3,4,70", "10,0,0,1,5")))["torchmetrics"]
     assert exact.decimal_text(ndcg) == "0.6957"
