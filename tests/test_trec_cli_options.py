@@ -117,3 +117,23 @@ def test_explain_and_eval_agree_on_colliding_docnos(tmp_path, capsys):
     assert "num_rel_ret           \tall\t1" in out and "map                   \tall\t1.0000" in out
     assert main(["explain", "ap", "--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--topic", "307"]) == 0
     assert "AP = 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"depth": "x"}, TypeError), ({"depth": 2.5}, TypeError), ({"relevance_level": None}, TypeError),
+    ({"depth": -1}, ValueError), ({"relevance_level": -1}, ValueError), ({"num_docs_in_coll": -5}, ValueError),
+])
+def test_api_options_are_checked(paths, kwargs, error):
+    from irlab.errors import IrlabError
+    from irlab.trec import evaluate
+
+    with pytest.raises(error) as raised:
+        evaluate(*paths, ["map"], **kwargs)
+    assert isinstance(raised.value, IrlabError)
+
+
+def test_api_huge_options_saturate_like_atol(paths):
+    from irlab.trec import evaluate
+
+    res = evaluate(*paths, ["num_ret", "num_rel"], depth=10**30, relevance_level=10**30, num_docs_in_coll=10**30)
+    assert res.summary["num_ret"] == 2 and res.summary["num_rel"] == 0

@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from irlab.errors import IrlabError, ParameterError
+from irlab.errors import InputTypeError, IrlabError, ParameterError
 from irlab.trec.readers import equal_key_pairs, pair_keys, read_qrels, read_run
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
@@ -394,6 +394,21 @@ def _ranks(seg, score, docno, rows, T):
                     lambda p: p - tstart[seg[order[p]]])
 
 
+_WHOLE_LIMIT = 1 << 62   # like trec_eval's atol, which saturates: no file is anywhere near this
+
+
+def _whole_number(what, value):
+    """A non-negative integer option, saturated at 2^62 (beyond any ranking)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise InputTypeError(f"{what} must be a whole number, got {value!r}")
+    if value < 0:
+        raise ParameterError(f"{what} must be >= 0, got {value}")
+    return int(min(int(value), _WHOLE_LIMIT))
+
+
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
             judged_only=False, num_docs_in_coll=0) -> EvalContext:
     """Read (if paths), select topics, rank, cut and join: the evaluator's input.
@@ -404,13 +419,10 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     ``-N`` (collection size, used by ``utility``)."""
     qrels = read_qrels(qrels)
     run = read_run(run)
-    level = int(relevance_level)
-    if level < 0:
-        raise ParameterError(f"relevance level (-l) must be >= 0, got {level}")
+    level = _whole_number("relevance level (-l)", relevance_level)
     if depth is not None:
-        depth = int(depth)
-        if depth < 0:
-            raise ParameterError(f"depth (-M) must be >= 0, got {depth}")
+        depth = _whole_number("depth (-M)", depth)
+    num_docs_in_coll = _whole_number("collection size (-N)", num_docs_in_coll)
 
     if complete:
         topics_b = qrels.topics
