@@ -65,6 +65,7 @@ class Row:
     why: str  # one sentence: why the value differs from the reference row (the first)
     binary: bool = False  # the tool reads every grade >= 1 as plain "relevant" (RecBole)
     max_grade: int | None = None  # ERR's top grade fixed by the tool (gdeval: 4)
+    always_cut: bool = False  # the tool always evaluates @k: without a k, k is the list's length (RecBole's topk)
 
     def choice(self, name: str) -> str | None:
         return dict(self.conventions).get(name)
@@ -76,7 +77,7 @@ class Row:
 def _row(tool, why, binary=False, max_grade=None, **choices):
     for name, key in choices.items():
         _convention(name).choice(key)  # every row names a real choice (checked when the module is imported)
-    return Row(tool, tuple(choices.items()), why, binary, max_grade)
+    return Row(tool, tuple(choices.items()), why, binary, max_grade, always_cut=tool is RECBOLE)
 
 
 def _convention(name):
@@ -435,6 +436,8 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
     from . import metrics as m
 
     ties = row.choice("ties")
+    if row.always_cut and k is None and case is not None:
+        k = len(case.grades)
     if measure == "kappa":
         return m.cohen_kappa(judges[0], judges[1], kappa_marginals=row.choice("kappa_marginals")).value
     ranking = case.ranking(row)

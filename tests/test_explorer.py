@@ -75,6 +75,14 @@ def test_map_of_the_issue_example_by_hand():
     assert got["RecBole"] == textbook  # min(R, k) with k the whole list of 5: min(5, 5) = 5
 
 
+def test_recbole_always_cuts_at_k():
+    # R = 5 but only 3 ranks: without --k RecBole's k is the list's length, its ideal DCG holds min(5, 3) = 3 ones
+    got = values(explore("ndcg", Case.from_ranking(Ranking.parse("RNR", relevant=5))))
+    assert close(got["RecBole"], (1 + 1 / 2) / (1 + 1 / L3 + 1 / 2))
+    assert close(got["trec_eval 10.0"], (1 + 1 / 2) / (1 + 1 / L3 + 1 / 2 + 1 / L5 + 1 / math.log2(6)))
+    assert values(explore("ap", Case.from_ranking(Ranking.parse("RNR", relevant=5))))["RecBole"] == Fraction(5, 9)
+
+
 def test_recbole_ap_divides_by_min_r_k():
     got = values(explore("ap", Case.from_ranking(Ranking.parse("RNNRR", relevant=5)), k=2))
     assert got["RecBole"] == Fraction(1, 2)  # one relevant in the top 2, precision 1, over min(5, 2) = 2
