@@ -49,6 +49,7 @@ TORCHMETRICS = Tool("torchmetrics", "torchmetrics src/torchmetrics/functional/re
 TF_RANKING = Tool("TF-Ranking", "tensorflow_ranking/python/metrics_impl.py (PrecisionMetric, MeanAveragePrecisionMetric, "
                                 "NDCGMetric)")
 RECBOLE = Tool("RecBole", "RecBole recbole/evaluator/metrics.py (Precision, Recall, MAP, MRR, NDCG)")
+BEIR = Tool("BEIR (R_cap@k)", "BEIR (Thakur et al. 2021) beir/retrieval/custom_metrics.py (recall_cap)")
 TEXTBOOK = Tool("textbook (IIR)", "Manning, Raghavan & Schütze 2008, §8.3-8.5")
 JARVELIN = Tool("Järvelin & Kekäläinen 2002", "Järvelin & Kekäläinen 2002, ACM TOIS 20(4), §2.2 (log base b = 2)")
 CHAPELLE = Tool("Chapelle et al. 2009", "Chapelle, Metzler, Zhang & Grinspan 2009 (ERR); irlab's batch ERR")
@@ -128,6 +129,9 @@ ROWS = {
                          "judgments" + UNORDERED + ".", ties=INPUT, judgments_seen=L, recall_denominator="relevant"),
         _row(RECBOLE, "Recall@k divides by every positive test item (R); graded labels are read as relevant or not"
                       + UNORDERED + ".", binary=True, ties=INPUT, judgments_seen=Q, recall_denominator="relevant"),
+        _row(BEIR, "Capped recall divides by min(R, k), so that a perfect top k scores 1; results sorted by score "
+                   "with Python's stable sort keep equal scores in input order.", ties=INPUT, judgments_seen=Q,
+             recall_denominator="min-relevant-k"),
         _row(TEXTBOOK, "IIR's recall divides by all relevant documents (§8.3): equal for an untied ranking.",
              ties=DOCNO, judgments_seen=Q, recall_denominator="relevant"),
     ),

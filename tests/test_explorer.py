@@ -119,6 +119,7 @@ def test_recall_list_based_tools_do_not_know_the_missed_documents():
     got = values(explore("recall", Case.from_ranking(Ranking.parse("RNNRR", relevant=5)), k=3))
     assert got["trec_eval 10.0"] == Fraction(1, 5) and got["RecBole"] == Fraction(1, 5)
     assert got["torchmetrics"] == got["TF-Ranking"] == Fraction(1, 3)
+    assert got["BEIR (R_cap@k)"] == Fraction(1, 3)  # one hit over min(R = 5, k = 3)
 
 
 def test_err_gdeval_fixes_the_top_grade_at_4():
