@@ -279,7 +279,8 @@ def compare(binary, qrels, run, layout, opts, measures):
             f"irlab eval {' '.join(opts + mflags)} differs from trec_eval 10.0 (irlab exit {code}; {err.strip()})\n"
             f"trec_eval only: {only_want}\nirlab only:     {only_got}\n"
             f"order differs only: {not only_want and not only_got} (IRLAB_ORACLE_SHRINK=1 minimises the case)\n"
-            f"qrels:\n{qbytes.decode()}\nrun:\n{rbytes.decode()}", pytrace=False)
+            + ("" if complete else "(without -c, trec_eval read the qrels of the run's topics only)\n")
+            + f"qrels:\n{qbytes.decode()}\nrun:\n{rbytes.decode()}", pytrace=False)
 
 
 EXAMPLES_PER_GROUP = 60
