@@ -58,8 +58,35 @@ def _escape_text(text: str) -> str:
         elif ord(char) < 128:
             out.append(char)
         else:
-            out.append("?")  # never reached by irlab's own prose: tests compile every metric's output
+            out.append(_other_unicode(char))
     return "".join(out)
+
+
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0304": "=",
+            "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r"}
+_GREEK_CAPITALS = {"GAMMA", "DELTA", "THETA", "LAMDA", "XI", "PI", "SIGMA", "UPSILON", "PHI", "PSI", "OMEGA"}
+
+
+def _other_unicode(char):
+    """Greek letters as math symbols, accented Latin letters with LaTeX accents, vulgar fractions as
+    fractions; anything else by its code point, visibly (never a silent '?')."""
+    import unicodedata
+
+    name = unicodedata.name(char, "")
+    if name.startswith("GREEK SMALL LETTER ") or name.startswith("GREEK CAPITAL LETTER "):
+        letter = name.rsplit(" ", 1)[-1]
+        if "SMALL" in name and letter.isalpha():
+            return rf"$\{'lambda' if letter == 'LAMDA' else letter.lower()}$"
+        if letter in _GREEK_CAPITALS:
+            return rf"$\{'Lambda' if letter == 'LAMDA' else letter.capitalize()}$"
+    decomposed = unicodedata.normalize("NFD", char)
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in _ACCENTS:
+        return rf"\{_ACCENTS[decomposed[1]]}{{{decomposed[0]}}}"
+    fraction = unicodedata.normalize("NFKD", char)
+    if "\u2044" in fraction:
+        top, bottom = fraction.split("\u2044")
+        return rf"$\frac{{{top}}}{{{bottom}}}$"
+    return rf"\texttt{{<U+{ord(char):04X}>}}"
 
 
 def render_latex(document, standalone: bool = False, **_options) -> str:
