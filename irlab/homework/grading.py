@@ -39,7 +39,7 @@ from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError
 from .diagnosis import BY_NAME
 from .feedback import Feedback, PartFeedback, grade_reference, missing_part, split_answers
-from .identity import Manifest, RosterEntry, normalise_student, read_code, variant_code
+from .identity import Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, variant_code
 from .key import answer_key, split_reference
 from .variants import variant_set
 
@@ -80,28 +80,12 @@ class AnswerRow:
 def read_answers(path) -> list[AnswerRow]:
     """Read the answers CSV; a missing file, header or column raises InputFileError naming file:line."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputFileError(path, None, "no such file") from None
-    except UnicodeDecodeError as error:
-        raise InputFileError(path, None, f"not UTF-8 text ({error.reason})") from None
-    return parse_answers(text, path)
-
-
-def _delimiter(text: str) -> str:
-    """',' unless the header line has none and uses ';' or a tab (spreadsheets in decimal-comma locales)."""
-    first = text.split("\n", 1)[0]
-    if "," not in first:
-        for candidate in (";", "\t"):
-            if candidate in first:
-                return candidate
-    return ","
+    return parse_answers(read_csv_text(path), path)
 
 
 def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
     """Every non-blank row, in file order; a row that cannot be read has its status set (never dropped)."""
-    delimiter = _delimiter(text)
+    delimiter = csv_delimiter(text)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         header = next(reader)

@@ -67,19 +67,33 @@ class RosterEntry:
         return normalise_student(self.id)
 
 
-def read_roster(path) -> list[RosterEntry]:
-    """Read a roster CSV (``id`` or ``student``; optional ``name``, ``email``); duplicates after normalising are an
-    error naming both lines."""
-    path = Path(path)
+def read_csv_text(path: Path) -> str:
+    """A class file's text (UTF-8, a spreadsheet's byte-order mark dropped); a missing or undecodable file is an
+    InputFileError naming it."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except UnicodeDecodeError as error:
         raise InputFileError(path, None, f"not UTF-8 text ({error.reason})") from None
+
+
+def csv_delimiter(text: str) -> str:
+    """',' unless the header line has none and uses ';' or a tab (spreadsheets in decimal-comma locales)."""
     first = text.split("\n", 1)[0]
-    delimiter = next((c for c in (";", "\t") if "," not in first and c in first), ",")
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    if "," not in first:
+        for candidate in (";", "\t"):
+            if candidate in first:
+                return candidate
+    return ","
+
+
+def read_roster(path) -> list[RosterEntry]:
+    """Read a roster CSV (``id`` or ``student``; optional ``name``, ``email``); duplicates after normalising are an
+    error naming both lines."""
+    path = Path(path)
+    text = read_csv_text(path)
+    reader = csv.reader(io.StringIO(text), delimiter=csv_delimiter(text))
     try:
         header = [cell.strip().lower() for cell in next(reader)]
     except StopIteration:
