@@ -9,7 +9,12 @@ colliding docnos, CRLF line endings and tabs, unsorted runs -- and option sets d
 every line they print must be identical, in the same order.
 
 Inputs avoid, and measures exclude, only the behaviours listed in DOCUMENTED_DIFFERENCES
-(trec_eval defects or deliberate differences the README documents), by name.
+(trec_eval defects or deliberate differences the README documents), by name. NAMED_CASES keep
+the defects found on real data and by this test as fixed regression inputs.
+
+EXAMPLES_PER_GROUP (60) generated collections per measure group, 360 in all, derandomized so that CI
+is reproducible;
+a failure prints the files, and IRLAB_ORACLE_SHRINK=1 lets hypothesis minimise them.
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ DOCUMENTED_DIFFERENCES = {
     "ndcg gains closer than 1": "trec_eval sorts ndcg.l=g gains with an int comparator (gain_init.c); "
                                 "the parameterised gains here are integers at least 1 apart.",
     "rbp": "m_rbp.c reads its uninitialised min/max whenever other measures ran before it: its value is "
-           "garbage, so rbp is not compared (rbp_resid is).",
+           "garbage, so rbp is never compared (its lines are dropped when all_trec asks for it); "
+           "rbp_resid is compared.",
     "all-negative topics": "a qrels topic whose every grade is negative crashes trec_eval or reuses the "
                            "previous topic's counts (form_res_rels.c); every generated qrels topic has a "
                            "grade >= 0.",
@@ -64,6 +70,7 @@ ALL_TREC_BUT_RBP = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map"
 MEASURE_GROUPS = {
     "official (default)": [],
     "all_trec except rbp": ALL_TREC_BUT_RBP,
+    "all_trec nickname (rbp lines not compared)": ["all_trec"],
     "outside all_trec": ["dcg", "ideal_dcg", "ndcg", "yaap", "num_q"],
     "parameterised": ["P.5,10", "ndcg_cut.3", "iprec_at_recall..1,.5,.9", "relstring.5", "rbp_resid.p=0.5",
                       "utility.2,-1,0,0", "success.1,2", "map_cut.2,4", "recall.3,1000", "11pt_avg..25,.75",
@@ -269,8 +276,9 @@ def compare(binary, qrels, run, layout, opts, measures):
         assert want.returncode == 0, (f"trec_eval failed (exit {want.returncode}): "
                                       f"{want.stderr.decode(errors='replace')}\nqrels:\n{qbytes!r}\nrun:\n{rbytes!r}")
         code, got, err = irlab_eval([*opts, *mflags, q, r])
-    want_lines = want.stdout.decode("utf-8").splitlines()
-    got_lines = got.splitlines()
+    # documented difference "rbp": its lines are garbage in trec_eval
+    want_lines = [x for x in want.stdout.decode("utf-8").splitlines() if x.split()[:1] != ["rbp"]]
+    got_lines = [x for x in got.splitlines() if x.split()[:1] != ["rbp"]]
     if code != 0 or got_lines != want_lines:
         wanted, gotten = set(want_lines), set(got_lines)
         only_want = [x for x in want_lines if x not in gotten][:8]
