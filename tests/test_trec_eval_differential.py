@@ -217,7 +217,8 @@ def option_sets(draw):
         opts.append("--nosummary" if long else "-n")
     # -l below 0 is refused by irlab (trec_eval would count unjudged documents, rel -1, as relevant)
     for short, name, values in (("-l", "--level_for_rel", [0, 1, 2, 3, 4]),
-                                ("-M", "--Max_retrieved_per_topic", [0, 1, 3, 10, 1000]),
+                                # atol saturates values past LONG_MAX
+                                ("-M", "--Max_retrieved_per_topic", [0, 1, 3, 10, 1000, 10**20]),
                                 ("-N", "--Number_docs_in_coll", [0, 50])):
         if draw(st.booleans()):
             v = draw(st.sampled_from(values))
