@@ -53,7 +53,8 @@ def build(dest, *, optimize=False) -> Path:
         raise OracleUnavailable(reason)
     dest = Path(dest)
     with tarfile.open(TARBALL) as tar:
-        tar.extractall(dest, filter="data")
+        # the "data" filter (Python >= 3.11.4) refuses absolute paths and links out of dest
+        tar.extractall(dest, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     src = dest / SOURCE_DIR
     if optimize:
         makefile = src / "Makefile"
