@@ -396,9 +396,7 @@ NAMED_CASES = {
 
 
 #: named cases irlab does not match yet, with the reason
-OPEN = {
-    "utility with -N at LONG_MAX": "irlab caps -N at 2^62 where trec_eval's atol saturates at LONG_MAX",
-}
+OPEN: dict = {}
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(strict=False, reason=OPEN[c]))

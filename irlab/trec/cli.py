@@ -23,7 +23,7 @@ _LONG_RUN_BYTES = 50 << 20   # show progress only for inputs this large
 _PROGRESS_DELAY = 1.0        # ... and only if still running after this many seconds
 
 
-_INT_LIMIT = (1 << 62)  # trec_eval's atol saturates at LONG_MAX; beyond any file's size anyway
+_INT_LIMIT = (1 << 63) - 1  # LONG_MAX, where trec_eval's atol saturates
 
 
 def _integer(text):

@@ -394,11 +394,11 @@ def _ranks(seg, score, docno, rows, T):
                     lambda p: p - tstart[seg[order[p]]])
 
 
-_WHOLE_LIMIT = 1 << 62   # like trec_eval's atol, which saturates: no file is anywhere near this
+_WHOLE_LIMIT = (1 << 63) - 1   # LONG_MAX, where trec_eval's atol saturates
 
 
 def _whole_number(what, value):
-    """A non-negative integer option, saturated at 2^62 (beyond any ranking)."""
+    """A non-negative integer option, saturated at LONG_MAX like trec_eval's atol."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             value = int(value)

@@ -264,8 +264,9 @@ def _utility(ctx, p):
     nrr = ctx.num_rel_ret.astype(np.float64)
     ret = ctx.nret.astype(np.float64)
     R = ctx.R.astype(np.float64)
-    ndocs = float(ctx.num_docs_in_coll)  # trec_eval's -N (0 unless given)
-    return a * nrr + b * (ret - nrr) + c * (R - nrr) + d * (ndocs + nrr - ret - R)
+    # trec_eval's -N (0 unless given): m_utility.c adds the counts in long integers, then converts
+    rest = (np.int64(ctx.num_docs_in_coll) + (ctx.num_rel_ret - ctx.nret - ctx.R).astype(np.int64)).astype(np.float64)
+    return a * nrr + b * (ret - nrr) + c * (R - nrr) + d * rest
 
 
 def _bin_g(ctx, p):
