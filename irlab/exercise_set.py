@@ -15,7 +15,7 @@ from pathlib import Path
 from . import conventions as conv
 from . import schema
 from .document import Answer as AnswerBlock
-from .document import Document, Note, Paragraph, Section, Table, gather_rank_tables
+from .document import Document, Note, Paragraph, Section, Steps, Table, gather_rank_tables
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
@@ -523,7 +523,7 @@ def _question_section(exercise, question, solution, path) -> Section:
     if len(solution.answers) == 1:
         blocks += solution.answers[0].result.blocks()[:-1]  # the closing Answer block is replaced below
     else:
-        blocks += [answer.result.section(answer.label) for answer in solution.answers]
+        blocks += _answer_sections(solution.answers)
     answers = []
     for answer in solution.answers:
         label = "Answer" if answer.primary and len(solution.primary) == 1 else answer.label
@@ -538,6 +538,31 @@ def _question_section(exercise, question, solution, path) -> Section:
     text = question_text(exercise, question, path)
     title = f"{question.id}) {text}" if text else f"{question.id})"
     return Section(title, tuple(blocks), meta)
+
+
+def _answer_sections(answers) -> list[Section]:
+    """One section per answer of a question, each ending with its last step: the answers are listed after them.
+
+    The answers of one question are computed on the same data, so a step an earlier answer already showed (the
+    sum S of the precisions, P and Rec before F) is not shown again; the later answer uses it by its symbol.
+    """
+    seen, sections = set(), []
+    for answer in answers:
+        blocks = []
+        for block in answer.result.blocks()[:-1]:  # the closing Result is listed with the question's answers
+            if isinstance(block, Steps):
+                fresh = tuple(step for step in block.steps if _step_key(step) not in seen)
+                seen.update(_step_key(step) for step in block.steps)
+                if not fresh:
+                    continue
+                block = Steps(fresh)
+            blocks.append(block)
+        sections.append(Section(answer.label, tuple(blocks), answer.result.meta()))
+    return sections
+
+
+def _step_key(step):
+    return step.symbol, step.formula_text, step.substitution_text, str(step.value)
 
 
 def solve(path, exercise_id: str | None = None, decorate=None) -> Document:

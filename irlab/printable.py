@@ -20,6 +20,8 @@ TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-g
 # which plot illustrates which metric
 _PR_CURVE = {"ap", "iprec", "prec-at-recall", "11pt"}
 _DCG_CURVE = {"dcg", "idcg", "ndcg", "cg"}
+# a solution shows these as a table already (kappa's contingency table): the figure would repeat it
+_SHOWN_AS_TABLE = {"kappa"}
 
 
 class PrintError(IrlabError):
@@ -68,6 +70,8 @@ def solution_document(path, exercise_id: str | None = None) -> Document:
             rankings, judges = question_inputs(params, question, where)
             options = resolve_question(question, params, where).options
         except IrlabError:  # the question itself solved, so this is only a figure we cannot draw
+            return section
+        if question.solver in _SHOWN_AS_TABLE:
             return section
         seen = shown.setdefault(where.exercise, set())
         figures = [f for f in illustrate(question.solver, rankings, judges, options) if f.name not in seen]

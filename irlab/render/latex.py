@@ -31,6 +31,14 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \setlength{\belowdisplayskip}{0.3em}
 \allowdisplaybreaks
 \setlength{\emergencystretch}{3em}
+\makeatletter
+% a worked solution reads as a textbook sets one: headings close to their text, steps without gaps between them
+\renewcommand\subsection{\@startsection{subsection}{2}{\z@}{-1.6ex \@plus -.5ex \@minus -.2ex}{0.6ex}{\normalfont\large\bfseries}}
+\renewcommand\subsubsection{\@startsection{subsubsection}{3}{\z@}{-1.2ex \@plus -.3ex \@minus -.2ex}{0.3ex}{\normalfont\normalsize\bfseries}}
+\renewcommand\paragraph{\@startsection{paragraph}{4}{\z@}{1.0ex \@plus .3ex \@minus .2ex}{-1em}{\normalfont\normalsize\bfseries}}
+\def\@listi{\leftmargin\leftmargini \topsep 0.2em \parsep 0pt \itemsep 0.1em \partopsep 0pt}
+\let\@listI\@listi
+\makeatother
 \begin{document}
 """
 

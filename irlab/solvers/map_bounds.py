@@ -7,7 +7,7 @@ documents not in the top are somewhere in ranks n+1..N. AP is highest when they 
 
 from __future__ import annotations
 
-from ..document import Formula, Note, Table
+from ..document import Formula, Note
 from ..errors import ParameterError
 from ..metric import Result
 from ..trace import Traced, maximum, total
@@ -89,17 +89,22 @@ def map_bounds(ranking) -> Solution:
     gap_low = (lowest - estimate).named("e_min", "Error against the lowest")
     error = maximum([gap_high, gap_low], "error", "Largest error of the top-list estimate")
 
-    rows = [(f"{rank}", "R", "top list") for rank in range(1, n + 1) if ranking.relevance[rank - 1]]
-    high_rows = tuple((p.symbol[2:], "R", "missing, placed right after the top") for p in high_placed)
-    low_rows = tuple((p.symbol[2:], "R", "missing, placed last") for p in low_placed)
+    # where the relevant documents sit, in one line: the ranks already appear term by term in the sum S
+    top_ranks = ", ".join(str(rank) for rank in range(1, n + 1) if ranking.relevance[rank - 1])
+
+    def placement(case, placed, where):
+        missing_ranks = ", ".join(p.symbol[2:] for p in placed)
+        return Note("assumption", f"{case}: relevant documents at ranks {top_ranks or 'none'} (top list)"
+                                  + (f" and {missing_ranks} ({where})" if placed else ""))
+
     context = ranking.describe()
     high = Result("map_bounds", "Highest possible AP", highest, context=context,
-                  tables=[Table(("rank", "judgment", "where"), tuple(rows) + high_rows, "Relevant documents, best case")])
+                  notes=[placement("best case", high_placed, "the missing ones placed right after the top")])
     low_text, low_latex = _lowest_formula(ranking)
     low_formula = Formula(f"AP_min(N) = {low_text}", f"\\mathrm{{AP}}_{{\\min}}(N) = {low_latex}",
                           "Lowest AP as a function of the collection size N")
     low = Result("map_bounds", "Lowest possible AP", lowest, context=context, formula=low_formula,
-                 tables=[Table(("rank", "judgment", "where"), tuple(rows) + low_rows, "Relevant documents, worst case")])
+                 notes=[placement("worst case", low_placed, "the missing ones placed last")])
     err = Result("map_bounds", "Largest error of the top-list estimate", error, context=context,
                  notes=[Note("reading", "the top-list estimate divides the precisions found in the top list by R; the "
                                          "true AP lies between the lowest and the highest value")])
