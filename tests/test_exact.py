@@ -1,3 +1,4 @@
+import math
 from fractions import Fraction as F
 
 import pytest
@@ -48,3 +49,35 @@ def test_parse_number_accepts_fractions_decimals_percent():
     assert exact.parse_number("1/3") == F(1, 3)
     with pytest.raises(ValueError):
         exact.parse_number("a quarter")
+
+
+def _sympy_log2(n):
+    """log2(n) summed term by term with sympy's own '+' and '*' (what exact.log2 builds directly)."""
+    sympy = pytest.importorskip("sympy")
+    value, rest, prime = sympy.Integer(0), n, 2
+    while rest > 1:
+        while rest % prime == 0:
+            rest //= prime
+            value += 1 if prime == 2 else sympy.Symbol(f"log2({prime})", positive=True)
+        prime += 1
+    return value
+
+
+@pytest.mark.parametrize("n", [3, 6, 9, 12, 45, 360, 1001, 2 * 3**4 * 5**2 * 7, 9998, 30030, 2**20 * 999983])
+def test_log2_is_the_tree_sympy_builds(n):
+    import sympy
+
+    built, expected = exact.log2(n), _sympy_log2(n)
+    assert built == expected and sympy.srepr(built) == sympy.srepr(expected)
+    assert exact.to_float(built) == pytest.approx(math.log2(n), rel=1e-15)
+
+
+@pytest.mark.parametrize("n", [3, 6, 9, 25, 12, 360, 9998])
+@pytest.mark.parametrize("gain", [1, 2, 7, -3, F(1, 2), F(-5, 3), 6])
+def test_a_rational_over_a_logarithm_is_the_tree_sympy_builds(n, gain):
+    import sympy
+
+    built = exact.div(gain, exact.log2(n))
+    expected = sympy.Rational(gain.numerator, gain.denominator) / _sympy_log2(n)
+    assert built == expected and sympy.srepr(built) == sympy.srepr(expected)
+    assert exact.to_float(built) == pytest.approx(float(gain) / math.log2(n), rel=1e-14)
