@@ -3,7 +3,7 @@
     python3 notebooks/build.py                       # every lesson: NN_name.md -> executed NN_name.ipynb
     python3 notebooks/build.py 03 10                 # only the lessons whose names start with 03 or 10
     python3 notebooks/build.py --student DIR         # the same, then the student versions into DIR
-    python3 notebooks/build.py --stored --student DIR  # student versions only, from the stored .ipynb (no execution)
+    python3 notebooks/build.py --student-only --student DIR  # only the student versions
 
 A lesson's source is notebooks/NN_name.md (jupytext's MyST Markdown, paired with the .ipynb by jupytext.toml).
 The written .ipynb is reproducible so that strict nbval can check it: cell ids NN-01, NN-02, … by position,
@@ -13,14 +13,17 @@ is notebooks/ (as with nbval and ``jupyter nbconvert --execute``), so paths in t
 Student versions: a code cell tagged ``solution`` (``:tags: [solution]`` and ``:prompt: …`` in its ``{code-cell}``
 directive) must end with the expression that is the answer. In the student version it becomes a markdown prompt
 and a cell ``your_answer = ...`` followed by ``check_value(your_answer, "sha256:…")`` (irlab/lesson_check.py), which
-compares with a digest of the teacher's displayed value and prints feedback instead of raising. Student versions
-carry no outputs. Names a solution cell defines must not be needed by later cells (tests/test_student_versions.py
-runs the student versions top to bottom).
+compares with a digest of the teacher's value (taken from a run of the lesson) and prints feedback instead of
+raising. Student versions carry no outputs and keep the teacher's solutions out (only their digests). Names a solution cell defines must not be needed by later cells (tests/test_student_versions.py
+runs the student versions top to bottom). The student versions keep the lessons' relative paths: write them into a
+folder beside notebooks/ (``--student student`` from the repository root), so that ``../exercises/`` resolves; the
+data/ folder is copied into it.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -77,45 +80,68 @@ def execute(nb: nbformat.NotebookNode) -> None:
     CoalesceStreamsPreprocessor().preprocess(nb, {})
 
 
-def sources_agree(nb: nbformat.NotebookNode, stored: nbformat.NotebookNode) -> bool:
-    """Whether a lesson read from its .md has the same cells as the stored notebook."""
-    def cells(notebook):
-        return [(c.cell_type, c.source, c.get("metadata", {}).get("tags", [])) for c in notebook.cells]
-    return cells(nb) == cells(stored)
-
-
 def is_solution(cell) -> bool:
     return cell.cell_type == "code" and SOLUTION_TAG in cell.get("metadata", {}).get("tags", [])
 
 
-def student_version(teacher: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
-    """The student version of an executed teacher notebook: solutions replaced by prompts and checks, no outputs."""
+def teacher_digests(nb: nbformat.NotebookNode, name: str) -> dict[str, str]:
+    """The digest of each solution cell's answer (its last expression), by cell id, from a run of the lesson.
+
+    The lesson runs once more with a probe after each solution cell printing :func:`irlab.lesson_check.digest` of
+    ``_`` (IPython's last displayed value); the probes never reach a written notebook.
+    """
+    probed = nbformat.v4.new_notebook(metadata=dict(nb.metadata))
+    probes = {}
+    for cell in nb.cells:
+        copy = nbformat.from_dict(dict(cell))
+        if copy.cell_type == "code":
+            copy.outputs, copy.execution_count = [], None
+        probed.cells.append(copy)
+        if is_solution(cell):
+            where = f"{name}.md, cell {cell.id} (tagged {SOLUTION_TAG})"
+            prompt = cell.metadata.get("prompt")
+            if not isinstance(prompt, str) or not prompt.strip():
+                raise BuildError(f"{where}: no prompt; add ':prompt: what the student computes' to its code-cell "
+                                 "directive")
+            probe = nbformat.v4.new_code_cell(
+                "from irlab.lesson_check import answer_digest as _answer_digest\n"
+                "_answer_digest(_ if Out.get(len(In) - 2) is _ else ...)", id=f"{cell.id}-probe")
+            probes[cell.id] = probe
+            probed.cells.append(probe)
+    if not probes:
+        return {}
+    execute(probed)
+    digests = {}
+    for cell_id, probe in probes.items():
+        text = "".join(o.get("text", "") for o in probe.outputs if o.get("output_type") == "stream").strip()
+        if not text.startswith("sha256:"):
+            raise BuildError(f"{name}.md, cell {cell_id}: the probe of its answer printed {text!r}")
+        digests[cell_id] = text
+    return digests
+
+
+def student_version(nb: nbformat.NotebookNode, name: str, digests: dict[str, str]) -> nbformat.NotebookNode:
+    """The student version of a lesson: solutions replaced by prompts and checks, no outputs."""
     from irlab.lesson_check import digest
 
-    student = nbformat.v4.new_notebook(metadata=dict(teacher.metadata))
-    for cell in teacher.cells:
+    student = nbformat.v4.new_notebook(metadata=dict(nb.metadata))
+    unanswered = digest(...)
+    for cell in nb.cells:
         if not is_solution(cell):
             copy = nbformat.from_dict(dict(cell))
-            copy.metadata = dict(cell.metadata)
             if copy.cell_type == "code":
                 copy.outputs, copy.execution_count = [], None
             student.cells.append(copy)
             continue
-        where = f"{name}.md, cell {cell.id} (tagged {SOLUTION_TAG})"
-        prompt = cell.metadata.get("prompt")
-        if not isinstance(prompt, str) or not prompt.strip():
-            raise BuildError(f"{where}: no prompt; add ':prompt: what the student computes' to its code-cell directive")
-        shown = [o["data"]["text/plain"] for o in cell.get("outputs", [])
-                 if o.get("output_type") == "execute_result" and "text/plain" in o.get("data", {})]
-        if len(shown) != 1:
-            raise BuildError(f"{where}: the teacher's notebook shows no value for it; end the cell with the expression "
-                             "that is the answer, and execute the lesson")
-        text = shown[0] if isinstance(shown[0], str) else "".join(shown[0])
-        student.cells.append(nbformat.v4.new_markdown_cell(f"**Your turn.** {prompt.strip()}", id=f"{cell.id}-prompt"))
+        if digests[cell.id] == unanswered:
+            raise BuildError(f"{name}.md, cell {cell.id} (tagged {SOLUTION_TAG}): it displays no value; end the cell "
+                             "with the expression that is the answer")
+        prompt = cell.metadata["prompt"].strip()
+        student.cells.append(nbformat.v4.new_markdown_cell(f"**Your turn.** {prompt}", id=f"{cell.id}-prompt"))
         student.cells.append(nbformat.v4.new_code_cell(
             "from irlab.lesson_check import check_value\n\n"
             "your_answer = ...  # replace ... with your computation, then run this cell\n"
-            f'check_value(your_answer, "{digest(text)}")',
+            f'check_value(your_answer, "{digests[cell.id]}")',
             id=f"{cell.id}-check", metadata={"tags": ["check"]}))
     return student
 
@@ -125,35 +151,30 @@ def write(nb: nbformat.NotebookNode, path: Path) -> None:
     nbformat.write(nb, path)
 
 
-def build(wanted: list[str] | None = None, *, execute_lessons: bool = True, student_dir: Path | None = None,
+def build(wanted: list[str] | None = None, *, teacher: bool = True, student_dir: Path | None = None,
           folder: Path = HERE) -> list[Path]:
-    """Build the lessons (and their student versions into ``student_dir``); the paths written."""
+    """Execute and write the lessons (unless ``teacher`` is false) and their student versions into ``student_dir``."""
     written = []
     for source in lesson_sources(wanted, folder):
-        nb = read_lesson(source)
-        target = source.with_suffix(".ipynb")
-        if execute_lessons:
+        if teacher:
+            nb = read_lesson(source)
             execute(nb)
+            target = source.with_suffix(".ipynb")
             write(nb, target)
             written.append(target)
-        else:
-            if not target.exists():
-                raise BuildError(f"{target.name} does not exist; build it first (python3 notebooks/build.py {source.name[:2]})")
-            stored = nbformat.read(target, as_version=4)
-            if not sources_agree(nb, stored):
-                raise BuildError(f"{source.name} and {target.name} differ; re-execute the lesson first "
-                                 f"(python3 notebooks/build.py {source.name[:2]})")
-            nb = stored
         if student_dir is not None:
+            nb = read_lesson(source)
             student_dir.mkdir(parents=True, exist_ok=True)
-            path = student_dir / target.name
-            write(student_version(nb, source.stem), path)
+            if (folder / "data").is_dir():  # the lessons read data/…; ../exercises/… resolves when DIR is beside notebooks/
+                shutil.copytree(folder / "data", student_dir / "data", dirs_exist_ok=True)
+            path = student_dir / source.with_suffix(".ipynb").name
+            write(student_version(nb, source.stem, teacher_digests(nb, source.stem)), path)
             written.append(path)
     return written
 
 
 def main(argv: list[str]) -> int:
-    wanted, student_dir, execute_lessons = [], None, True
+    wanted, student_dir, teacher = [], None, True
     arguments = iter(argv)
     for argument in arguments:
         if argument == "--student":
@@ -162,19 +183,19 @@ def main(argv: list[str]) -> int:
                 print("build.py: error: --student needs a directory", file=sys.stderr)
                 return 2
             student_dir = Path(folder)
-        elif argument == "--stored":
-            execute_lessons = False
+        elif argument == "--student-only":
+            teacher = False
         elif argument.startswith("-"):
             print(f"build.py: error: unknown option {argument} (see the docstring: python3 -m pydoc notebooks/build.py)",
                   file=sys.stderr)
             return 2
         else:
             wanted.append(argument)
-    if not execute_lessons and student_dir is None:
-        print("build.py: error: --stored only makes sense with --student DIR", file=sys.stderr)
+    if not teacher and student_dir is None:
+        print("build.py: error: --student-only needs --student DIR", file=sys.stderr)
         return 2
     try:
-        for path in build(wanted, execute_lessons=execute_lessons, student_dir=student_dir):
+        for path in build(wanted, teacher=teacher, student_dir=student_dir):
             print(f"{path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}: {path.stat().st_size // 1024} KiB")
     except BuildError as error:
         print(f"build.py: error: {error}", file=sys.stderr)
