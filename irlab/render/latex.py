@@ -24,9 +24,9 @@ _UNICODE = {
 
 PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath,amssymb,graphicx}
-\usepackage[margin=1.8cm]{geometry}
+\usepackage[margin=1.5cm]{geometry}
 \setlength{\parindent}{0pt}
-\setlength{\parskip}{0.35em}
+\setlength{\parskip}{0.25em}
 \setlength{\abovedisplayskip}{0.3em}
 \setlength{\belowdisplayskip}{0.3em}
 \allowdisplaybreaks
@@ -159,7 +159,7 @@ def _blocks(blocks, level):
                 lines += [label, r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}", ""]
         elif isinstance(block, Figure):  # image and caption kept together on one page
             lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering",
-                      rf"\includegraphics[width=0.5\linewidth]{{{block.name}}}\\",
+                      rf"\includegraphics[width=0.42\linewidth]{{{block.name}}}\\",
                       rf"\small {latex_text(block.caption)}", r"\end{minipage}\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
@@ -176,13 +176,34 @@ def _step(step) -> list[str]:
     symbol, *sides = [part.replace(r"\frac{", r"\tfrac{") for part in step_parts(step, "latex")]
     if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 105:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
-    rows = []
+    rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
     for side in sides:
         pieces = break_latex(side, 85)
+        if rows and len(pieces) == 1 and width + _visible_width(pieces[0]) + 3 <= 85:
+            rows[-1] += f" = {pieces[0]}"
+            width += _visible_width(pieces[0]) + 3
+            continue
         rows.append(f"&= {pieces[0]}")
         rows += [rf"&\quad {piece}" for piece in pieces[1:]]
+        width = _visible_width(pieces[-1]) + (3 if len(pieces) == 1 else 6)
     rows[0] = f"{symbol} {rows[0]}"
     return [rf"\item {latex_text(step.label)}{note}:", r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}"]
+
+
+def _transposed(table):
+    """A long table of a few short columns (documents with their judgments) set across the page instead, one row per
+    column, as the statement of a judging exercise writes it; None when the table is short or would not fit."""
+    if len(table.rows) < 8 or len(table.columns) > 6:
+        return None
+    cells = [[table.columns[i], *(row[i] for row in table.rows)] for i in range(len(table.columns))]
+    if not all(isinstance(c, (str, int)) and not isinstance(c, bool) for column in cells for c in column[1:]):
+        return None  # fractions stay in columns
+    label_width = max(len(column[0]) for column in cells)
+    widths = [max(len(str(column[j])) for column in cells) for j in range(1, len(cells[0]))]
+    if label_width + sum(w + 3 for w in widths) > 90:
+        return None
+    header, *rows = cells
+    return Table(tuple(str(c) for c in header), tuple(tuple(row) for row in rows), table.caption)
 
 
 ROWS_PER_PAGE = 40  # a longer table continues in blocks of this many rows (fewer when fractions are stacked)
@@ -194,6 +215,7 @@ def _table(table):
     A table longer than a page is set in blocks of ROWS_PER_PAGE rows, the header repeated and the caption marked
     '(continued)', so no block is taller than the page.
     """
+    table = _transposed(table) or table
     columns = "|".join("c" for _ in table.columns)
     header = " & ".join(rf"\text{{{latex_text(c)}}}" for c in table.columns) + r" \\ \hline"
     body = [" & ".join(cell_latex(c, latex_text, inline=True) for c in row) + r" \\" for row in table.rows]

@@ -61,10 +61,11 @@ def aggregate_relevance(table, retrieved, rule: str = "all", beta=1) -> Solution
     if len(set(retrieved)) != len(retrieved):
         raise RankingError("a document appears twice in the retrieved set")
     relevant = [d for d, *votes in zip(docs, *columns) if _relevant(votes, rule)]
-    rows = tuple((d, *votes, "relevant" if d in relevant else "", "retrieved" if d in retrieved else "")
-                 for d, *votes in zip(docs, *columns))
+    # coded 1/0 like the judges' own columns, so the table reads across as the judgments do
+    rows = tuple((d, *votes, int(d in relevant), int(d in retrieved)) for d, *votes in zip(docs, *columns))
     judges = [f"judge {i}" for i in range(1, len(columns) + 1)]
-    table_block = Table(("document", *judges, f"rule '{rule}'", "system"), rows, "Aggregated judgments")
+    table_block = Table(("document", *judges, f"rule '{rule}'", "retrieved"), rows,
+                        "Aggregated judgments (1 = relevant, or retrieved by the system)")
     hits = Traced(len(set(relevant) & set(retrieved)), "hits", "Relevant documents retrieved")
     n_ret = Traced(len(retrieved), "n", "Documents retrieved")
     n_rel = Traced(len(relevant), "R", "Relevant documents (after aggregation)")
