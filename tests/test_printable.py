@@ -88,7 +88,8 @@ def test_unwritable_output_is_one_line_error(tmp_path, cli):
 TREC = Path(__file__).resolve().parents[2] / "shared" / "trec_eval"
 
 
-@pytest.mark.skipif(not TREC.exists(), reason="shared/trec_eval is not beside the repository")
+@pytest.mark.skipif(not TREC.exists(), reason="skips the HTML report of trec_eval's test run: "
+                    "../shared/trec_eval (trec_eval 10.0's test collection, kept beside the repository, not in it) is not present")
 def test_batch_run_report_with_per_topic_bars(tmp_path, cli):
     out = cli("eval", str(TREC / "qrels.test"), str(TREC / "results.test"), "-m", "map", "-m", "P.5",
               "--html", str(tmp_path / "run.html"))

@@ -13,7 +13,8 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "trec_eval"
 
 pytestmark = pytest.mark.skipif(
     not (DATA / "out.test").is_file(),
-    reason=f"trec_eval reference data not found at {DATA} (clone the repo with shared/ beside it)",
+    reason=f"skips replaying trec_eval 10.0's own test suite: its reference outputs are not at {DATA} "
+           "(../shared/trec_eval, kept beside the repository, not in it)",
 )
 
 # expected output -> trec_eval arguments (from shared/trec_eval/README.md)

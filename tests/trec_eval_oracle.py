@@ -34,7 +34,8 @@ def compiler():
 def unavailable_reason():
     """Why trec_eval cannot be built on this machine, or None when it can."""
     if not TARBALL.is_file():
-        return f"trec_eval 10.0 source not found at {TARBALL} (clone the repository with shared/ beside it)"
+        return (f"trec_eval 10.0 source not found at {TARBALL} (../shared/trec_eval, kept beside the repository, "
+                "not in it)")
     if compiler() is None:
         return "no C compiler (gcc, cc or clang) to build trec_eval 10.0"
     if shutil.which("make") is None:
