@@ -5,7 +5,7 @@ A lesson's code cell tagged ``solution`` becomes a prompt and a ``check_value(yo
 answered with the teacher's value (exactly, or as an equal Fraction or float), it says so.
 """
 
-import sys
+import importlib.util
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,10 +15,12 @@ import pytest
 from irlab.lesson_check import CORRECT, NOT_ANSWERED, check_value, digest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-sys.path.insert(0, str(NOTEBOOKS))
-import build  # noqa: E402  (notebooks/build.py)
-
 pytest.importorskip("jupytext", reason="the lessons' .md sources are read with jupytext (the [test] extra)")
+
+# notebooks/build.py, loaded under its own name (a plain "import build" could find the PyPI package "build")
+_spec = importlib.util.spec_from_file_location("irlab_notebooks_build", NOTEBOOKS / "build.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
 
 
 def run(nb):
