@@ -133,11 +133,11 @@ ALTERNATIVE = Convention(
     "alternative",
     "Which alternative hypothesis does a paired significance test weigh against H0 (no difference)?",
     (
-        Choice("two-sided", "A and B differ, in either direction", "p = P(|statistic| >= |observed|)",
+        Choice("two-sided", "the two systems differ, in either direction", "p = P(|statistic| >= |observed|)",
                "Smucker, Allan & Carterette 2007; scipy.stats"),
-        Choice("greater", "A is better than B (d = A - B > 0)", "p = P(statistic >= observed)",
+        Choice("greater", "the first system is better than the second (d = first - second > 0)", "p = P(statistic >= observed)",
                "Croft, Metzler & Strohman 2010 §8.6.1 (one-sided tests)"),
-        Choice("less", "A is worse than B (d = A - B < 0)", "p = P(statistic <= observed)", "scipy.stats"),
+        Choice("less", "the first system is worse than the second (d = first - second < 0)", "p = P(statistic <= observed)", "scipy.stats"),
     ),
     "two-sided",
 )

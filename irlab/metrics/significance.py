@@ -571,20 +571,27 @@ def adjust(p_values, correction=None) -> list:
 
     >>> adjust([Fraction(1, 100), Fraction(4, 100), Fraction(3, 100)])
     [Fraction(3, 100), Fraction(3, 50), Fraction(3, 50)]
+    >>> [round(p, 10) for p in adjust([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
     """
     choice = conv.MULTIPLE_COMPARISONS.choice(correction)
     m = len(p_values)
     if choice.key == "none":
         return list(p_values)
+    if any(isinstance(p, float) for p in p_values):
+        # p-values of a continuous distribution (scipy) are doubles: corrected as doubles
+        mul, maximum, value_of = (lambda a, b: a * float(b)), max, float
+    else:
+        mul, maximum, value_of = exact.mul, exact.maximum, exact.to_float
     if choice.key == "bonferroni":
-        return [_clip(exact.mul(m, p)) for p in p_values]
-    order = sorted(range(m), key=lambda i: exact.to_float(p_values[i]))
+        return [_clip(mul(m, p), value_of) for p in p_values]
+    order = sorted(range(m), key=lambda i: value_of(p_values[i]))
     adjusted, running = [None] * m, 0
     for position, i in enumerate(order):
-        running = exact.maximum([running, _clip(exact.mul(m - position, p_values[i]))])
+        running = maximum([running, _clip(mul(m - position, p_values[i]), value_of)])
         adjusted[i] = running
     return adjusted
 
 
-def _clip(value):
-    return 1 if exact.to_float(value) >= 1 else value
+def _clip(value, value_of=None):
+    return 1 if (value_of or exact.to_float)(value) >= 1 else value
