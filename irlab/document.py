@@ -241,8 +241,10 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
         for block in blocks:
             if isinstance(block, Table) and id(block) in merged:
                 names = merged[id(block)]
-                out.append(Paragraph("The ranking is in the rank table above" +
-                                     (f" (columns: {', '.join(names)})." if names else ".")))
+                if names:  # a question that only counts needs no pointer: the exercise says every question uses it
+                    out.append(Paragraph(f"The ranking is in the rank table above (columns: {', '.join(names)})."))
+            elif isinstance(block, Table) and _rank_key(block) == len(block.columns):
+                continue  # another query's ranking with nothing but its judgments: the statement and context show it
             elif isinstance(block, Section):
                 out.append(Section(block.title, tuple(replace(block.blocks)), block.meta))
             else:
@@ -253,7 +255,8 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
 
 
 def without_repeats(sections):
-    """Sections in which a description, note or formula already stated earlier (at any depth) is not repeated."""
+    """Sections in which a description, note or formula already stated earlier (at any depth) is not repeated,
+    nor a given value (R = 8, given) that an earlier step already named."""
     seen = set()
 
     def walk(blocks):
@@ -261,6 +264,12 @@ def without_repeats(sections):
         for block in blocks:
             if isinstance(block, Section):
                 out.append(Section(block.title, tuple(walk(block.blocks)), block.meta))
+            elif isinstance(block, Steps):
+                given = [s for s in block.steps if s.note == "given" and s.formula_text is None]
+                kept = tuple(s for s in block.steps if s not in given or ("given", s) not in seen)
+                seen.update(("given", s) for s in given)
+                if kept:
+                    out.append(Steps(kept) if len(kept) != len(block.steps) else block)
             elif isinstance(block, (Paragraph, Note, Formula)) and block in seen:
                 continue
             else:

@@ -20,8 +20,9 @@ TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-g
 # which plot illustrates which metric
 _PR_CURVE = {"ap", "iprec", "prec-at-recall", "11pt"}
 _DCG_CURVE = {"dcg", "idcg", "ndcg", "cg"}
-# a solution shows these as a table already (kappa's contingency table): the figure would repeat it
-_SHOWN_AS_TABLE = {"kappa"}
+# a solution shows these as a table already: kappa's contingency table, and AP's contribution column of the rank
+# table (the precision-recall curve is drawn for the questions on interpolation)
+_SHOWN_AS_TABLE = {"kappa", "ap"}
 
 
 class PrintError(IrlabError):

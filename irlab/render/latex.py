@@ -110,7 +110,10 @@ _SECTIONS = {1: "subsection*", 2: "subsubsection*"}
 
 def _blocks(blocks, level):
     lines = []
+    joinable = 0  # the width of the answer line just written, which a following short answer may share
     for block in blocks:
+        if not isinstance(block, Answer):
+            joinable = 0
         if isinstance(block, Section):
             command = _SECTIONS.get(level, "paragraph*")
             lines += [rf"\{command}{{{latex_text(block.title)}}}", ""] + _blocks(block.blocks, level + 1)
@@ -151,8 +154,15 @@ def _blocks(blocks, level):
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
             label, symbol = rf"\textbf{{{latex_text(block.label)}:}}", symbol_latex(block.symbol)
+            width = _visible_width(value) + len(block.label) + _visible_width(symbol) + 4
+            if _visible_width(value) <= 60 and joinable and joinable + width <= 100:  # answers of one question: one line
+                lines[-2] += rf";\quad {label} \( {symbol} = {value} \)"
+                joinable += width + 3
+                continue
             if _visible_width(value) <= 60:
                 lines += [rf"{label} \( {symbol} = {value} \)", ""]
+                joinable = width
+                continue
             else:  # a long exact value breaks across lines like a step
                 pieces = break_latex(value, 60)
                 rows = [f"{symbol} &= {pieces[0]}"] + [rf"&\quad {piece}" for piece in pieces[1:]]
@@ -160,7 +170,7 @@ def _blocks(blocks, level):
         elif isinstance(block, Figure):  # image and caption kept together on one page
             lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering",
                       rf"\includegraphics[width=0.42\linewidth]{{{block.name}}}\\",
-                      rf"\small {latex_text(block.caption)}", r"\end{minipage}\end{center}", ""]
+                      latex_text(block.caption), r"\end{minipage}\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines
@@ -221,9 +231,9 @@ def _table(table):
     body = [" & ".join(cell_latex(c, latex_text, inline=True) for c in row) + r" \\" for row in table.rows]
     widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
-    stretch = "1.5" if any(r"\frac" in row for row in body) else "1.15"  # stacked fractions need the room
+    stretch = "1.5" if any(r"\frac" in row for row in body) else "1.08"  # stacked fractions need the room
     lines = []
-    per_block = ROWS_PER_PAGE if stretch == "1.15" else ROWS_PER_PAGE * 2 // 3
+    per_block = ROWS_PER_PAGE if stretch == "1.08" else ROWS_PER_PAGE * 2 // 3
     for start in range(0, max(len(body), 1), per_block):
         array = [rf"\begin{{array}}{{{columns}}}", header, *body[start:start + per_block], r"\end{array}"]
         if sum(widths) + 3 * len(widths) > 95:  # wider than the text: scale it down rather than overflow the margin
