@@ -176,6 +176,11 @@ def _blocks(blocks, level):
     return lines
 
 
+# a number over a number reads inline in a worked step (6/20 = 3/10), as in the tables and answers; a fraction of
+# symbols or of sums stays stacked, so no line grows tall with fractions inside fractions
+_NUMERIC_FRACTION = re.compile(r"\\tfrac\{(\d+)\}\{(\d+)\}")
+
+
 def _step(step) -> list[str]:
     """One step: its label, then the chain of equalities aligned at '=', one side per line group.
 
@@ -183,7 +188,8 @@ def _step(step) -> list[str]:
     """
     note = f" ({latex_text(step.note)})" if step.note else ""
     # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps
-    symbol, *sides = [part.replace(r"\frac{", r"\tfrac{") for part in step_parts(step, "latex")]
+    symbol, *sides = [_NUMERIC_FRACTION.sub(r"\1/\2", part.replace(r"\frac{", r"\tfrac{"))
+                      for part in step_parts(step, "latex")]
     if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 105:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
