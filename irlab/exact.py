@@ -26,8 +26,16 @@ def is_symbolic(value) -> bool:
     return not isinstance(value, (int, Fraction))
 
 
+def is_zero(value) -> bool:
+    """value == 0, without sympy comparing a long expression with 0 (only a sympy number can be zero: a value
+    with a logarithm in it never is, and a rational one is kept as a Fraction or an int)."""
+    return getattr(value, "is_Number", True) and value == 0
+
+
 def rational(value) -> Fraction | int:
     """Normalise an int/Fraction; a Fraction with denominator 1 becomes an int."""
+    if type(value) is int:  # the common case, before the slower checks against the numbers ABCs
+        return value
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else value
     if isinstance(value, (int, Rational)):
@@ -65,7 +73,7 @@ def total(values):
     if not any(is_symbolic(v) for v in values):
         return _rational_total(values)
     if len(values) > LONG_SUM:  # too long to be written out: kept as the terms' sum, without sympy's sorting
-        return _sympy().Add(*(to_sympy(v) for v in values if v != 0), evaluate=False)
+        return _sympy().Add(*(to_sympy(v) for v in values if not is_zero(v)), evaluate=False)
     return simplify(_sympy().Add(*(to_sympy(v) for v in values)))
 
 
@@ -113,7 +121,7 @@ def mul(a, b):
 
 
 def div(a, b):
-    if b == 0:
+    if is_zero(b):
         raise ZeroDivisionError("division by zero in an exact computation")
     if not is_symbolic(a) and a == 0:
         return 0  # a zero gain over a logarithm: no sympy needed (most ranks of a TREC topic)
@@ -139,10 +147,20 @@ def _rational_over_log(a, b):
         base, coefficient = b.args[1], Fraction(a) / int(b.args[0])
     else:
         return None
-    reciprocal = sympy.Pow(base, -1, evaluate=False)
+    reciprocal = _reciprocal(base)
     if coefficient == 1:
         return reciprocal
     return sympy.Mul._from_args((to_sympy(coefficient), reciprocal), is_commutative=True)
+
+
+def _reciprocal(base):
+    """base^-1 for a logarithm ``base``: the node sympy's Pow(base, -1) makes (sympy leaves a positive symbol or a sum
+    of them to the power -1 as it is), made without its general rules and cache, which cost more than the rest of a
+    DCG term."""
+    sympy = _sympy()
+    node = sympy.Expr.__new__(sympy.Pow, base, sympy.S.NegativeOne)
+    node.is_commutative = True
+    return node
 
 
 def power(a, b):
@@ -250,12 +268,19 @@ def _float_of(expression) -> float:
     if expression.is_Rational:
         return expression.p / expression.q
     if expression.is_Add:
-        return math.fsum(_float_of(term) for term in expression.args)
+        if len(expression.args) > SHOWN_TERMS:  # DCG inside nDCG: walked once, not once per value it is part of
+            return _long_sum_float(expression)
+        return math.fsum(map(_float_of, expression.args))
     if expression.is_Mul:
-        return math.prod(_float_of(factor) for factor in expression.args)
+        return math.prod(map(_float_of, expression.args))
     if expression.is_Pow:
         return _float_of(expression.base) ** _float_of(expression.exp)
     raise _NotPlain
+
+
+@lru_cache(maxsize=64)
+def _long_sum_float(expression) -> float:
+    return math.fsum(map(_float_of, expression.args))
 
 
 def is_terminating(value, decimals: int = DECIMALS) -> bool:
@@ -330,7 +355,7 @@ def exact_latex(value, inline: bool = False) -> str:
         return _integer_latex(value)
     parts = _too_long(value)
     if parts is not None:
-        return rf"\text{{(an exact expression of {parts:,} parts in $\log_2$ of {len(value.free_symbols):,} primes, not written out)}}"
+        return rf"\text{{(an exact expression of {parts:,} parts in $\log_2$ of {_long_size(value)[1]:,} primes, not written out)}}"
     names = {symbol: f"\\log_2 {symbol.name[5:-1]}" for symbol in value.free_symbols}
     try:
         return _sympy().latex(value, symbol_names=names)
@@ -348,18 +373,28 @@ SHOWN_TERMS = 200  # a symbolic value with more parts than this is written by it
 
 def _too_long(value) -> int | None:
     """The number of parts of a symbolic value too long to write out usefully (nDCG over 10,000 ranks), else None."""
-    count = 0
-    for _ in _sympy().preorder_traversal(value):
+    size = _long_size(value)
+    return None if size is None else size[0]
+
+
+@lru_cache(maxsize=256)  # an explanation writes the same long value in several steps
+def _long_size(value) -> tuple[int, int] | None:
+    """(parts, log2 symbols) of a value with more than SHOWN_TERMS parts, else None. The parts are the nodes
+    sympy's preorder_traversal visits; counted on a stack, which is ten times faster than that generator."""
+    count, symbols, stack = 0, set(), [value]
+    while stack:
+        node = stack.pop()
         count += 1
-        if count > SHOWN_TERMS:
-            return sum(1 for _ in _sympy().preorder_traversal(value))
-    return None
+        if node.is_Symbol:
+            symbols.add(node)
+        stack.extend(node.args)
+    return (count, len(symbols)) if count > SHOWN_TERMS else None
 
 
 def _symbolic_text(value) -> str:
     parts = _too_long(value)
     if parts is not None:
-        return f"(an exact expression of {parts:,} parts in log2 of {len(value.free_symbols):,} primes, not written out)"
+        return f"(an exact expression of {parts:,} parts in log2 of {_long_size(value)[1]:,} primes, not written out)"
     try:
         return _sympy().sstr(value)
     except ValueError:  # an integer in it beyond Python's 4,300-digit conversion limit

@@ -27,9 +27,12 @@ class Traced:
     __slots__ = ("value", "op", "operands", "symbol", "label", "note", "function", "origin")
 
     def __init__(self, value, symbol=None, label=None, *, op="leaf", operands=(), note=None, function=None, origin=None):
-        if isinstance(value, Traced):
+        if type(value) is int:  # most leaves (ranks, counts, gains): nothing to normalise
+            self.value = value
+        elif isinstance(value, Traced):
             raise TypeError("Traced(value) expects a number, not a Traced")
-        self.value = exact.simplify(value) if exact.is_symbolic(value) else exact.rational(value)
+        else:
+            self.value = exact.simplify(value) if exact.is_symbolic(value) else exact.rational(value)
         self.op = op
         self.operands = tuple(operands)
         self.symbol = symbol
@@ -337,7 +340,7 @@ def _written(node: Traced, fmt: str) -> tuple[str, int]:
         return (_parenthesised(text, fmt), 3.9) if prec < minimum or (strict and prec == minimum) else (text, prec)
 
     if op == "add":
-        kept = [o for o in ops if o.value != 0]
+        kept = [o for o in ops if not exact.is_zero(o.value)]
         hidden = len(kept) - 2 * SHOWN_OPERANDS
         if hidden > 0:  # a sum over thousands of ranks: its ends, and how many terms are left out
             middle = rf"\dots \text{{ ({hidden:,} more terms) }} \dots" if latex else f"… ({hidden:,} more terms) …"
