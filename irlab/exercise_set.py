@@ -15,7 +15,7 @@ from pathlib import Path
 from . import conventions as conv
 from . import schema
 from .document import Answer as AnswerBlock
-from .document import Document, Note, Paragraph, Section, Steps, Table, gather_rank_tables
+from .document import Document, Formula, Note, Paragraph, Section, Steps, Table, gather_rank_tables
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
@@ -524,6 +524,7 @@ def _question_section(exercise, question, solution, path) -> Section:
         blocks += solution.answers[0].result.blocks()[:-1]  # the closing Answer block is replaced below
     else:
         blocks += _answer_sections(solution.answers)
+    blocks = [_without_results(block) if isinstance(block, Section) else block for block in blocks]
     answers = []
     for answer in solution.answers:
         label = "Answer" if answer.primary and len(solution.primary) == 1 else answer.label
@@ -538,6 +539,34 @@ def _question_section(exercise, question, solution, path) -> Section:
     text = question_text(exercise, question, path)
     title = f"{question.id}) {text}" if text else f"{question.id})"
     return Section(title, tuple(blocks), meta)
+
+
+def _without_results(section: Section) -> Section:
+    """A part of a question (one query of a mean) without its closing 'Result' line: its last step ends with the
+    same value, and the question's answer follows."""
+    blocks = [_without_results(b) if isinstance(b, Section) else b for b in section.blocks
+              if not (isinstance(b, AnswerBlock) and b.label == "Result")]
+    return Section(section.title, tuple(blocks), section.meta)
+
+
+def _stated_once(exercises: list[Section]) -> list[Section]:
+    """Exercises in which a formula or convention an earlier exercise of the set already stated is not repeated:
+    a solution introduces each definition once, as a textbook chapter does."""
+    seen = set()
+
+    def walk(blocks):
+        out = []
+        for block in blocks:
+            if isinstance(block, Section):
+                block = Section(block.title, tuple(walk(block.blocks)), block.meta)
+            elif isinstance(block, Formula) or (isinstance(block, Note) and block.kind == "convention"):
+                if block in seen:
+                    continue
+                seen.add(block)
+            out.append(block)
+        return out
+
+    return walk(exercises)
 
 
 def _answer_sections(answers) -> list[Section]:
@@ -570,5 +599,5 @@ def solve(path, exercise_id: str | None = None, decorate=None) -> Document:
     exercise_set = load(path)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(exercise_set.source)] if exercise_set.source else []
-    blocks += [solve_exercise(exercise, exercise_set.path, decorate) for exercise in exercises]
+    blocks += _stated_once([solve_exercise(exercise, exercise_set.path, decorate) for exercise in exercises])
     return Document(exercise_set.title, blocks, {"set": exercise_set.id, "file": str(exercise_set.path)})
