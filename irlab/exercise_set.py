@@ -511,7 +511,10 @@ def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
         solution = _in_context(where, solve_question, params, question, where)
         section = _question_section(exercise, question, solution, path)
         sections.append(decorate(params, question, where, section) if decorate else section)
-    shared, sections = gather_rank_tables(sections)  # one rank table per exercise, not one per question
+    # one rank table per exercise, not one per question; with several queries it is the first query's
+    caption = ("Rank table of query q1 (the questions refer to it)" if "rankings" in params
+               else "Rank table (every question of this exercise refers to it)")
+    shared, sections = gather_rank_tables(sections, caption)
     blocks += ([shared] if shared else []) + sections
     return Section(exercise_title(exercise), tuple(blocks), {"exercise": exercise.id})
 
@@ -524,7 +527,7 @@ def _question_section(exercise, question, solution, path) -> Section:
         blocks += solution.answers[0].result.blocks()[:-1]  # the closing Answer block is replaced below
     else:
         blocks += _answer_sections(solution.answers)
-    blocks = [_without_results(block) if isinstance(block, Section) else block for block in blocks]
+    blocks = _queries_as_table([_without_results(block) if isinstance(block, Section) else block for block in blocks])
     answers = []
     for answer in solution.answers:
         label = "Answer" if answer.primary and len(solution.primary) == 1 else answer.label
@@ -547,6 +550,41 @@ def _without_results(section: Section) -> Section:
     blocks = [_without_results(b) if isinstance(b, Section) else b for b in section.blocks
               if not (isinstance(b, AnswerBlock) and b.label == "Result")]
     return Section(section.title, tuple(blocks), section.meta)
+
+
+def _queries_as_table(blocks: list) -> list:
+    """A mean over queries whose queries are worked the same way: one table with a row per query and a column per
+    step (hits, n, P, R, Rec, F1 or S, R, AP) in place of a section per query; the formula and the first query's
+    conventions are stated above it, and a query's own rank table is kept, captioned with the query."""
+    out = [(_queries_as_table(list(b.blocks)) and Section(b.title, tuple(_queries_as_table(list(b.blocks))), b.meta))
+           if isinstance(b, Section) else b for b in blocks]
+    for position, table in enumerate(out):
+        if not (isinstance(table, Table) and table.caption == "Per query" and table.columns[0] == "query"):
+            continue
+        labels = [row[0] for row in table.rows]
+        parts = [next((b for b in out if isinstance(b, Section) and b.title.startswith(f"Query {label}: ")), None)
+                 for label in labels]
+        if any(part is None for part in parts):
+            continue
+        steps = [[b for b in part.blocks if isinstance(b, Steps)] for part in parts]
+        if any(len(found) != 1 for found in steps):
+            continue
+        symbols = [tuple(step.symbol for step in found[0].steps) for found in steps]
+        if len(set(symbols)) != 1:
+            continue
+        kept = []  # what a query shows besides its steps: its rank table, a pointer to the shared one
+        for label, part in zip(labels, parts):
+            for block in part.blocks:
+                if isinstance(block, Table):
+                    kept.append(Table(block.columns, block.rows, block.caption or f"Rank table of query {label}"))
+                elif isinstance(block, (Paragraph, Note)) and not (isinstance(block, Paragraph) and block.text.startswith("Ranking ")):
+                    kept.append(block)
+        rows = tuple((label, *(step.value for step in found[0].steps)) for label, found in zip(labels, steps))
+        merged = Table(("query", *symbols[0]), rows, "Per query (one column per step)")
+        out = [b for b in out[:position] if not any(b is part for part in parts)] + kept + [merged] + \
+              [b for b in out[position + 1:] if not any(b is part for part in parts)]
+        break
+    return out
 
 
 def _stated_once(exercises: list[Section]) -> list[Section]:
