@@ -7,7 +7,8 @@
 
 A lesson's source is notebooks/NN_name.md (jupytext's MyST Markdown, paired with the .ipynb by jupytext.toml).
 The written .ipynb is reproducible so that strict nbval can check it: cell ids NN-01, NN-02, … by position,
-kernelspec ``python3``, no execution timings, each printed stream stored in one piece. The kernel's working directory
+kernelspec ``python3``, no execution timings, each printed stream stored in one piece, no widget state (a widget
+keeps its text summary). The kernel's working directory
 is notebooks/ (as with nbval and ``jupyter nbconvert --execute``), so paths in the lessons are relative to it.
 
 Student versions: a code cell tagged ``solution`` (``:tags: [solution]`` and ``:prompt: …`` in its ``{code-cell}``
@@ -33,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 LESSON = re.compile(r"^(\d\d)_\w+\.md$")
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 SOLUTION_TAG = "solution"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 class BuildError(Exception):
@@ -78,6 +80,12 @@ def execute(nb: nbformat.NotebookNode) -> None:
     # a print() may reach the notebook in several chunks, depending on when the kernel flushes its output;
     # store each stream in one piece (nbval merges the chunks before comparing, so either way passes)
     CoalesceStreamsPreprocessor().preprocess(nb, {})
+    # a widget (irlab's playground) lives only in a running kernel: its state and model ids change at every run, so
+    # the stored notebook keeps its text/plain summary and no widget state
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
 
 
 def is_solution(cell) -> bool:
