@@ -26,7 +26,7 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath,amssymb,graphicx}
 \usepackage[margin=1.5cm]{geometry}
 \setlength{\parindent}{0pt}
-\setlength{\parskip}{0.25em}
+\setlength{\parskip}{0.15em}
 \setlength{\abovedisplayskip}{0.3em}
 \setlength{\belowdisplayskip}{0.3em}
 \allowdisplaybreaks
@@ -190,7 +190,7 @@ def _step(step) -> list[str]:
     # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps
     symbol, *sides = [_NUMERIC_FRACTION.sub(r"\1/\2", part.replace(r"\frac{", r"\tfrac{"))
                       for part in step_parts(step, "latex")]
-    if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 105:  # one line
+    if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 112:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
     for side in sides:
@@ -237,9 +237,9 @@ def _table(table):
     body = [" & ".join(cell_latex(c, latex_text, inline=True) for c in row) + r" \\" for row in table.rows]
     widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
-    stretch = "1.5" if any(r"\frac" in row for row in body) else "1.08"  # stacked fractions need the room
+    stretch = "1.5" if any(r"\frac" in row for row in body) else "1.0"  # stacked fractions need the room
     lines = []
-    per_block = ROWS_PER_PAGE if stretch == "1.08" else ROWS_PER_PAGE * 2 // 3
+    per_block = ROWS_PER_PAGE if stretch == "1.0" else ROWS_PER_PAGE * 2 // 3
     for start in range(0, max(len(body), 1), per_block):
         array = [rf"\begin{{array}}{{{columns}}}", header, *body[start:start + per_block], r"\end{array}"]
         if sum(widths) + 3 * len(widths) > 95:  # wider than the text: scale it down rather than overflow the margin
