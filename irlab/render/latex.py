@@ -123,12 +123,14 @@ def _blocks(blocks, level):
             title = NOTE_TITLES.get(block.kind, block.kind.title())
             lines += [rf"\textbf{{{title}:}} {latex_text(block.text)}", ""]
         elif isinstance(block, Formula):
-            if block.caption:
-                lines += [rf"\textit{{{latex_text(block.caption)}:}}", ""]
             formulas = [part.strip() for part in block.latex.replace(r"\qquad", r"\quad").split(r", \quad")]
             rows = [piece for formula in formulas for piece in break_latex(formula, 70)]
-            if len(rows) == 1 and _visible_width(rows[0]) <= 45:  # a short formula reads inline, as in a textbook
-                lines += [rf"\textit{{Formula:}} \( \displaystyle {rows[0]} \)", ""]
+            short = len(rows) == 1 and _visible_width(rows[0]) <= 45
+            if block.caption and not (short and len(block.caption) <= 55):
+                lines += [rf"\textit{{{latex_text(block.caption)}:}}", ""]
+            if short:  # a short formula reads inline after its caption, as in a textbook
+                lead = latex_text(block.caption) if block.caption and len(block.caption) <= 55 else "Formula"
+                lines += [rf"\textit{{{lead}:}} \( \displaystyle {rows[0]} \)", ""]
             else:
                 lines += [r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}", ""]
         elif isinstance(block, Table):
@@ -168,8 +170,9 @@ def _blocks(blocks, level):
                 rows = [f"{symbol} &= {pieces[0]}"] + [rf"&\quad {piece}" for piece in pieces[1:]]
                 lines += [label, r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}", ""]
         elif isinstance(block, Figure):  # image and caption kept together on one page
-            lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering",
-                      rf"\includegraphics[width=0.42\linewidth]{{{block.name}}}\\",
+            lines += [r"\begin{center}\begin{minipage}{0.42\linewidth}\centering",  # the caption beside it
+                      rf"\includegraphics[width=\linewidth]{{{block.name}}}",
+                      r"\end{minipage}\hfill\begin{minipage}{0.54\linewidth}\raggedright",
                       latex_text(block.caption), r"\end{minipage}\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
