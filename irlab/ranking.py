@@ -24,17 +24,19 @@ _INTEGER = re.compile(r"-?[0-9]+")
 class Ranking:
     """Judgments of the retrieved documents in rank order, plus what is known about the rest.
 
-    grades        grade of the document at each rank (0 = non-relevant; R/N strings give 1/0)
-    relevant      total number of relevant documents R for the query, if known
-    unretrieved   grades of judged documents that were not retrieved (for IDCG and R)
-    collection    collection size N, if known
-    threshold     a grade >= threshold counts as relevant for binary metrics
-    text          how the ranking was written, for display
-    ids           the documents' ids in rank order, when known
-    remarks       assumptions made in building the ranking (e.g. unjudged documents count as non-relevant)
-    unjudged      ranks (1-based) of retrieved documents nobody judged ('U' in an R/N string): grade 0 for every
-                  metric, as in trec_eval, except those that skip them (bpref)
-    nonrelevant_unretrieved  judged non-relevant documents that were not retrieved, when known (TREC qrels; bpref)
+    Its fields::
+
+        grades        grade of the document at each rank (0 = non-relevant; R/N strings give 1/0)
+        relevant      total number of relevant documents R for the query, if known
+        unretrieved   grades of judged documents that were not retrieved (for IDCG and R)
+        collection    collection size N, if known
+        threshold     a grade >= threshold counts as relevant for binary metrics
+        text          how the ranking was written, for display
+        ids           the documents' ids in rank order, when known
+        remarks       assumptions made in building the ranking (e.g. unjudged documents count as non-relevant)
+        unjudged      ranks (1-based) of retrieved documents nobody judged ('U' in an R/N string): grade 0 for every
+                      metric, as in trec_eval, except those that skip them (bpref)
+        nonrelevant_unretrieved  judged non-relevant documents that were not retrieved, when known (TREC qrels; bpref)
     """
 
     grades: tuple[int, ...]
