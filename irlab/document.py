@@ -176,8 +176,11 @@ class Document(Displayable):
 
 
 def _rank_key(table) -> int:
-    """How many leading columns describe the ranking itself (rank, document, judgment, relevant so far); 0 if none."""
+    """How many leading columns describe the ranking itself (rank, document, judgment, relevant so far), or the
+    judged documents (document, judge 1, judge 2, …); 0 if none."""
     columns = list(table.columns)
+    if columns and columns[0] == "document" and "judge 1" in columns:
+        return max(i for i, name in enumerate(columns) if name.startswith("judge ")) + 1
     if not columns or columns[0] != "rank" or "judgment" not in columns:
         return 0
     last = "relevant so far" if "relevant so far" in columns else "judgment"
@@ -232,7 +235,7 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
         merged[id(table)] = names
     if len(merged) < 2:
         return None, without_repeats(sections)
-    ranks = sorted(key_rows)
+    ranks = sorted(key_rows) if all(isinstance(rank, int) for rank in key_rows) else list(key_rows)  # documents as given
     rows = tuple((*key_rows[rank], *(columns[name].get(rank) for name in columns)) for rank in ranks)
     shared = Table((*key_columns, *columns), rows, caption)
 
@@ -241,8 +244,9 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
         for block in blocks:
             if isinstance(block, Table) and id(block) in merged:
                 names = merged[id(block)]
+                what = "judgments are in the table" if block.columns[0] == "document" else "ranking is in the rank table"
                 if names:  # a question that only counts needs no pointer: the exercise says every question uses it
-                    out.append(Paragraph(f"The ranking is in the rank table above (columns: {', '.join(names)})."))
+                    out.append(Paragraph(f"The {what} above (columns: {', '.join(names)})."))
             elif isinstance(block, Table) and _rank_key(block) == len(block.columns):
                 continue  # another query's ranking with nothing but its judgments: the statement and context show it
             elif isinstance(block, Section):

@@ -515,6 +515,8 @@ def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
     caption = ("Rank table of query q1 (the questions refer to it)" if "rankings" in params
                else "Rank table (every question of this exercise refers to it)")
     shared, sections = gather_rank_tables(sections, caption)
+    if shared is not None and shared.columns[0] == "document":
+        blocks, shared = _judgments_with_columns(blocks, shared)
     blocks += ([shared] if shared else []) + sections
     return Section(exercise_title(exercise), tuple(blocks), {"exercise": exercise.id})
 
@@ -542,6 +544,18 @@ def _question_section(exercise, question, solution, path) -> Section:
     text = question_text(exercise, question, path)
     title = f"{question.id}) {text}" if text else f"{question.id})"
     return Section(title, tuple(blocks), meta)
+
+
+def _judgments_with_columns(blocks: list, shared: Table):
+    """The statement's judgments table with the questions' columns added (relevant under each rule, retrieved), so
+    the judgments are printed once; the shared table alone when the statement shows other judgments."""
+    width = shared.columns.index([c for c in shared.columns if c.startswith("judge ")][-1]) + 1
+    for position, block in enumerate(blocks):
+        if (isinstance(block, Table) and block.columns == shared.columns[:width]
+                and {tuple(map(str, row)) for row in block.rows} == {tuple(map(str, row[:width])) for row in shared.rows}):
+            caption = f"{block.caption}; in the questions' columns, 1 = relevant under the rule, or retrieved"
+            return blocks[:position] + [Table(shared.columns, shared.rows, caption)] + blocks[position + 1:], None
+    return blocks, Table(shared.columns, shared.rows, "Judgments (every question of this exercise refers to them)")
 
 
 def _without_results(section: Section) -> Section:
