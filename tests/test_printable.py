@@ -178,3 +178,13 @@ def test_answers_only_key_of_ten_questions_fits_two_pages(cli, tmp_path):
     pages = subprocess.run(["pdfinfo", str(tmp_path / "sheet-key.pdf")], capture_output=True, text=True).stdout
     assert int(re.search(r"Pages:\s+(\d+)", pages).group(1)) <= 2
     assert "Your answer: ____" in cli("sheet", str(EXERCISES / "homework-variants.toml"), "--student", "s1").stdout
+
+
+def test_inline_fractions_in_latex_steps_keep_brackets_under_a_power():
+    """Steps write 6/20 inline; a number fraction raised to a power keeps its brackets ((1/2)^2, never 1/2^2)."""
+    from irlab.exercise_set import solve
+
+    latex = solve(SEED, "8/4").render("latex")
+    kappa = next(line for line in latex.splitlines() if line.startswith(r"\item Agreement expected by chance"))
+    assert r"{\left(1/2\right)}^{2} + {\left(1/2\right)}^{2} = 1/2 = 0.5" in kappa
+    assert r"\item Observed agreement: \( P(A) = \tfrac{\mathrm{agree}}{n} = 4/12 = 1/3" in latex

@@ -184,6 +184,17 @@ def _blocks(blocks, level):
 _NUMERIC_FRACTION = re.compile(r"\\tfrac\{(\d+)\}\{(\d+)\}")
 
 
+def _inline_fractions(latex: str) -> str:
+    """6/20 for a stacked number over a number; (1/2)^{2} in brackets where a power follows, so it cannot read 1/4."""
+    def inline(match):
+        written = f"{match.group(1)}/{match.group(2)}"
+        end, start = match.end(), match.start()
+        powered = latex.startswith("^", end) or (latex.startswith("}^", end) and latex[start - 1:start] == "{")
+        return rf"\left({written}\right)" if powered else written
+
+    return _NUMERIC_FRACTION.sub(inline, latex)
+
+
 def _step(step) -> list[str]:
     """One step: its label, then the chain of equalities aligned at '=', one side per line group.
 
@@ -191,8 +202,7 @@ def _step(step) -> list[str]:
     """
     note = f" ({latex_text(step.note)})" if step.note else ""
     # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps
-    symbol, *sides = [_NUMERIC_FRACTION.sub(r"\1/\2", part.replace(r"\frac{", r"\tfrac{"))
-                      for part in step_parts(step, "latex")]
+    symbol, *sides = [_inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in step_parts(step, "latex")]
     if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 112:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
