@@ -66,6 +66,8 @@ def simplify(value):
 def add(a, b):
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) + to_sympy(b))
+    if type(a) is int and type(b) is int:  # counts: no Fraction to build and normalise
+        return a + b
     return rational(Fraction(a) + Fraction(b))
 
 
@@ -131,12 +133,16 @@ def dyadic(numerator: int, exponent: int, odd: int = 1) -> Fraction | int:
 def sub(a, b):
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) - to_sympy(b))
+    if type(a) is int and type(b) is int:
+        return a - b
     return rational(Fraction(a) - Fraction(b))
 
 
 def mul(a, b):
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) * to_sympy(b))
+    if type(a) is int and type(b) is int:
+        return a * b
     return rational(Fraction(a) * Fraction(b))
 
 
@@ -152,6 +158,8 @@ def div(a, b):
     if is_symbolic(a) or is_symbolic(b):
         # no cancel(): over a common denominator a DCG sum would grow combinatorially
         return simplify(to_sympy(a) / to_sympy(b))
+    if type(a) is int and type(b) is int:  # hits / k: one Fraction instead of three
+        return rational(Fraction(a, b))
     return rational(Fraction(a) / Fraction(b))
 
 
@@ -307,8 +315,12 @@ def is_terminating(value, decimals: int = DECIMALS) -> bool:
     """True when the value is written exactly with at most ``decimals`` decimal places."""
     if is_symbolic(value):
         return False
-    scaled = Fraction(value) * 10**decimals
-    return scaled.denominator == 1
+    # value · 10^decimals is an integer exactly when the reduced denominator divides 10^decimals
+    return 10**decimals % _exact_rational(value).denominator == 0
+
+
+def _exact_rational(value) -> Fraction | int:
+    return value if type(value) is int or type(value) is Fraction else Fraction(value)
 
 
 def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
@@ -319,10 +331,11 @@ def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
     if is_symbolic(value):
         text = f"{to_float(value):.{decimals}f}"
     else:
-        exact = Fraction(value)
-        scaled = abs(exact) * 10**decimals
-        rounded = int(scaled + Fraction(1, 2))
-        sign = "-" if exact < 0 and rounded else ""
+        exact = _exact_rational(value)
+        numerator, denominator = exact.numerator, exact.denominator
+        # floor(|value| · 10^decimals + 1/2) in integers
+        rounded = (2 * abs(numerator) * 10**decimals + denominator) // (2 * denominator)
+        sign = "-" if numerator < 0 and rounded else ""
         whole, frac = divmod(rounded, 10**decimals)
         text = f"{sign}{whole}.{frac:0{decimals}d}"
     if strip and "." in text:
