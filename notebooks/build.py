@@ -69,14 +69,18 @@ def read_lesson(source: Path) -> nbformat.NotebookNode:
     return nb
 
 
-def execute(nb: nbformat.NotebookNode) -> None:
+def execute(nb: nbformat.NotebookNode, name: str) -> None:
     """Run every cell in a fresh python3 kernel whose working directory is notebooks/."""
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
     from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
     client = NotebookClient(nb, timeout=300, kernel_name=KERNELSPEC["name"], record_timing=False,
                             resources={"metadata": {"path": str(HERE)}})
-    client.execute()
+    try:
+        client.execute()
+    except CellExecutionError as error:  # the kernel's traceback names the cell's code and the exception
+        raise BuildError(f"{name}: a cell failed to execute:\n{error}") from None
     # a print() may reach the notebook in several chunks, depending on when the kernel flushes its output;
     # store each stream in one piece (nbval merges the chunks before comparing, so either way passes)
     CoalesceStreamsPreprocessor().preprocess(nb, {})
@@ -118,7 +122,7 @@ def teacher_digests(nb: nbformat.NotebookNode, name: str) -> dict[str, str]:
             probed.cells.append(probe)
     if not probes:
         return {}
-    execute(probed)
+    execute(probed, f"{name}.md (the run that takes the teacher's answers)")
     digests = {}
     for cell_id, probe in probes.items():
         text = "".join(o.get("text", "") for o in probe.outputs if o.get("output_type") == "stream").strip()
@@ -166,7 +170,7 @@ def build(wanted: list[str] | None = None, *, teacher: bool = True, student_dir:
     for source in lesson_sources(wanted, folder):
         if teacher:
             nb = read_lesson(source)
-            execute(nb)
+            execute(nb, source.name)
             target = source.with_suffix(".ipynb")
             write(nb, target)
             written.append(target)
