@@ -8,17 +8,17 @@
 A lesson's source is notebooks/NN_name.md (jupytext's MyST Markdown, paired with the .ipynb by jupytext.toml).
 The written .ipynb is reproducible so that strict nbval can check it: cell ids NN-01, NN-02, … by position,
 kernelspec ``python3``, no execution timings, each printed stream stored in one piece, no widget state (a widget
-keeps its text summary). The kernel's working directory
-is notebooks/ (as with nbval and ``jupyter nbconvert --execute``), so paths in the lessons are relative to it.
+keeps its text summary). The kernel's working directory is notebooks/ (as with nbval and
+``jupyter nbconvert --execute``), so paths in the lessons are relative to it.
 
 Student versions: a code cell tagged ``solution`` (``:tags: [solution]`` and ``:prompt: …`` in its ``{code-cell}``
 directive) must end with the expression that is the answer. In the student version it becomes a markdown prompt
-and a cell ``your_answer = ...`` followed by ``check_value(your_answer, "sha256:…")`` (irlab/lesson_check.py), which
-compares with a digest of the teacher's value (taken from a run of the lesson) and prints feedback instead of
-raising. Student versions carry no outputs and keep the teacher's solutions out (only their digests). Names a solution cell defines must not be needed by later cells (tests/test_student_versions.py
-runs the student versions top to bottom). The student versions keep the lessons' relative paths: write them into a
-folder beside notebooks/ (``--student student`` from the repository root), so that ``../exercises/`` resolves; the
-data/ folder is copied into it.
+and a cell ``your_answer = ...`` followed by ``check_value(your_answer, "sha256:…")`` (irlab/lesson_check.py),
+which compares with a digest of the teacher's value (taken from a run of the lesson) and prints feedback instead
+of raising. Student versions carry no outputs and no solutions (only their digests). Names a solution cell
+defines must not be needed by later cells (tests/test_student_versions.py runs a student version top to bottom).
+They keep the lessons' relative paths: write them into a folder beside notebooks/ (``--student student`` from
+the repository root), so that ``../exercises/`` resolves; the data/ folder is copied into it.
 """
 
 from __future__ import annotations
