@@ -97,7 +97,9 @@ class PlaygroundState:
                                  f"{self.missed!r}") from None
         if any(grade <= 0 for grade in unretrieved):
             raise ParameterError(f"a missed relevant document has a grade of at least 1; got {self.missed!r}")
-        return Ranking.from_grades(self.grades, unretrieved=unretrieved) if unretrieved else Ranking.from_grades(self.grades)
+        if unretrieved:
+            return Ranking.from_grades(self.grades, unretrieved=unretrieved)
+        return Ranking.from_grades(self.grades)
 
     def result(self):
         """The chosen measure's explained :class:`~irlab.metric.Result` for the current state."""

@@ -177,7 +177,8 @@ def build(wanted: list[str] | None = None, *, teacher: bool = True, student_dir:
         if student_dir is not None:
             nb = read_lesson(source)
             student_dir.mkdir(parents=True, exist_ok=True)
-            if (folder / "data").is_dir():  # the lessons read data/…; ../exercises/… resolves when DIR is beside notebooks/
+            # the lessons read data/…; ../exercises/… resolves when DIR is beside notebooks/
+            if (folder / "data").is_dir():
                 shutil.copytree(folder / "data", student_dir / "data", dirs_exist_ok=True)
             path = student_dir / source.with_suffix(".ipynb").name
             write(student_version(nb, source.stem, teacher_digests(nb, source.stem)), path)
@@ -198,7 +199,7 @@ def main(argv: list[str]) -> int:
         elif argument == "--student-only":
             teacher = False
         elif argument.startswith("-"):
-            print(f"build.py: error: unknown option {argument} (see the docstring: python3 -m pydoc notebooks/build.py)",
+            print(f"build.py: error: unknown option {argument} (the options: python3 -m pydoc notebooks/build.py)",
                   file=sys.stderr)
             return 2
         else:
@@ -208,7 +209,8 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         for path in build(wanted, teacher=teacher, student_dir=student_dir):
-            print(f"{path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}: {path.stat().st_size // 1024} KiB")
+            shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+            print(f"{shown}: {path.stat().st_size // 1024} KiB")
     except BuildError as error:
         print(f"build.py: error: {error}", file=sys.stderr)
         return 2

@@ -28,7 +28,7 @@ def test_the_notebook_holds_the_cells_of_its_source(source):
     stored = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
     def cells(nb):
         return [(c.cell_type, c.source, c.get("metadata", {}).get("tags", [])) for c in nb.cells]
-    assert cells(stored) == cells(text), f"{source.name} changed: re-execute it (python3 notebooks/build.py {source.name[:2]})"
+    assert cells(stored) == cells(text), f"{source.name} changed: python3 notebooks/build.py {source.name[:2]}"
     number = source.name[:2]
     assert [c.id for c in stored.cells] == [f"{number}-{i:02d}" for i in range(1, len(stored.cells) + 1)]
     assert all(c.execution_count is not None for c in stored.cells if c.cell_type == "code"), "not executed"

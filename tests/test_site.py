@@ -42,7 +42,7 @@ def site(tmp_path_factory):
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
     output = tmp_path_factory.mktemp("site")
-    assert build.main([str(output)]) == 0, "sphinx-build -W reported warnings or errors (run python3 docs/site/build.py)"
+    assert build.main([str(output)]) == 0, "sphinx-build -W reported warnings or errors: python3 docs/site/build.py"
     return output
 
 
