@@ -188,3 +188,20 @@ def test_inline_fractions_in_latex_steps_keep_brackets_under_a_power():
     kappa = next(line for line in latex.splitlines() if line.startswith(r"\item Agreement expected by chance"))
     assert r"{\left(1/2\right)}^{2} + {\left(1/2\right)}^{2} = 1/2 = 0.5" in kappa
     assert r"\item Observed agreement: \( P(A) = \tfrac{\mathrm{agree}}{n} = 4/12 = 1/3" in latex
+
+
+def test_judgments_printed_once_across_the_page_with_the_questions_columns():
+    """8/4: one judgments table (statement) holding rule 'all', rule 'any' and retrieved, set across the page in
+    LaTeX (a row per judge), while a rank table still reads down the page."""
+    from irlab import Ranking, precision
+    from irlab.exercise_set import solve
+
+    document = solve(SEED, "8/4")
+    latex = document.render("latex")
+    assert latex.count(r"\text{document} & \text{1} & \text{2} & \text{3}") == 1
+    assert r"\text{rule 'all'} & 0 & 0 & 1 & 1 & 0 & 0 & 0 & 0 & 0 & 0 & 0 & 0 \\" in latex
+    assert r"\text{rule 'any'} & 0 & 0 & 1 & 1 & 1 & 1 & 1 & 1 & 1 & 1 & 1 & 1 \\" in latex
+    assert r"\text{retrieved} & 0 & 0 & 0 & 1 & 1 & 1 & 1 & 1 & 0 & 0 & 0 & 0 \\" in latex
+    assert "The judgments are in the table above (columns: rule 'any', retrieved)." in document.render("text")
+    ranked = precision(Ranking.parse("RRNNNNNNRR"), k=10).render("latex")
+    assert r"\text{rank} & \text{judgment}" in ranked  # ten ranks stay a column

@@ -222,7 +222,7 @@ def _step(step) -> list[str]:
 def _transposed(table):
     """A long table of a few short columns (documents with their judgments) set across the page instead, one row per
     column, as the statement of a judging exercise writes it; None when the table is short or would not fit."""
-    if len(table.rows) < 8 or len(table.columns) > 6:
+    if len(table.rows) < 8 or len(table.columns) > 6 or table.columns[0] == "rank":  # a ranking reads down the page
         return None
     cells = [[table.columns[i], *(row[i] for row in table.rows)] for i in range(len(table.columns))]
     if not all(isinstance(c, (str, int)) and not isinstance(c, bool) for column in cells for c in column[1:]):
