@@ -187,12 +187,15 @@ def _rank_key(table) -> int:
     return columns.index(last) + 1
 
 
-def gather_rank_tables(sections, caption: str = "Rank table (every question of this exercise refers to it)"):
+def gather_rank_tables(sections, caption: str = "Rank table (every question of this exercise refers to it)",
+                       whose: str = "The"):
     """One rank table for several questions on the same ranking: their rank tables merged, each column once.
 
     Returns the merged table (or None when fewer than two questions show the same ranking) and the sections with
     each merged table replaced by a sentence naming the columns it contributed. Columns of the same name and the
-    same cells appear once; a name that differs between questions is suffixed with the question.
+    same cells appear once; a name that differs between questions is suffixed with the question. ``whose`` begins
+    that sentence ("Query q1's" when the exercise has several rankings). Tables of judged documents (document,
+    judge 1, judge 2, …) are gathered the same way.
     """
     found = []  # (section index path, table)
 
@@ -246,7 +249,7 @@ def gather_rank_tables(sections, caption: str = "Rank table (every question of t
                 names = merged[id(block)]
                 what = "judgments are in the table" if block.columns[0] == "document" else "ranking is in the rank table"
                 if names:  # a question that only counts needs no pointer: the exercise says every question uses it
-                    out.append(Paragraph(f"The {what} above (columns: {', '.join(names)})."))
+                    out.append(Paragraph(f"{whose} {what} above (columns: {', '.join(names)})."))
             elif isinstance(block, Table) and _rank_key(block) == len(block.columns):
                 continue  # another query's ranking with nothing but its judgments: the statement and context show it
             elif isinstance(block, Section):

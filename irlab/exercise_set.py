@@ -514,7 +514,7 @@ def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
     # one rank table per exercise, not one per question; with several queries it is the first query's
     caption = ("Rank table of query q1 (the questions refer to it)" if "rankings" in params
                else "Rank table (every question of this exercise refers to it)")
-    shared, sections = gather_rank_tables(sections, caption)
+    shared, sections = gather_rank_tables(sections, caption, "Query q1's" if "rankings" in params else "The")
     if shared is not None and shared.columns[0] == "document":
         blocks, shared = _judgments_with_columns(blocks, shared)
     blocks += ([shared] if shared else []) + sections
@@ -553,7 +553,7 @@ def _judgments_with_columns(blocks: list, shared: Table):
     for position, block in enumerate(blocks):
         if (isinstance(block, Table) and block.columns == shared.columns[:width]
                 and {tuple(map(str, row)) for row in block.rows} == {tuple(map(str, row[:width])) for row in shared.rows}):
-            caption = f"{block.caption}; in the questions' columns, 1 = relevant under the rule, or retrieved"
+            caption = f"{block.caption}, each rule's verdict and the retrieved set"
             return blocks[:position] + [Table(shared.columns, shared.rows, caption)] + blocks[position + 1:], None
     return blocks, Table(shared.columns, shared.rows, "Judgments (every question of this exercise refers to them)")
 
