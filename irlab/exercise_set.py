@@ -643,7 +643,8 @@ def _answer_sections(answers) -> list[Section]:
 
 
 def _step_key(step):
-    return step.symbol, step.formula_text, step.substitution_text, str(step.value)
+    # the value itself, not its text: an exact value may have more digits than str() of an int allows
+    return step.symbol, step.formula_text, step.substitution_text, step.value
 
 
 def solve(path, exercise_id: str | None = None, decorate=None) -> Document:

@@ -205,3 +205,16 @@ def test_judgments_printed_once_across_the_page_with_the_questions_columns():
     assert "The judgments are in the table above (columns: rule 'any', retrieved)." in document.render("text")
     ranked = precision(Ranking.parse("RRNNNNNNRR"), k=10).render("latex")
     assert r"\text{rank} & \text{judgment}" in ranked  # ten ranks stay a column
+
+
+def test_assembly_compares_steps_by_value_not_by_text(tmp_path):
+    """A 5,000-relevant MAP bound has a value of more than 4,300 digits (past str(int)'s limit): the assembly that
+    drops repeated steps compares values, so the set still solves."""
+    from irlab.exercise_set import solve
+
+    exercise = tmp_path / "bounds.toml"
+    exercise.write_text('title = "Large bounds"\n[[exercise]]\nid = "1"\nstatement = "{ranking}"\n'
+                        '[exercise.parameters]\nranking = "RNRNNRRNNNRNRNNNNRNR"\nrelevant = 5000\ncollection = 10000\n'
+                        '[[exercise.question]]\nid = "a"\nsolver = "map-bounds"\nanswer = "all"\n', encoding="utf-8")
+    text = solve(exercise).render("text")
+    assert "Lowest possible AP: AP_min = " in text and "(4,3" in text  # a value of about 4,300 digits, abbreviated
