@@ -13,6 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
+# Sphinx's and myst-nb's notices about their own future APIs, not about the site
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")]
+
 for module in ("sphinx", "myst_nb"):
     pytest.importorskip(module, reason="the course site is built with Sphinx and myst-nb (the [test] extra)")
 
