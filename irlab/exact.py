@@ -23,6 +23,9 @@ def _sympy():
 
 def is_symbolic(value) -> bool:
     """True when ``value`` is a sympy expression rather than an int or Fraction."""
+    kind = type(value)
+    if kind is int or kind is Fraction:  # most values; isinstance(…, Fraction) goes through the numbers ABCs
+        return False
     return not isinstance(value, (int, Fraction))
 
 
@@ -77,7 +80,8 @@ def total(values):
     if not any(is_symbolic(v) for v in values):
         return _rational_total(values)
     if len(values) > LONG_SUM:  # too long to be written out: kept as the terms' sum, without sympy's sorting
-        return _sympy().Add(*(to_sympy(v) for v in values if not is_zero(v)), evaluate=False)
+        # Add(*terms, evaluate=False) without re-checking ten thousand terms that are sympy expressions already
+        return _sympy().Add._from_args([to_sympy(v) for v in values if not is_zero(v)], is_commutative=True)
     return _symbolic_total(tuple(values))
 
 
