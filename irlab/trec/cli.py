@@ -23,28 +23,23 @@ _LONG_RUN_BYTES = 50 << 20   # show progress only for inputs this large
 _PROGRESS_DELAY = 1.0        # ... and only if still running after this many seconds
 
 
-_INT_LIMIT = (1 << 63) - 1  # LONG_MAX, where trec_eval's atol saturates
-
-
 def _integer(text):
+    """An ASCII integer (no '_' separators, no other digits); huge values are
+    saturated by the evaluator, like trec_eval's atol."""
     try:
         v = int(text.strip()) if text.strip().isascii() else None
     except ValueError:
         v = None
     if v is None or "_" in text:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
-    return max(-_INT_LIMIT, min(v, _INT_LIMIT))
+    return v
 
 
 def _nonneg_int(text):
     v = _integer(text)
     if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text.strip()!r}")
     return v
-
-
-def _int(text):
-    return _integer(text)
 
 
 def add_eval_parser(subparsers):
@@ -72,7 +67,7 @@ def add_eval_parser(subparsers):
                         "stand-in of one unjudged document, as trec_eval does")
     p.add_argument("-M", "--Max_retrieved_per_topic", "--max-docs", dest="depth", type=_nonneg_int,
                    metavar="N", help="evaluate only the top N documents of each topic")
-    p.add_argument("-l", "--level_for_rel", "--level", dest="relevance_level", type=_int, default=1,
+    p.add_argument("-l", "--level_for_rel", "--level", dest="relevance_level", type=_integer, default=1,
                    metavar="N", help="minimum grade counted as relevant by binary measures (default 1)")
     p.add_argument("-J", "--Judged_docs_only", "--judged-only", dest="judged_only", action="store_true",
                    help="evaluate only the retrieved documents that have a judgment")

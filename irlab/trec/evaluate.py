@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import InputTypeError, IrlabError, ParameterError
-from irlab.trec.readers import equal_key_pairs, pair_keys, read_qrels, read_run
+from irlab.trec.readers import equal_key_pairs, listed, pair_keys, read_qrels, read_run, whole_topic_slices
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
            "topic_coverage_notes"]
@@ -346,10 +346,8 @@ def _presorted_ranks(seg, score, docno, rows, bbrk, bstart):
     """Ranks of ``rows`` when every topic's lines are contiguous and in
     non-increasing score order: only ties need sorting.  Slices of whole
     topics keep the temporaries small on multi-million-line runs."""
-    n = len(seg)
     ranks = np.empty(len(rows), dtype=np.int64)
-    cuts = np.unique(np.append(bstart[np.searchsorted(bstart, np.arange(0, n, _SLICE_ROWS), side="right") - 1], n))
-    for a, b in zip(cuts[:-1], cuts[1:]):
+    for a, b in whole_topic_slices(bstart, len(seg), _SLICE_ROWS):
         inside = np.flatnonzero((rows >= a) & (rows < b))
         if len(inside) == 0:
             continue
@@ -545,8 +543,7 @@ def topic_coverage_notes(qrels, run, *, complete=False, shown=5):
     irlab does, saying which topics were left out and that -c counts them.
     Run topics without judgments are ignored by both, silently by trec_eval."""
     def names(arr):
-        out = [t.decode("utf-8", errors="surrogateescape") for t in arr.tolist()]
-        return ", ".join(out[:shown]) + (f" and {len(out) - shown} more" if len(out) > shown else "")
+        return listed((t.decode("utf-8", errors="surrogateescape") for t in arr.tolist()), shown)
 
     notes = []
     unrun = np.setdiff1d(qrels.topics, run.topics)

@@ -395,6 +395,20 @@ def _read(path, kind, progress=None):
 _DUP_SLICE_ROWS = 1 << 20
 
 
+def whole_topic_slices(starts, n, size):
+    """(a, b) row ranges of about ``size`` rows that never split a topic, for
+    rows grouped by topic with each group starting at ``starts`` (sorted, from 0)."""
+    cuts = np.unique(np.append(starts[np.searchsorted(starts, np.arange(0, n, size), side="right") - 1], n))
+    return zip(cuts[:-1].tolist(), cuts[1:].tolist())
+
+
+def listed(items, shown):
+    """'a, b, c and 4 more': the first ``shown`` items of a list in a message."""
+    items = list(items)
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(str(item) for item in items[:shown]) + more
+
+
 def _first_duplicate_row(tidx, d):
     """Row of the first repeated (topic, docno) pair, or None.  When every
     topic's rows are contiguous (the usual run file) the check goes a slice
@@ -403,9 +417,7 @@ def _first_duplicate_row(tidx, d):
     brk = np.flatnonzero(tidx[1:] != tidx[:-1]) + 1
     if n <= _DUP_SLICE_ROWS or len(np.unique(tidx[np.concatenate(([0], brk))])) != len(brk) + 1:
         return _find_duplicate(tidx, d, pair_keys(tidx, d))
-    bounds = np.concatenate(([0], brk))
-    cuts = np.unique(np.append(bounds[np.searchsorted(bounds, np.arange(0, n, _DUP_SLICE_ROWS), side="right") - 1], n))
-    for a, b in zip(cuts[:-1], cuts[1:]):
+    for a, b in whole_topic_slices(np.concatenate(([0], brk)), n, _DUP_SLICE_ROWS):
         found = _find_duplicate(tidx[a:b], d[a:b], pair_keys(tidx[a:b], d[a:b]))
         if found is not None:
             return a + found
@@ -434,8 +446,7 @@ def _trec_eval_reading_notes(path, shown=3):
                                    "'#' in column 0, and not the second of two comment lines in a row)"),
                         (blanks, "blank line(s) skipped; trec_eval 10.0 stops on them as malformed")):
         if lines:
-            where = ", ".join(str(n) for n in lines[:shown]) + (f" and {len(lines) - shown} more" if len(lines) > shown else "")
-            notes.append(f"{path}: line {where}: {what}")
+            notes.append(f"{path}: line {listed(lines, shown)}: {what}")
     return notes
 
 
