@@ -186,10 +186,7 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
     >>> sign_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
     Fraction(1, 16)
     """
-    pairs = paired(a, b, names)
-    choice = conv.ALTERNATIVE.choice(alternative)
-    alpha = _alpha(alpha)
-    d = pairs.differences
+    pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
     wins, losses = sum(1 for x in d if x > 0), sum(1 for x in d if x < 0)
     n = wins + losses
     if n == 0:
@@ -269,10 +266,7 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
     >>> permutation_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
     Fraction(1, 16)
     """
-    pairs = paired(a, b, names)
-    choice = conv.ALTERNATIVE.choice(alternative)
-    alpha = _alpha(alpha)
-    d = pairs.differences
+    pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
     n = pairs.n
     observed = mean(d, "d_mean", "Observed mean difference")
     weights, scale = _scaled(d)
@@ -365,10 +359,7 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
     >>> wilcoxon_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
     Fraction(1, 16)
     """
-    pairs = paired(a, b, names)
-    choice = conv.ALTERNATIVE.choice(alternative)
-    alpha = _alpha(alpha)
-    d = pairs.differences
+    pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
     kept = [i for i, x in enumerate(d) if x != 0]
     if not kept:
         raise ParameterError("the signed-rank test needs at least one topic where the systems differ; every topic is a tie")
@@ -449,10 +440,7 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     >>> steps["s²"], steps["t"], round(float(steps["p"]), 4)
     (Fraction(7, 200), 2*sqrt(70)/7, 0.0751)
     """
-    pairs = paired(a, b, names)
-    choice = conv.ALTERNATIVE.choice(alternative)
-    alpha = _alpha(alpha)
-    d = pairs.differences
+    pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
     n = pairs.n
     if n < 2:
         raise ParameterError("the t-test needs at least two topics (it estimates the spread of the differences)")
@@ -591,6 +579,12 @@ def adjust(p_values, correction=None) -> list:
         running = maximum([running, _clip(mul(m - position, p_values[i]), value_of)])
         adjusted[i] = running
     return adjusted
+
+
+def _test_inputs(a, b, names, alternative, alpha):
+    """What every paired test starts from: the pairs, the alternative, the level and the differences d."""
+    pairs = paired(a, b, names)
+    return pairs, conv.ALTERNATIVE.choice(alternative), _alpha(alpha), pairs.differences
 
 
 def _clip(value, value_of=None):
