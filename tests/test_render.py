@@ -115,7 +115,7 @@ def test_mean_over_queries_writes_each_query_as_computed():
 
 
 def test_notation_cannot_be_misread():
-    from irlab import Ranking, cohen_kappa, f_measure, interpolated_precision, precision, recall
+    from irlab import Ranking, cohen_kappa, f_measure, precision, recall
 
     ranking = Ranking.parse("RNNRR", relevant=8)
     f_half = f_measure(ranking, beta="1/2").render("text")

@@ -15,7 +15,6 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .. import exact
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency
 from ..metric import Result

@@ -22,14 +22,13 @@ The tests need scipy only for the t distribution and large-sample Wilcoxon (``pi
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import conventions as conv
 from .. import exact
-from ..document import Note, Paragraph, Section, Table
+from ..document import Note, Table
 from ..errors import ParameterError, RankingError
 from ..metric import Result, check_fraction
 from ..trace import Traced, call, mean, minimum, total

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from html import escape
 
-from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
 from .common import NOTE_TITLES, break_latex, cell_latex, cell_text, prose_parts, step_parts, value_latex, value_text

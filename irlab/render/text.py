@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from .common import NOTE_TITLES, cell_text, step_chain, value_text
 
