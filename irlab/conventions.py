@@ -166,6 +166,20 @@ GMAP_FLOOR = Convention(
     "epsilon",
 )
 
+TAU_VARIANT = Convention(
+    "tau_variant",
+    "Kendall's tau of two score lists: how do pairs tied in x or in y enter the denominator?",
+    (
+        Choice("b", "ties shrink the denominator: pairs tied in x or in y leave it, so tau-b is ±1 when both lists order "
+               "every pair alike, ties included", "τ_b = (C - D) / √((n_0 - n_1)(n_0 - n_2))",
+               "Kendall 1945; scipy.stats.kendalltau (default, variant='b')"),
+        Choice("a", "every pair counts in the denominator, tied or not", "τ_a = (C - D) / (n(n - 1)/2)", "Kendall 1938"),
+        Choice("c", "Stuart's tau-c for an m × m table, m the fewer distinct values", "τ_c = 2m(C - D) / (n²(m - 1))",
+               "Stuart 1953; scipy.stats.kendalltau(variant='c')"),
+    ),
+    "b",
+)
+
 TIES = Convention(
     "ties",
     "Documents with equal scores: in which order are they ranked?",
@@ -200,5 +214,5 @@ JUDGMENTS_SEEN = Convention(
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR)
+       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT)
 BY_NAME = {convention.name: convention for convention in ALL}
