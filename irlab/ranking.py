@@ -36,6 +36,8 @@ class Ranking:
         remarks       assumptions made in building the ranking (e.g. unjudged documents count as non-relevant)
         unjudged      ranks (1-based) of retrieved documents nobody judged ('U' in an R/N string): grade 0 for every
                       metric, as in trec_eval, except those that skip them (bpref)
+        sampled_out   the unjudged ranks whose documents are in the pool but were not sampled for judging ('S' in an
+                      R/N string; qrels grade -1): only infAP tells them from documents outside the pool
         nonrelevant_unretrieved  judged non-relevant documents that were not retrieved, when known (TREC qrels; bpref)
     """
 
@@ -50,6 +52,7 @@ class Ranking:
     remarks: tuple[str, ...] = field(default=(), compare=False)  # how the ranking was obtained, shown with every result
     unjudged: tuple[int, ...] = field(default=(), compare=False)  # ranks of unjudged documents (grade 0)
     nonrelevant_unretrieved: int | None = field(default=None, compare=False)  # judged non-relevant, not retrieved (bpref)
+    sampled_out: tuple[int, ...] = field(default=(), compare=False)  # unjudged ranks in the pool (infAP)
 
     def __post_init__(self):
         object.__setattr__(self, "grades", _sequence(self.grades, "the grades of a Ranking"))
@@ -76,6 +79,8 @@ class Ranking:
                     f"R = {self.relevant} disagrees with the judgments: {self.relevant_retrieved} relevant retrieved "
                     f"+ {self.relevant_unretrieved} relevant unretrieved = {known}"
                 )
+        if not set(self.sampled_out) <= set(self.unjudged):
+            raise RankingError("every sampled-out rank (in the pool, not judged) must also be an unjudged rank")
         if self.ids is not None and len(self.ids) != len(self.grades):
             raise RankingError(f"{len(self.ids)} document ids for {len(self.grades)} ranks")
         if self.collection is not None:
@@ -105,8 +110,9 @@ class Ranking:
 
     @classmethod
     def from_string(cls, text: str, **known) -> "Ranking":
-        """An R/N string, U for an unjudged document; case, spaces, commas and '|' separators are ignored."""
-        grades, unjudged = [], []
+        """An R/N string, U for an unjudged document, S for one in the pool but sampled out (unjudged too); case,
+        spaces, commas and '|' separators are ignored."""
+        grades, unjudged, sampled_out = [], [], []
         for position, char in enumerate(text, 1):
             if char in _SEPARATORS:
                 continue
@@ -114,21 +120,25 @@ class Ranking:
                 grades.append(1)
             elif char.upper() == "N":
                 grades.append(0)
-            elif char.upper() == "U":
+            elif char.upper() in "US":
                 grades.append(0)
                 unjudged.append(len(grades))
+                if char.upper() == "S":
+                    sampled_out.append(len(grades))
             else:
                 raise RankingError(
                     f"ranking {text.strip()!r}: unexpected character {char!r} at position {position} "
-                    "(write R for relevant, N for non-relevant, U for unjudged)"
+                    "(write R for relevant, N for non-relevant, U for unjudged, S for pooled but sampled out)"
                 )
         if not grades:
             raise RankingError("the ranking is empty: give at least one R or N")
         if unjudged:
-            remark = (f"{len(unjudged)} unjudged document(s) (U) count as non-relevant, as in trec_eval; "
-                      "bpref skips them")
+            remark = (f"{len(unjudged)} unjudged document(s) ({'U/S' if sampled_out else 'U'}) count as non-relevant, "
+                      "as in trec_eval; bpref skips them" + ("; infAP estimates the sampled-out (S) ones from the "
+                                                             "judged sample" if sampled_out else ""))
             known["remarks"] = tuple(known.get("remarks", ())) + (remark,)
-        return cls(tuple(grades), text=text.strip(), binary=True, unjudged=tuple(unjudged), **known)
+        return cls(tuple(grades), text=text.strip(), binary=True, unjudged=tuple(unjudged),
+                   sampled_out=tuple(sampled_out), **known)
 
     @classmethod
     def from_grades(cls, grades, **known) -> "Ranking":
@@ -193,6 +203,8 @@ class Ranking:
     def symbol(self, rank: int) -> str:
         """How the judgment at ``rank`` (1-based) is written: R/N for binary rankings, the grade otherwise."""
         grade = self.grades[rank - 1]
+        if rank in self.sampled_out:
+            return "S"
         if rank in self.unjudged:
             return "U"
         if self.binary:

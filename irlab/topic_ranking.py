@@ -37,7 +37,9 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
         remarks.append(f"retrieved documents that are {' or '.join(parts)} count as non-relevant (grade 0), as in trec_eval")
     ranking = Ranking.from_grades(grades, unretrieved=unretrieved, threshold=threshold, ids=tuple(judged.ranked),
                                   text=f"topic {judged.topic}", remarks=tuple(remarks), unjudged=unjudged_ranks,
-                                  nonrelevant_unretrieved=nonrelevant_unretrieved)
+                                  nonrelevant_unretrieved=nonrelevant_unretrieved,
+                                  sampled_out=tuple(rank for rank, g in enumerate(judged.grades, 1)
+                                                    if g is not None and g < 0))  # in the pool, not judged (infAP)
     return ranking, [Note("assumption", remark) for remark in remarks]
 
 

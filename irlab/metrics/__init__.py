@@ -22,6 +22,7 @@ from .significance import bootstrap_interval, permutation_test, sign_test, t_tes
 from .counts import Counts, accuracy, break_even, e_measure, fallout, kappa_from_table
 from .fleiss import fleiss_kappa, pairwise_kappa
 from .bpref import bpref
+from .infap import infap
 from .gmap import gmap
 from .interpolation import k_point_average, three_point_average
 from .rbp import rank_biased_precision
@@ -30,6 +31,8 @@ K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
 RECALL_LEVEL = Parameter("recall_level", "number", "recall level r in [0, 1], e.g. 0.25 or 25%")
 MAX_GRADE = Parameter("max_grade", "int", "top of the grade scale gmax (default: highest judged grade)")
+GAINS = Parameter("gains", "gain-table", "a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g); other grades follow --gain")
+LOG_BASE = Parameter("log_base", "int", "base of the discount's logarithm (scikit-learn dcg_score log_base)", 2)
 
 METRICS = (
     Metric("precision", "Precision (P@k with --k)", "P@k = hits@k / k", r"P@k = \frac{\mathrm{hits}@k}{k}",
@@ -40,7 +43,8 @@ METRICS = (
            conventions=(conv.RECALL_DENOMINATOR,)),
     Metric("f", "F-measure (F1 by default)", "F_β = (1 + β²) · P · Rec / (β² · P + Rec)",
            r"F_\beta = \frac{(1+\beta^2)\, P \cdot \mathrm{Rec}}{\beta^2 P + \mathrm{Rec}}", f_measure, "IIR 8.3 (eq. 8.5); van Rijsbergen 1979",
-           parameters=(K, BETA), conventions=(conv.PRECISION_DENOMINATOR, conv.RECALL_DENOMINATOR), aliases=("f1",)),
+           parameters=(K, BETA), conventions=(conv.PRECISION_DENOMINATOR, conv.RECALL_DENOMINATOR, conv.F_WEIGHT),
+           aliases=("f1",)),
     Metric("hits", "Hits: relevant documents retrieved", "hits@k = Σ_{i<=k} rel_i", r"\mathrm{hits}@k = \sum_{i=1}^{k} rel_i",
            hits, "IIR 8.3 (relevant retrieved); ranx hits", parameters=(K,)),
     Metric("success", "Success (hit rate, hit@k)", "success@k = [hits@k > 0]", r"\mathrm{success}@k = [\mathrm{hits}@k > 0]",
@@ -68,13 +72,13 @@ METRICS = (
            "Järvelin & Kekäläinen 2002", parameters=(K,)),
     Metric("dcg", "Discounted cumulative gain", "DCG@k = Σ_{i<=k} gain(g_i) · discount(i)",
            r"\mathrm{DCG}@k = \sum_{i=1}^{k} \mathrm{gain}(g_i)\,\mathrm{discount}(i)", dcg,
-           "Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4", parameters=(K,),
+           "Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4", parameters=(K, GAINS, LOG_BASE),
            conventions=(conv.GAIN, conv.DISCOUNT)),
     Metric("idcg", "Ideal DCG (all judged grades, best first)", "IDCG@k = DCG@k of the ideal ranking",
            r"\mathrm{IDCG}@k = \mathrm{DCG}@k(\text{ideal ranking})", idcg, "Järvelin & Kekäläinen 2002; IIR 8.4",
-           parameters=(K,), conventions=(conv.GAIN, conv.DISCOUNT)),
+           parameters=(K, GAINS, LOG_BASE), conventions=(conv.GAIN, conv.DISCOUNT)),
     Metric("ndcg", "Normalised DCG", "nDCG@k = DCG@k / IDCG@k", r"\mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}",
-           ndcg, "Järvelin & Kekäläinen 2002; IIR 8.4; trec_eval ndcg, ndcg_cut", parameters=(K,),
+           ndcg, "Järvelin & Kekäläinen 2002; IIR 8.4; trec_eval ndcg, ndcg_cut", parameters=(K, GAINS, LOG_BASE),
            conventions=(conv.GAIN, conv.DISCOUNT)),
     Metric("err", "Expected reciprocal rank", "ERR@k = Σ_{j<=k} Π_{i<j} (1 - Pr(i)) · Pr(j) / j, Pr(j) = (2^g_j - 1) / 2^gmax",
            r"\mathrm{ERR}@k = \sum_{j=1}^{k} \frac{\prod_{i<j}(1-\Pr(i)) \Pr(j)}{j}", expected_reciprocal_rank,
@@ -129,6 +133,11 @@ METRICS += (
     Metric("bpref", "bpref: judged documents only", "bpref = (1/R) · Σ_{relevant r} (1 - min(n_r, R) / min(R, N))",
            r"\mathrm{bpref} = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(R, N)}\right)", bpref,
            "Buckley & Voorhees 2004; trec_eval bpref"),
+    Metric("infap", "Inferred AP: AP estimated from a judged random sample of the pool",
+           "infAP = (1/R) · Σ_{relevant k} E[P@k], E[P@k] = 1/k + ((k-1)/k) · (d_k/(k-1)) · (r_k + eps)/(r_k + n_k + 2 eps)",
+           r"\mathrm{infAP} = \frac{1}{R} \sum_{k} \left(\frac{1}{k} + \frac{k-1}{k} \cdot \frac{d_k}{k-1} \cdot "
+           r"\frac{r_k + \mathrm{eps}}{r_k + n_k + 2\,\mathrm{eps}}\right)", infap,
+           "Yilmaz & Aslam 2006; trec_eval infAP"),
     Metric("rbp", "Rank-biased precision (with its residual)", "RBP = (1 - p) · Σ_i r_i · p^(i-1)",
            r"\mathrm{RBP} = (1 - p) \sum_i r_i\, p^{i-1}", rank_biased_precision,
            "Moffat & Zobel 2008; trec_eval rbp", parameters=(PERSISTENCE,)),
@@ -193,7 +202,7 @@ __all__ = [
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
-    "fleiss_kappa", "pairwise_kappa",
+    "fleiss_kappa", "pairwise_kappa", "infap",
 ]
 
 # the metrics that also take counts (tp, fp, fn, tn) instead of a ranking
