@@ -84,13 +84,24 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--generate-only", action="store_true", help="only time generating the answers")
+    parser.add_argument("--write", metavar="CSV", help="write the generated answers to CSV (with --generate-only: "
+                                                       "generate once, grade later with --answers)")
+    parser.add_argument("--answers", metavar="CSV", help="grade this answers file (made with --write) instead of "
+                                                         "generating one: the process then measures grading only")
     args = parser.parse_args(argv)
     exercise_file = Path(args.file)
     with tempfile.TemporaryDirectory() as tmp:
-        answers = Path(tmp) / "answers.csv"
-        started = time.perf_counter()
-        rows = make_answers(answers, exercise_file, args.students, args.seed)
-        print(f"generated {rows} answer rows for {args.students} students in {time.perf_counter() - started:.1f} s")
+        if args.answers:
+            answers = Path(args.answers)
+            with answers.open(encoding="utf-8") as handle:
+                rows = sum(1 for _ in handle) - 1
+                handle.seek(0)
+                args.students = len({line.split(",", 1)[0] for line in handle}) - 1
+        else:
+            answers = Path(args.write) if args.write else Path(tmp) / "answers.csv"
+            started = time.perf_counter()
+            rows = make_answers(answers, exercise_file, args.students, args.seed)
+            print(f"generated {rows} answer rows for {args.students} students in {time.perf_counter() - started:.1f} s")
         if args.generate_only:
             return 0
         for run in range(1, args.repeat + 1):
@@ -104,7 +115,7 @@ def main(argv=None) -> int:
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
             print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall, "
                   f"{cpu:.2f} s CPU ({1000 * cpu / rows:.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB "
-                  f"(answers generated in the same process); class mean {float(total) / args.students:.3f} "
+                  f"{'' if args.answers else '(answers generated in the same process)'}; class mean {float(total) / args.students:.3f} "
                   f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised; "
                   f"{len(report.problems)} rows not graded")
     return 0
