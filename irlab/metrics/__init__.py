@@ -15,7 +15,7 @@ from .err import expected_reciprocal_rank, normalized_err
 from .interpolation import eleven_point_average, interpolated_precision, precision_at_recall, precision_recall_points
 from .mean import mean_over_queries
 from .r_precision import r_precision
-from .rank_correlation import kendall_tau_distance, spearman_rho
+from .rank_correlation import kendall_tau, kendall_tau_distance, spearman_rho, spearman_rho_scores
 from .reciprocal_rank import reciprocal_rank
 from .set_based import f_measure, hits, precision, recall, success
 from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
@@ -92,6 +92,14 @@ METRICS = (
            kendall_tau_distance, "Kendall 1938", inputs="rankings-of-ids", parameters=(K,)),
     Metric("spearman", "Spearman's rank correlation", "ρ = 1 - 6 Σ d_i² / (n(n² - 1))",
            r"\rho = 1 - \frac{6 \sum_i d_i^2}{n(n^2-1)}", spearman_rho, "Spearman 1904", inputs="rankings-of-ids"),
+    Metric("kendall-tau", "Kendall's tau of two score lists, ties allowed (tau-b; tau-a, tau-c)",
+           "τ_b = (C - D) / √((n_0 - n_1)(n_0 - n_2))", r"\tau_b = \frac{C - D}{\sqrt{(n_0 - n_1)(n_0 - n_2)}}", kendall_tau,
+           "Kendall 1938, 1945; Stuart 1953; scipy.stats.kendalltau", inputs="paired-values",
+           conventions=(conv.TAU_VARIANT,), aliases=("tau",)),
+    Metric("spearman-scores", "Spearman's rho of two score lists, ties as mid-ranks",
+           "ρ = Σ (r_i - r_mean)(s_i - r_mean) / √(Σ (r_i - r_mean)² · Σ (s_i - r_mean)²), r and s the mid-ranks",
+           r"\rho = \frac{\sum_i (r_i - \bar r)(s_i - \bar r)}{\sqrt{\sum_i (r_i - \bar r)^2 \sum_i (s_i - \bar r)^2}}",
+           spearman_rho_scores, "Spearman 1904; scipy.stats.spearmanr", inputs="paired-values"),
 )
 
 # set retrieval from the contingency table (a ranking's top k, or counts: --counts tp=20,fp=40,fn=60,tn=880)
@@ -198,8 +206,8 @@ def get_metric(name: str) -> Metric:
 __all__ = [
     "METRICS", "REGISTRY", "get_metric", "average_precision", "cohen_kappa", "cumulative_gain", "dcg",
     "eleven_point_average", "expected_reciprocal_rank", "f_measure", "hits", "idcg", "interpolated_precision",
-    "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
-    "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "success",
+    "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
+    "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
     "fleiss_kappa", "pairwise_kappa", "infap",
