@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     params.add_argument("--recall-level", metavar="X", help="recall level in [0, 1] (0.25 or 25%%)")
     params.add_argument("--beta", metavar="B", help="F-measure weight (default 1)")
     params.add_argument("--max-grade", metavar="G", help="top of the grade scale for ERR (default: highest judged grade)")
+    params.add_argument("--gains", metavar="TABLE", help="dcg/ndcg: a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g)")
+    params.add_argument("--log-base", metavar="B", help="dcg/ndcg: base of the discount's logarithm (default 2; "
+                        "scikit-learn dcg_score log_base)")
     params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
     params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
     params.add_argument("--counts", metavar="COUNTS", help="set metrics: tp=20,fp=40,fn=60,tn=880 instead of a ranking; "
@@ -156,7 +159,7 @@ def _per_query(text, count, option, separator, parse):
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels")
 
 
 def _check_options(args, metric):

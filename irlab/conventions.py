@@ -99,9 +99,15 @@ DISCOUNT = Convention(
                "Burges et al. 2005; IIR 8.4; trec_eval ndcg"),
         Choice("log2-rank", "no discount at rank 1, then divide by log2(i)", "discount(1) = 1, discount(i) = 1 / log2(i) for i >= 2",
                "Järvelin & Kekäläinen 2002, log base b = 2 (DCG = g_1 + Σ_{i>=2} g_i / log2 i)"),
+        Choice("reciprocal-rank", "divide by the rank itself, a steeper discount than any logarithm",
+               "discount(i) = 1 / i", "TF-Ranking DCGMetric/NDCGMetric with rank_discount_fn = 1/rank; the discount of "
+               "reciprocal rank"),
     ),
     "log2-rank-plus-1",
 )
+"""With ``log_base = b`` (dcg, idcg, ndcg; scikit-learn's ``dcg_score(log_base=b)``) the logarithms are taken in base b:
+1 / log_b(i + 1), and for Järvelin & Kekäläinen no discount below rank b, then 1 / log_b(i). nDCG does not depend on b
+for the log(i + 1) discount (every term scales by log2(b), so the ratio cancels); DCG does."""
 
 INTERPOLATION = Convention(
     "interpolation",
@@ -116,6 +122,20 @@ INTERPOLATION = Convention(
                "trec_eval 9.0 m_iprec_at_recall.c, as in pytrec_eval and ir_measures"),
     ),
     "book",
+)
+
+F_WEIGHT = Convention(
+    "f_weight",
+    "What does the F-measure's parameter weigh: β, or the weight β² of recall in the harmonic mean?",
+    (
+        Choice("beta", "β: recall counts β times as much as precision, weight β² in the harmonic mean",
+               "F_β = (1 + β²) · P · Rec / (β² · P + Rec)",
+               "IIR 8.3 (eq. 8.5); van Rijsbergen 1979; scikit-learn fbeta_score"),
+        Choice("beta-squared", "the parameter x is the weight itself (x = β²), so x = 2 gives F_√2, not F_2",
+               "F(x) = (1 + x) · P · Rec / (x · P + Rec)",
+               "trec_eval set_F.x (m_set_F.c); pytrec_eval and ir_measures SetF(beta=x) pass it on"),
+    ),
+    "beta",
 )
 
 KAPPA_MARGINALS = Convention(
@@ -213,6 +233,6 @@ JUDGMENTS_SEEN = Convention(
 # options (so not in ALL: irlab explain takes a ranking, already ordered)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN)
 
-ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
+ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
        ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT)
 BY_NAME = {convention.name: convention for convention in ALL}

@@ -245,6 +245,19 @@ def log2(n: int):
     return sympy.Add._from_args(terms, is_commutative=True)
 
 
+def log(n: int, base: int):
+    """Exact logarithm of a positive integer in an integer base >= 2: an int when n is a power of the base,
+    otherwise log2(n) / log2(base) (so log10(4) = 2/(1 + log2(5)) in the log2 symbols of the primes)."""
+    if not isinstance(base, int) or base < 2:
+        raise ValueError(f"a logarithm's base is an integer >= 2, got {base!r}")
+    power, exponent = 1, 0
+    while power < n:
+        power, exponent = power * base, exponent + 1
+    if power == n:
+        return exponent
+    return div(log2(n), log2(base))
+
+
 @lru_cache(maxsize=None)
 def _log2_prime_power(prime: int, exponent: int):
     """e · log2(p), as sympy writes the product (the coefficient first)."""

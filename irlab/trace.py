@@ -130,6 +130,14 @@ def log2(n) -> Traced:
     return call("log2", [n], exact.log2(n.value))
 
 
+def log(n, base: int = 2) -> Traced:
+    """log_base(n) for an integer base >= 2, exact: log2(n) / log2(base), an int when n is a power of the base."""
+    if base == 2:
+        return log2(n)
+    n = lift(n)
+    return call(f"log{base}", [n], exact.log(n.value, base))
+
+
 def maximum(values, symbol=None, label=None) -> Traced:
     values = [lift(v) for v in values]
     return call("max", values, exact.maximum(v.value for v in values), symbol, label)
@@ -291,9 +299,18 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
             return f"{left}{args}{right}", 4
         if fmt == "latex":
             name = {"log2": r"\log_2", "max": r"\max", "min": r"\min"}.get(node.function, rf"\operatorname{{{node.function}}}")
+            if _log_base(node.function):
+                name = rf"\log_{{{_log_base(node.function)}}}"
             return rf"{name}\left({args}\right)", 4
         return f"{node.function}({args})", 4
     raise ValueError(f"unknown operation {op!r}")
+
+
+def _log_base(function) -> int | None:
+    """10 for 'log10': the base of a logarithm node other than log2 (trace.log)."""
+    if function and function.startswith("log") and function[3:].isdigit() and function != "log2":
+        return int(function[3:])
+    return None
 
 
 # functions written as brackets around their argument: (text, latex) pairs of (left, right)
@@ -327,9 +344,9 @@ def _written(node: Traced, fmt: str) -> tuple[str, int]:
     if op == "leaf":
         return _value_latex(value) if latex else _value_text(value)
     if op == "call":
-        if node.function == "log2":
-            argument = exact.exact_text(ops[0].value)
-            return (rf"\log_2 {argument}" if latex else f"log2({argument})"), 4
+        if node.function == "log2" or _log_base(node.function):
+            argument, base = exact.exact_text(ops[0].value), _log_base(node.function) or 2
+            return (rf"\log_{{{base}}} {argument}" if latex else f"log{base}({argument})"), 4
         chosen = next((o for o in ops if o.value is value or o.value == value), None)  # max/min: the operand it picked
         if chosen is not None:
             return _written(chosen, fmt)

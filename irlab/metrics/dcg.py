@@ -5,7 +5,9 @@ from __future__ import annotations
 from .. import conventions as conv
 from ..document import Formula, Note, Table
 from ..metric import Cut, Result, check_cutoff
-from ..trace import Traced, log2, total
+from .. import exact
+from ..errors import InputTypeError, ParameterError
+from ..trace import Traced, log, total
 from .common import ideal_grades, rank_table
 
 DCG_FORMULA = Formula(
@@ -14,22 +16,82 @@ DCG_FORMULA = Formula(
 )
 
 
-def gain_of(grade: int, gain: str) -> int:
+def gain_of(grade: int, gain: str, gains: dict | None = None):
+    """The gain of a grade: from the gain table when it lists the grade (trec_eval ndcg.l=g), else by the convention."""
+    if gains and grade in gains:
+        return gains[grade]
     return 2**grade - 1 if gain == "exp" else grade
 
 
-def _term(gain_leaf: Traced, rank: int, discount: str) -> Traced:
+def parse_gains(gains) -> dict:
+    """A gain per grade, as trec_eval's ``ndcg.1=3.5,2=9`` parameters: '1=3.5,2=9' or {1: 3.5, 2: 9}, exact.
+
+    Grades the table does not list keep the gain convention's value. Gains may be 0 or negative (trec_eval allows
+    both); the ideal ranking then holds the documents with a positive gain, highest gain first.
+
+    >>> parse_gains("1=3.5, 2=9")
+    {1: Fraction(7, 2), 2: 9}
+    """
+    if gains is None:
+        return {}
+    if isinstance(gains, str):
+        pairs = []
+        for part in gains.replace(";", ",").split(","):
+            if not part.strip():
+                continue
+            if "=" not in part:
+                raise ParameterError(f"gain table entry {part.strip()[:40]!r} is not grade=gain (write '1=1,2=3')")
+            pairs.append(tuple(piece.strip() for piece in part.split("=", 1)))
+    elif isinstance(gains, dict):
+        pairs = list(gains.items())
+    else:
+        raise InputTypeError(f"gains is a table such as '1=1,2=3' or {{1: 1, 2: 3}}, got {type(gains).__name__}")
+    table = {}
+    for grade, gain in pairs:
+        try:
+            grade_value = int(grade) if isinstance(grade, int) or str(grade).lstrip("+").isdigit() else None
+        except ValueError:
+            grade_value = None
+        if grade_value is None or isinstance(grade, bool):
+            raise ParameterError(f"gain table: {str(grade)[:40]!r} is not a grade (a whole number >= 0)")
+        try:
+            value = exact.parse_number(repr(gain) if isinstance(gain, float) else str(gain))
+        except ValueError:
+            raise ParameterError(f"gain table: the gain of grade {grade_value} ({str(gain)[:40]!r}) is not a number") from None
+        if grade_value in table:
+            raise ParameterError(f"gain table: grade {grade_value} is given twice")
+        if grade_value == 0 and value != 0:
+            raise ParameterError("gain table: a gain for grade 0 would count the judged non-relevant documents in the "
+                                 "ideal ranking, which a ranking does not list; use irlab eval -m ndcg.0=… on qrels")
+        table[grade_value] = value
+    return table
+
+
+def check_log_base(log_base) -> int:
+    """The base of the discount's logarithm: an integer >= 2 (scikit-learn dcg_score's log_base; 2 by default)."""
+    if log_base is None:
+        return 2
+    text = str(log_base).strip()
+    if isinstance(log_base, bool) or not text.lstrip("+").isdigit() or int(text) < 2 or len(text) > 6:
+        raise ParameterError(f"log base must be a whole number >= 2 (2, 10, …), got {text[:40]!r}; irlab keeps "
+                             "logarithms exact, and log_e(i + 1) = ln 2 · log2(i + 1) scales DCG without changing nDCG")
+    return int(text)
+
+
+def _term(gain_leaf: Traced, rank: int, discount: str, base: int = 2) -> Traced:
     """gain · discount at ``rank``, written the way the convention's formula writes it."""
-    if discount == "log2-rank":
-        return gain_leaf if rank == 1 else gain_leaf / log2(rank)
-    return gain_leaf / log2(rank + 1)
+    if discount == "reciprocal-rank":
+        return gain_leaf if rank == 1 else gain_leaf / rank
+    if discount == "log2-rank":  # Järvelin & Kekäläinen: no discount below rank b
+        return gain_leaf if rank < base else gain_leaf / log(rank, base)
+    return gain_leaf / log(rank + 1, base)
 
 
-def _dcg(grades, depth, gain, discount, symbol, label, gain_symbol) -> tuple[Traced, list[Traced]]:
+def _dcg(grades, depth, gain, discount, symbol, label, gain_symbol, gains=None, base=2):
     terms = []
     for rank in range(1, depth + 1):
-        leaf = Traced(gain_of(grades[rank - 1], gain), f"{gain_symbol}_{rank}")
-        terms.append(_term(leaf, rank, discount))
+        leaf = Traced(gain_of(grades[rank - 1], gain, gains), f"{gain_symbol}_{rank}")
+        terms.append(_term(leaf, rank, discount, base))
     return total(terms, symbol, label), terms
 
 
@@ -37,18 +99,44 @@ def _conventions(gain, discount):
     return {"gain": conv.GAIN.choice(gain), "discount": conv.DISCOUNT.choice(discount)}
 
 
-def _gain_table(ranking, grades, depth, terms, choices, ideal=False) -> Table:
+def _discount_text(discount: str, base: int) -> str:
+    log = "log2" if base == 2 else f"log{base}"
+    if discount == "reciprocal-rank":
+        return "divided by i"
+    if discount == "log2-rank":
+        return f"divided by {log}(i)" + ("" if base == 2 else f" from rank {base} on")
+    return f"divided by {log}(i+1)"
+
+
+def _gain_table(ranking, grades, depth, terms, choices, ideal=False, gains=None, base=2) -> Table:
     gain_header = "gain 2^g - 1" if choices["gain"].key == "exp" else "gain g"
+    if gains:
+        gain_header = "gain (table)"
     rows = []
     for rank in range(1, depth + 1):
         grade = grades[rank - 1]
         term = terms[rank - 1]
         discount = "none" if term.is_leaf else term.operands[1]  # log2-rank leaves rank 1 undiscounted
         judgment = str(grade) if ideal or not ranking.binary else ranking.symbol(rank)
-        rows.append((rank, judgment, gain_of(grade, choices["gain"].key), discount, term))
-    discount_header = "divided by log2(i)" if choices["discount"].key == "log2-rank" else "divided by log2(i+1)"
+        rows.append((rank, judgment, gain_of(grade, choices["gain"].key, gains), discount, term))
     caption = "Ideal ranking (all judged grades, best first)" if ideal else "Ranking"
-    return Table(("rank", "grade", gain_header, discount_header, "term"), tuple(rows), caption)
+    if ideal and gains:
+        caption = "Ideal ranking (the judged documents with a positive gain, highest gain first)"
+    return Table(("rank", "grade", gain_header, _discount_text(choices["discount"].key, base), "term"), tuple(rows),
+                 caption)
+
+
+def _gain_notes(gains, choices, base) -> list:
+    notes = []
+    if gains:
+        listed = ", ".join(f"grade {grade} → {exact.exact_text(value)}" for grade, value in sorted(gains.items()))
+        notes.append(Note("convention", f"gain table: {listed} (as trec_eval's ndcg.l=g parameters); other grades: "
+                                        f"{choices['gain'].formula}"))
+    if base != 2:
+        notes.append(Note("convention", f"logarithms in base {base} (scikit-learn dcg_score log_base={base}): "
+                                        f"log{base}(x) = log2(x) / log2({base}); nDCG with the log(i + 1) discount does "
+                                        "not depend on the base, DCG does"))
+    return notes
 
 
 def cumulative_gain(ranking, k=None) -> Result:
@@ -66,36 +154,53 @@ def cumulative_gain(ranking, k=None) -> Result:
                   parameters={"k": cut.k}, tables=[rank_table(ranking, cut.depth, {"grade": list(ranking.grades[: cut.depth])})])
 
 
-def dcg(ranking, k=None, gain=None, discount=None) -> Result:
+def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -> Result:
     """DCG@k = Σ_{i<=k} gain(g_i) · discount(i); by default gain 2^g - 1 and discount 1 / log2(i + 1).
 
-    References: Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4.
+    ``gains`` is a gain per grade ('1=1,2=5', trec_eval's ndcg.l=g); ``log_base`` the base of the logarithm
+    (scikit-learn's dcg_score log_base). References: Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4.
 
     >>> from irlab import Ranking
     >>> dcg(Ranking.parse("3,2,0,1"), k=1).value
     7
+    >>> dcg(Ranking.parse("3,2,0,1"), k=1, gains="3=10").value
+    10
     """
     cut = Cut.of(ranking, k)
     choices = _conventions(gain, discount)
+    table, base = parse_gains(gains), check_log_base(log_base)
     value, terms = _dcg(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key,
-                        f"DCG{cut.suffix}", "Discounted cumulative gain", "G")
+                        f"DCG{cut.suffix}", "Discounted cumulative gain", "G", table, base)
     return Result("dcg", "Discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
-                  conventions=choices, parameters={"k": cut.k},
-                  tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices)])
+                  conventions=choices, parameters=_parameters(cut.k, table, base), notes=_gain_notes(table, choices, base),
+                  tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=table, base=base)])
 
 
-def _ideal(ranking, k, choices):
+def _parameters(k, table, base) -> dict:
+    parameters = {"k": k}
+    if table:
+        parameters["gains"] = ",".join(f"{grade}={exact.exact_text(value)}" for grade, value in sorted(table.items()))
+    if base != 2:
+        parameters["log_base"] = base
+    return parameters
+
+
+def _ideal(ranking, k, choices, gains=None, base=2):
     grades, notes = ideal_grades(ranking)
+    if gains:  # trec_eval's setup_gains: the ideal ranking orders judged documents by gain, positive gains only
+        gain_key = choices["gain"].key
+        grades = sorted((g for g in grades if gain_of(g, gain_key, gains) > 0),
+                        key=lambda g: (gain_of(g, gain_key, gains), g), reverse=True)
     k = check_cutoff(k)
     depth = len(grades) if k is None else min(k, len(grades))
     suffix = f"@{k}" if k is not None else ""
     value, terms = _dcg(grades, depth, choices["gain"].key, choices["discount"].key,
-                        f"IDCG{suffix}", "Ideal discounted cumulative gain", "G*")
-    table = _gain_table(ranking, grades, depth, terms, choices, ideal=True)
+                        f"IDCG{suffix}", "Ideal discounted cumulative gain", "G*", gains, base)
+    table = _gain_table(ranking, grades, depth, terms, choices, ideal=True, gains=gains, base=base)
     return value, table, notes
 
 
-def idcg(ranking, k=None, gain=None, discount=None) -> Result:
+def idcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -> Result:
     """IDCG@k: the DCG of the ideal ranking, every judged grade (retrieved or not) sorted best first.
 
     >>> from irlab import Ranking
@@ -103,26 +208,32 @@ def idcg(ranking, k=None, gain=None, discount=None) -> Result:
     3
     """
     choices = _conventions(gain, discount)
-    value, table, notes = _ideal(ranking, k, choices)
+    table, base = parse_gains(gains), check_log_base(log_base)
+    value, ideal_table, notes = _ideal(ranking, k, choices, table, base)
     return Result("idcg", "Ideal discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
-                  conventions=choices, parameters={"k": check_cutoff(k)}, notes=notes, tables=[table])
+                  conventions=choices, parameters=_parameters(check_cutoff(k), table, base),
+                  notes=notes + _gain_notes(table, choices, base), tables=[ideal_table])
 
 
-def ndcg(ranking, k=None, gain=None, discount=None) -> Result:
+def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -> Result:
     """nDCG@k = DCG@k / IDCG@k (0 when no document is relevant, as trec_eval reports it).
 
     >>> from irlab import Ranking
     >>> ndcg(Ranking.parse("RNNRR", relevant=3)).value == 1
     False
+    >>> ndcg(Ranking.parse("1,2"), gain="linear", gains="1=4,2=1").value  # the table makes grade 1 the best
+    1
     """
     cut = Cut.of(ranking, k)
     choices = _conventions(gain, discount)
+    table, base = parse_gains(gains), check_log_base(log_base)
     gained, terms = _dcg(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key,
-                         f"DCG{cut.suffix}", "Discounted cumulative gain", "G")
-    ideal, ideal_table, notes = _ideal(ranking, k, choices)
+                         f"DCG{cut.suffix}", "Discounted cumulative gain", "G", table, base)
+    ideal, ideal_table, notes = _ideal(ranking, k, choices, table, base)
+    notes += _gain_notes(table, choices, base)
     symbol = f"nDCG{cut.suffix}"
-    if ideal.value == 0:
-        notes.append(Note("warning", "no judged document is relevant, so IDCG = 0: nDCG is reported as 0"))
+    if ideal.value == 0 or (table and exact.to_float(ideal.value) <= 0):
+        notes.append(Note("warning", "no judged document has a positive gain, so IDCG = 0: nDCG is reported as 0"))
         value = Traced(0, symbol, "Normalised DCG")
         support = [gained]
     else:
@@ -131,5 +242,6 @@ def ndcg(ranking, k=None, gain=None, discount=None) -> Result:
     formula = Formula(DCG_FORMULA.text + ";  nDCG@k = DCG@k / IDCG@k",
                       DCG_FORMULA.latex + r", \qquad \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}")
     return Result("ndcg", "Normalised discounted cumulative gain", value, formula=formula, ranking=ranking,
-                  conventions=choices, parameters={"k": cut.k}, notes=notes, support=support,
-                  tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices), ideal_table])
+                  conventions=choices, parameters=_parameters(cut.k, table, base), notes=notes, support=support,
+                  tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=table, base=base),
+                          ideal_table])

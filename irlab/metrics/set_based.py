@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note
+from ..errors import ParameterError
 from ..limits import MAX_BETA
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced, call, minimum
@@ -124,34 +125,51 @@ def f_symbol(beta) -> str:
     return f"F_{exact.decimal_text(beta)}" if exact.is_terminating(beta, 3) else "F_β"
 
 
-def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None) -> Result:
+def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None, f_weight=None) -> Result:
     """F-measure: the weighted harmonic mean of precision and recall (F1 for beta = 1).
 
     F_β = (1 + β²) · P · Rec / (β² · P + Rec)   (IIR 8.3, eq. 8.5)
 
+    With ``f_weight="beta-squared"`` the parameter is the weight x = β² itself, as trec_eval's ``set_F.x`` reads it:
+    F(x) = (1 + x) · P · Rec / (x · P + Rec), so ``set_F.2`` is F_√2, not F_2.
+
     >>> from irlab import Ranking
     >>> f_measure(Ranking.parse("RNNRR", relevant=5)).value
+    Fraction(3, 5)
+    >>> f_measure(Ranking.parse("RNNRR", relevant=5), beta=2, f_weight="beta-squared").value  # trec_eval set_F.2
     Fraction(3, 5)
     """
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
         from .counts import f_of_counts
 
+        if f_weight is not None and conv.F_WEIGHT.choice(f_weight).key != "beta":
+            raise ParameterError("f_weight applies to rankings; with counts, give beta (as IIR 8.3 does)")
         return f_of_counts(ranking, k, beta)
+    weight = conv.F_WEIGHT.choice(f_weight)
     beta = check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
     p = precision(ranking, k, precision_denominator)
     r = recall(ranking, k, recall_denominator)
     p_node, r_node = p.traced, r.traced
     p_node.symbol, r_node.symbol = "P", "Rec"  # R is the number of relevant documents
-    symbol = f_symbol(beta)
+    squared = weight.key == "beta-squared"
+    symbol = f"F(x={exact.decimal_text(beta)})" if squared and beta != 1 else f_symbol(beta)
     notes = list(r.notes) + [n for n in p.notes if n not in r.notes]
     if p_node.value + r_node.value == 0:
         notes.append(Note("warning", "precision and recall are both 0: F is reported as 0"))
         value = Traced(0, symbol, "F-measure")
     elif beta == 1:
         value = ((2 * p_node * r_node) / (p_node + r_node)).named(symbol, "F-measure (harmonic mean of P and Rec)")
+    elif squared:  # trec_eval's set_F: the parameter is the weight β² itself
+        x = Traced(beta, "x", "Weight of recall (β² in IIR's terms)")
+        value = (((1 + x) * p_node * r_node) / (x * p_node + r_node)).named(symbol, "F-measure")
     else:
         b = Traced(beta, "β", "Weight of recall against precision")
         value = (((1 + b**2) * p_node * r_node) / (b**2 * p_node + r_node)).named(symbol, "F-measure")
-    return Result("f", "F-measure", value, ranking=ranking,
-                  conventions={**p.conventions, **r.conventions}, parameters={"k": p.parameters.get("k"), "beta": beta},
+    conventions = {**p.conventions, **r.conventions}
+    if f_weight is not None or squared:
+        conventions["f_weight"] = weight
+    formula = Formula("F(x) = (1 + x) · P · Rec / (x · P + Rec)",
+                      r"F(x) = \frac{(1+x)\, P \cdot \mathrm{Rec}}{x P + \mathrm{Rec}}") if squared else None
+    return Result("f", "F-measure", value, ranking=ranking, formula=formula,
+                  conventions=conventions, parameters={"k": p.parameters.get("k"), "beta": beta},
                   notes=notes, tables=p.tables)
