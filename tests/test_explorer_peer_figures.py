@@ -161,6 +161,31 @@ def test_tf_ranking_ndcg_metric(source, scores, labels, topn, expected):
     assert close(row_value("ndcg", "TF-Ranking", Case.from_scores(scores, labels), topn), expected)
 
 
+# tensorflow/ranking tensorflow_ranking/python/keras/metrics.py, the "Standalone usage" examples of each Keras metric:
+# y_true [[0, 1, 1]], y_pred [[3, 1, 2]], and the ragged batch y_true [[0, 1], [1, 2, 0]], y_pred [[2, 1], [2, 5, 4]]
+# whose value is the mean over its two lists (per-list weights are 1 with unit example weights).
+KERAS_ONE = ("3,1,2", "0,1,1")
+KERAS_RAGGED = (("2,1", "0,1"), ("2,5,4", "1,2,0"))
+TF_KERAS = [
+    ("MRRMetric()", "rr", None, F(1, 2), F(3, 4)),
+    ("RecallMetric(topn=2)", "recall", 2, F(1, 2), F(3, 4)),
+    ("PrecisionMetric(topn=2)", "precision", 2, F(1, 2), F(1, 2)),
+    # MAP@2 of the single list: precision 1/2 at rank 2 over the 2 relevant labels of the whole list
+    ("MeanAveragePrecisionMetric(topn=2)", "ap", 2, F(1, 4), F(1, 2)),
+    ("NDCGMetric()", "ndcg", None, 0.6934264, 0.7974351),  # printed as float32
+]
+
+
+@pytest.mark.parametrize("source, measure, topn, single, ragged", TF_KERAS, ids=[t[0] for t in TF_KERAS])
+def test_tf_ranking_keras_docstring_examples(source, measure, topn, single, ragged):
+    one = row_value(measure, "TF-Ranking", Case.from_scores(*KERAS_ONE), topn)
+    batch = mean(row_value(measure, "TF-Ranking", Case.from_scores(*lst), topn) for lst in KERAS_RAGGED)
+    if isinstance(single, float):
+        assert abs(exact.to_float(one) - single) < 1e-6 and abs(exact.to_float(batch) - ragged) < 1e-6
+    else:
+        assert (one, batch) == (single, ragged)
+
+
 def test_tf_ranking_differs_from_trec_eval_past_the_end_and_in_the_gain():
     # PrecisionMetricTest.test_precision_should_handle_topn, labels 1,0,1 at topn 6: 2/3, where trec_eval's P_6 is 2/6
     case = Case.from_scores("3,2,1", "1,0,1")
