@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_conventions_parser(commands)
     _add_printable(commands.choices["compare"], "also write the comparison with its per-topic difference plot as PDF")
+    from .solvers.pooling import add_pool_parser
+
+    add_pool_parser(commands)
     return parser
 
 
@@ -474,6 +477,10 @@ def _run(argv) -> int:
         from .compare import run_compare
 
         return run_compare(args)
+    elif args.command == "pool":
+        from .solvers.pooling import run_pool
+
+        return run_pool(args)
     elif args.command == "conventions":
         from .explorer import run_conventions
 

@@ -14,7 +14,10 @@ A run whose unique contributions are many would lose most if it were left out of
 
 from __future__ import annotations
 
-from ..document import Note, Table
+from dataclasses import dataclass, field
+
+from ..document import Answer as AnswerBlock
+from ..document import Document, Note, Paragraph, Table
 from ..errors import ParameterError, RankingError
 from ..metric import Result, check_cutoff
 from ..ranking import parse_ids
@@ -81,20 +84,212 @@ def trec_pool(run_paths, depth, topic) -> Solution:
     runs = {}
     for path in run_paths:
         run = read_run(path)
-        ranked = _topic_order(run, str(topic))
+        ranked = ranked_by_topic(run).get(str(topic), [])
         if not ranked:
             raise RankingError(f"{path} has no documents for topic {topic}")
         runs[run.runid if run.runid not in runs else str(path)] = ranked
     return pool(runs, depth)
 
 
-def _topic_order(run, topic) -> list[str]:
-    """A run's documents for ``topic`` by score descending, ties by docno descending (trec_eval's order)."""
+def ranked_by_topic(run) -> dict[str, list[str]]:
+    """topic -> the run's docnos by score descending, ties by docno descending (trec_eval's order), every row once.
+
+    One sort of the whole run: ascending by (topic descending, score, docno) is exactly the reverse of trec_eval's
+    order within each topic, so the reversed sort is grouped by topic in trec_eval's order.
+    """
+    import numpy as np
+
+    if len(run) == 0:
+        return {}
     names = run.topic_names
-    if topic not in names:
-        return []
-    mask = run.topic_idx == names.index(topic)
-    docnos = [d.decode() if isinstance(d, bytes) else str(d) for d in run.docno[mask].tolist()]
-    scores = run.score[mask].tolist()
-    order = sorted(range(len(docnos)), key=lambda i: (-scores[i], tuple(-b for b in docnos[i].encode())))
-    return [docnos[i] for i in order]
+    topic_rank = np.argsort(np.argsort(np.array([n.encode("utf-8", "surrogateescape") for n in names])))
+    key = topic_rank[run.topic_idx]
+    order = np.lexsort((run.docno, run.score, -key))[::-1]
+    topics = run.topic_idx[order]
+    docnos = [d.decode("utf-8", "surrogateescape") for d in run.docno[order].tolist()]
+    bounds = np.flatnonzero(np.diff(topics)) + 1
+    starts = [0, *bounds.tolist()]
+    ends = [*bounds.tolist(), len(order)]
+    return {names[int(topics[a])]: docnos[a:b] for a, b in zip(starts, ends)}
+
+
+@dataclass
+class RunPool:
+    """One run's part in the pool: rows read, rows in its top k per topic, and what only it brought in."""
+
+    label: str
+    path: str
+    runid: str
+    rows: int
+    rows_elsewhere: int = 0  # rows of topics left out of the pools (--topic)
+    pooled: dict = field(default_factory=dict)  # topic -> its top-k docnos
+    unique: dict = field(default_factory=dict)  # topic -> docnos in no other run's top k
+
+    @property
+    def in_top_k(self) -> int:
+        return sum(len(top) for top in self.pooled.values())
+
+
+@dataclass
+class TrecPool:
+    """Depth-k pools of several runs over every topic (or the chosen ones), and each run's contributions."""
+
+    depth: int
+    runs: list
+    pools: dict  # topic -> pooled docnos, sorted by docno (the order assessors see them in)
+
+    @property
+    def size(self) -> int:
+        return sum(len(docs) for docs in self.pools.values())
+
+    def judging_list(self, fmt: str = "qrels") -> str:
+        """The pooled documents to judge: qrels lines ``topic 0 docno -1`` (trec_eval reads -1 as "in the pool,
+        not judged" until the assessor writes a grade), or a CSV with an empty relevance column."""
+        if fmt == "csv":
+            import csv
+            import io
+
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(("topic", "docno", "relevance"))
+            writer.writerows((topic, doc, "") for topic, docs in self.pools.items() for doc in docs)
+            return out.getvalue()
+        return "".join(f"{topic} 0 {doc} -1\n" for topic, docs in self.pools.items() for doc in docs)
+
+    def document(self) -> Document:
+        """The report: per topic the pool size and each run's unique contributions; per run every row accounted for."""
+        k, labels = self.depth, [run.label for run in self.runs]
+        rows = tuple((topic, len(docs), *(len(run.unique.get(topic, ())) for run in self.runs))
+                     for topic, docs in self.pools.items())
+        per_topic = Table(("topic", "pool size", *(f"unique: {label}" for label in labels)), rows,
+                          f"Pool of depth {k} per topic, and the documents only one run brought in")
+        run_rows = tuple((run.label, run.path, run.rows, run.in_top_k, run.rows - run.in_top_k - run.rows_elsewhere,
+                          run.rows_elsewhere, sum(len(u) for u in run.unique.values())) for run in self.runs)
+        per_run = Table(("run", "file", "rows read", f"in its top {k} (pooled)", f"below depth {k}",
+                         "other topics", "unique contributions"), run_rows,
+                        "Every row of every run: in its top k, below the depth, or of a topic not pooled")
+        blocks = [Paragraph(f"{len(self.runs)} run(s), depth k = {k}, {len(self.pools)} topic(s): "
+                            f"{self.size} documents to judge."),
+                  Note("reading", f"the pool of a topic is the union of every run's top {k} (score descending, ties "
+                                  "by docno descending, as trec_eval ranks); a document outside the pool counts as "
+                                  "non-relevant (IIR 8.5; Voorhees & Harman 2005)"),
+                  Note("reading", "a unique contribution is a pooled document no other run has in its top "
+                                  f"{k}: what the pool would lose without that run (Zobel 1998)"),
+                  per_topic, per_run,
+                  AnswerBlock("Documents to judge", "|pool|", self.size)]
+        meta = {"depth": k, "size": self.size,
+                "runs": [{"label": r.label, "file": r.path, "runid": r.runid, "rows": r.rows, "in_top_k": r.in_top_k,
+                          "below_depth": r.rows - r.in_top_k - r.rows_elsewhere, "other_topics": r.rows_elsewhere,
+                          "unique": sum(len(u) for u in r.unique.values())} for r in self.runs],
+                "topics": {topic: {"pool": len(docs), "unique": {r.label: len(r.unique.get(topic, ()))
+                                                                  for r in self.runs}}
+                           for topic, docs in self.pools.items()}}
+        return Document(f"Pool of depth {k}", blocks, meta)
+
+
+def _labels(paths, runids) -> list[str]:
+    """Run ids when they are distinct and non-empty, else the file names, else A, B, C…"""
+    import string
+    from pathlib import Path
+
+    if all(runids) and len(set(runids)) == len(runids):
+        return list(runids)
+    names = [Path(p).name for p in paths]
+    if len(set(names)) == len(names):
+        return names
+    return list(string.ascii_uppercase[:len(paths)]) if len(paths) <= 26 else [f"S{i}" for i in range(1, len(paths) + 1)]
+
+
+def pool_runs(run_paths, depth, topics=None) -> TrecPool:
+    """Depth-k pools of TREC run files: per topic the union of every run's top k (trec_eval's order).
+
+    ``topics`` (optional) limits the pools to these topics; every one must be in some run.
+    """
+    from pathlib import Path
+
+    from ..trec import read_run
+
+    k = check_cutoff(depth)
+    if k is None:
+        raise ParameterError("pooling needs a depth k")
+    paths = [str(p) for p in run_paths]
+    if not paths:
+        raise ParameterError("pooling needs at least one run file")
+    resolved = [Path(p).resolve() for p in paths]
+    for i, path in enumerate(resolved):
+        if path in resolved[:i]:
+            raise ParameterError(f"run {paths[i]} is given twice; each run is pooled once")
+    runs = [read_run(p) for p in paths]
+    ranked = [ranked_by_topic(run) for run in runs]
+    wanted = None if topics is None else [str(t) for t in topics]
+    every = sorted({t for r in ranked for t in r}, key=lambda t: t.encode("utf-8", "surrogateescape"))
+    if wanted is not None:
+        missing = [t for t in wanted if t not in every]
+        if missing:
+            raise ParameterError(f"topic {missing[0]} is in none of the runs ({', '.join(paths)})")
+        every = [t for t in every if t in wanted]
+    chosen = set(every)
+    parts = [RunPool(label, path, run.runid, len(run), sum(len(d) for t, d in r.items() if t not in chosen))
+             for label, path, run, r in zip(_labels(paths, [r.runid for r in runs]), paths, runs, ranked)]
+    pools = {}
+    for topic in every:
+        tops = [r.get(topic, [])[:k] for r in ranked]
+        members = set().union(*tops)
+        pools[topic] = sorted(members, key=lambda d: d.encode("utf-8", "surrogateescape"))
+        for part, top in zip(parts, tops):
+            if top:
+                part.pooled[topic] = top
+                others = set().union(*(t for t in tops if t is not top))
+                part.unique[topic] = [d for d in top if d not in others]
+    return TrecPool(k, parts, pools)
+
+
+# command line -------------------------------------------------------------------------------------------
+
+def add_pool_parser(subparsers):
+    """Add the ``pool`` subcommand to an argparse ``subparsers`` object."""
+    p = subparsers.add_parser(
+        "pool", help="build depth-k pools from TREC runs: judging list, pool sizes, unique contributions",
+        description="Pool TREC runs as TREC does (the union of each run's top k per topic; Voorhees & Harman "
+                    "2005, IIR 8.5): report per topic the pool size and each run's unique contributions, and "
+                    "write the documents to judge.")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files (qid Q0 docno rank score runid)")
+    p.add_argument("-k", "--depth", required=True, metavar="K", help="pool depth: every run's top K per topic")
+    p.add_argument("--topic", action="append", metavar="QID", help="pool only this topic (repeatable)")
+    p.add_argument("-o", "--judging-list", metavar="FILE",
+                   help="write the documents to judge: qrels lines 'topic 0 docno -1' (trec_eval reads -1 as "
+                        "pooled but not judged), or a CSV for assessors when FILE ends in .csv")
+    p.add_argument("--list-format", choices=("qrels", "csv"), help="format of the judging list (default: csv for "
+                   "a .csv file, else qrels)")
+    p.add_argument("--format", default="text", choices=("text", "markdown", "latex", "html", "json"),
+                   help="output format of the report (default: text)")
+    return p
+
+
+def run_pool(args) -> int:
+    """Run ``irlab pool``: print the report; write the judging list if asked."""
+    import sys
+    from pathlib import Path
+
+    from ..cli import _integer
+    from ..errors import OutputFileError
+
+    depth = _integer(args.depth, "pool depth k (--depth)", 1)
+    target = args.judging_list
+    if target is not None:
+        if Path(target).resolve() in {Path(r).resolve() for r in args.runs}:
+            raise ParameterError(f"--judging-list {target} is one of the runs; give another file")
+        if Path(target).is_dir():
+            raise ParameterError(f"--judging-list {target} is a directory; give a file name")
+    elif args.list_format:
+        raise ParameterError("--list-format applies to the judging list: give --judging-list FILE")
+    pooled = pool_runs(args.runs, depth, args.topic)
+    if target is not None:
+        fmt = args.list_format or ("csv" if target.lower().endswith(".csv") else "qrels")
+        try:
+            Path(target).write_text(pooled.judging_list(fmt), encoding="utf-8")
+        except OSError as error:
+            raise OutputFileError(target, error.strerror or str(error)) from None
+        print(f"irlab: wrote {target} ({pooled.size} documents to judge, {fmt})", file=sys.stderr)
+    sys.stdout.write(pooled.document().render(args.format))
+    return 0
