@@ -276,6 +276,11 @@ def test_torchmetrics_functional_docstring_examples():
     # .../functional/retrieval/reciprocal_rank.py, retrieval_reciprocal_rank's example:
     # preds [0.2, 0.3, 0.5], target [False, True, False] -> tensor(0.5000)
     assert row_value("rr", "torchmetrics", Case.from_scores("0.2,0.3,0.5", "0,1,0")) == F(1, 2)
+    # .../functional/retrieval/precision_recall_curve.py, retrieval_precision_recall_curve's example, max_k=2:
+    # precisions tensor([1.0000, 0.5000]), recalls tensor([0.5000, 0.5000]) at top_k tensor([1, 2])
+    case = Case.from_scores("0.2,0.3,0.5", "1,0,1")
+    assert [row_value("precision", "torchmetrics", case, k) for k in (1, 2)] == [1, F(1, 2)]
+    assert [row_value("recall", "torchmetrics", case, k) for k in (1, 2)] == [F(1, 2), F(1, 2)]
     # (retrieval_precision, retrieval_average_precision and retrieval_normalized_dcg: tests/test_explorer.py)
 
 
