@@ -22,6 +22,7 @@ from .metrics import (
     hits,
     idcg,
     interpolated_precision,
+    kendall_tau,
     kendall_tau_distance,
     mean_over_queries,
     ndcg,
@@ -33,6 +34,7 @@ from .metrics import (
     recall,
     reciprocal_rank,
     spearman_rho,
+    spearman_rho_scores,
     success,
 )
 from .ranking import Ranking, accepting_text
@@ -65,7 +67,7 @@ __all__ = [
     "Ranking", "check", "assert_answer", "IrlabError", "RankingError", "ParameterError", "InputFileError", "InputTypeError",
     "LimitError", "OutputFileError", "METRICS", "get_metric",
     "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank",
-    "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau_distance", "mean_over_queries", "ndcg",
+    "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg",
     "normalized_err", "precision", "precision_at_recall", "precision_recall_points", "r_precision", "recall",
-    "reciprocal_rank", "spearman_rho", "success",
+    "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
 ]
