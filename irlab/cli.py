@@ -89,8 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     params.add_argument("--persistence", metavar="P", help="rbp: probability of reading on to the next rank (default 9/10)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
-    params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids")
-    params.add_argument("--b", metavar="IDS", help="kendall/spearman: second ranking of document ids")
+    params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids; kendall-tau/"
+                        "spearman-scores and the paired tests: first list of scores (0.31,0.25,0.25)")
+    params.add_argument("--b", metavar="IDS", help="kendall/spearman: second ranking of document ids; kendall-tau/"
+                        "spearman-scores and the paired tests: second list of scores, paired by position")
     choices = explain.add_argument_group("conventions (where the literature disagrees)")
     for convention in conv.ALL:
         keys = [c.key for c in convention.choices]
