@@ -48,6 +48,8 @@ TORCHMETRICS = Tool("torchmetrics", "torchmetrics src/torchmetrics/functional/re
                                     "average_precision.py, ndcg.py _tie_average_dcg)")
 TF_RANKING = Tool("TF-Ranking", "tensorflow_ranking/python/metrics_impl.py (PrecisionMetric, MeanAveragePrecisionMetric, "
                                 "NDCGMetric)")
+TF_RANKING_RECIPROCAL = Tool("TF-Ranking (rank_discount_fn = 1/rank)", "tensorflow_ranking/python/keras/metrics.py "
+                              "(DCGMetric, NDCGMetric: gain_fn and rank_discount_fn are parameters)")
 RECBOLE = Tool("RecBole", "RecBole recbole/evaluator/metrics.py (Precision, Recall, MAP, MRR, NDCG)")
 BEIR = Tool("BEIR (R_cap@k)", "BEIR (Thakur et al. 2021) beir/retrieval/custom_metrics.py (recall_cap)")
 TEXTBOOK = Tool("textbook (IIR)", "Manning, Raghavan & Schütze 2008, §8.3-8.5")
@@ -67,6 +69,7 @@ class Row:
     binary: bool = False  # the tool reads every grade >= 1 as plain "relevant" (RecBole)
     max_grade: int | None = None  # ERR's top grade fixed by the tool (gdeval: 4)
     always_cut: bool = False  # the tool always evaluates @k: without a k, k is the list's length (RecBole's topk)
+    honours: tuple[str, ...] = ()  # user options the tool takes: "gains" (a gain per grade), "log_base"
 
     def choice(self, name: str) -> str | None:
         return dict(self.conventions).get(name)
@@ -75,10 +78,10 @@ class Row:
         return ", ".join(f"{name}={key}" for name, key in self.conventions)
 
 
-def _row(tool, why, binary=False, max_grade=None, **choices):
+def _row(tool, why, binary=False, max_grade=None, honours=(), **choices):
     for name, key in choices.items():
         _convention(name).choice(key)  # every row names a real choice (checked when the module is imported)
-    return Row(tool, tuple(choices.items()), why, binary, max_grade, always_cut=tool is RECBOLE)
+    return Row(tool, tuple(choices.items()), why, binary, max_grade, always_cut=tool is RECBOLE, honours=honours)
 
 
 def _convention(name):
@@ -168,11 +171,14 @@ ROWS = {
              ties=DOCNO, judgments_seen=Q),
     ),
     "ndcg": (
-        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, gain="linear", discount="log2-rank-plus-1"),
+        _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, gain="linear", discount="log2-rank-plus-1",
+             honours=("gains",)),
         _row(TREC_EVAL_9, "Same ndcg / ndcg_cut (m_ndcg.c): equal.", ties=DOCNO, judgments_seen=Q, gain="linear",
-             discount="log2-rank-plus-1"),
-        _row(IR_MEASURES, "nDCG@k is trec_eval's ndcg_cut through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
-             gain="linear", discount="log2-rank-plus-1"),
+             discount="log2-rank-plus-1", honours=("gains",)),
+        _row(IR_MEASURES, "nDCG@k is trec_eval's ndcg_cut through pytrec_eval: equal. nDCG(gains=…) rewrites the "
+                          "qrels' grades as the gains, so a negative gain counts as 0 (trec_eval reads a negative grade "
+                          "as not relevant) and a fractional one is refused.", ties=DOCNO, judgments_seen=Q,
+             gain="linear", discount="log2-rank-plus-1", honours=("gains-as-grades",)),
         _row(RANX, "ranx's ndcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; equal "
                    "scores keep their input order.", ties=INPUT, judgments_seen=Q, gain="linear",
              discount="log2-rank-plus-1"),
@@ -187,6 +193,9 @@ ROWS = {
              discount="log2-rank-plus-1"),
         _row(TF_RANKING, "NDCGMetric's default gain is 2^g - 1 and its ideal ranking comes from the list" + UNORDERED
              + ".", ties=INPUT, judgments_seen=L, gain="exp", discount="log2-rank-plus-1"),
+        _row(TF_RANKING_RECIPROCAL, "With rank_discount_fn = 1/rank the gain at rank i is divided by i, a steeper "
+             "discount than 1/log2(i + 1) from rank 2 on.", ties=INPUT, judgments_seen=L, gain="exp",
+             discount="reciprocal-rank"),
         _row(RECBOLE, "NDCG@k is binary: every relevant item gains 1 and the ideal holds min(R, k) of them"
              + UNORDERED + ".", binary=True, ties=INPUT, judgments_seen=Q, gain="linear",
              discount="log2-rank-plus-1"),
@@ -194,6 +203,38 @@ ROWS = {
              judgments_seen=Q, gain="exp", discount="log2-rank-plus-1"),
         _row(JARVELIN, "The original DCG does not discount rank 1 and divides by log2(i) from rank 2 on.", ties=DOCNO,
              judgments_seen=Q, gain="linear", discount="log2-rank"),
+    ),
+    "dcg": (
+        _row(TREC_EVAL_10, REFERENCE_WHY + " (trec_eval's dcg measure, m_ndcg.c)", ties=DOCNO, judgments_seen=Q,
+             gain="linear", discount="log2-rank-plus-1", honours=("gains",)),
+        _row(RANX, "ranx's dcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; equal "
+                   "scores keep their input order.", ties=INPUT, judgments_seen=Q, gain="linear",
+             discount="log2-rank-plus-1"),
+        _row(Tool("ranx (dcg_burges)", RANX.reference), "dcg_burges uses the exponential gain 2^g - 1 (Burges et al. "
+             "2005).", ties=INPUT, judgments_seen=Q, gain="exp", discount="log2-rank-plus-1"),
+        _row(SKLEARN, "dcg_score averages the gain over every order of tied scores and divides by log_b(i + 1) with its "
+                      "log_base b (2 by default): DCG in base b is log2(b) times DCG in base 2.", ties=AVERAGED,
+             judgments_seen=L, gain="linear", discount="log2-rank-plus-1", honours=("log_base",)),
+        _row(TF_RANKING, "DCGMetric's default gain is 2^g - 1" + UNORDERED + ".", ties=INPUT, judgments_seen=L,
+             gain="exp", discount="log2-rank-plus-1"),
+        _row(TF_RANKING_RECIPROCAL, "With rank_discount_fn = 1/rank the gain at rank i is divided by i.", ties=INPUT,
+             judgments_seen=L, gain="exp", discount="reciprocal-rank"),
+        _row(TEXTBOOK, "IIR 8.4 (after Burges et al. 2005) uses the exponential gain 2^g - 1.", ties=DOCNO,
+             judgments_seen=Q, gain="exp", discount="log2-rank-plus-1"),
+        _row(JARVELIN, "The original DCG does not discount rank 1 and divides by log2(i) from rank 2 on.", ties=DOCNO,
+             judgments_seen=Q, gain="linear", discount="log2-rank"),
+    ),
+    "f": (
+        _row(TEXTBOOK, REFERENCE_WHY + " (IIR 8.3, eq. 8.5: β weighs recall, β² enters the harmonic mean)",
+             judgments_seen=Q, f_weight="beta"),
+        _row(SKLEARN, "fbeta_score(beta=β) uses β as IIR does (van Rijsbergen's F): equal.", judgments_seen=Q,
+             f_weight="beta"),
+        _row(TREC_EVAL_10, "set_F.x reads its parameter as the weight x = β² itself: set_F.2 is F_√2, not F_2.",
+             judgments_seen=Q, f_weight="beta-squared"),
+        _row(TREC_EVAL_9, "Same set_F (m_set_F.c): the parameter is the weight β².", judgments_seen=Q,
+             f_weight="beta-squared"),
+        _row(IR_MEASURES, "SetF(beta=x) passes x to trec_eval's set_F, which reads it as β²: SetF(beta=2) is F_√2.",
+             judgments_seen=Q, f_weight="beta-squared"),
     ),
     "err": (
         _row(CHAPELLE, REFERENCE_WHY + " (gmax = the highest grade judged for the topic, as irlab's batch ERR)",
@@ -223,11 +264,11 @@ ROWS["iprec"] = ROWS["11pt"]
 
 TITLES = {
     "precision": "Precision", "recall": "Recall", "ap": "Average precision", "rr": "Reciprocal rank",
-    "ndcg": "nDCG", "err": "Expected reciprocal rank", "11pt": "11-point interpolated average precision",
+    "ndcg": "nDCG", "dcg": "DCG", "f": "F-measure", "err": "Expected reciprocal rank", "11pt": "11-point interpolated average precision",
     "iprec": "Interpolated precision", "kappa": "Cohen's kappa",
 }
 ALIASES = {"p": "precision", "map": "ap", "mrr": "rr", "recip_rank": "rr", "r": "recall", "11pt_avg": "11pt",
-           "iprec_at_recall": "iprec"}
+           "iprec_at_recall": "iprec", "set_f": "f", "f1": "f", "fbeta": "f"}
 MEASURES = tuple(TITLES)
 RANKED_MEASURES = ("precision", "recall", "ap", "rr", "ndcg", "err", "11pt")  # what `all` compares on one topic
 
@@ -383,7 +424,7 @@ def _docnos(value, n: int) -> tuple[str, ...]:
 # the values, computed by irlab's exact metrics under each row's conventions
 
 
-def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-plus-1"):
+def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-plus-1", log_base=2):
     """DCG averaged over every order of the tied documents (scikit-learn's ``dcg_score``, ``ignore_ties=False``).
 
     Averaging over all permutations of a tie group gives each of its ranks the group's mean gain (McSherry & Najork
@@ -403,14 +444,16 @@ def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-
         if not ranks:
             break
         mean_gain = Fraction(sum(gain_of(grades[i], gain) for i in group), len(group))
-        terms.append(exact.mul(mean_gain, exact.total(_discount(r, discount) for r in ranks)))
+        terms.append(exact.mul(mean_gain, exact.total(_discount(r, discount, log_base) for r in ranks)))
     return exact.total(terms)
 
 
-def _discount(rank: int, discount: str):
+def _discount(rank: int, discount: str, base: int = 2):
+    if discount == "reciprocal-rank":
+        return Fraction(1, rank)
     if discount == "log2-rank":
-        return 1 if rank == 1 else exact.div(1, exact.log2(rank))
-    return exact.div(1, exact.log2(rank + 1))
+        return 1 if rank < base else exact.div(1, exact.log(rank, base))
+    return exact.div(1, exact.log(rank + 1, base))
 
 
 def threshold_average_precision(scores, relevant) -> Fraction | int:
@@ -435,11 +478,24 @@ def threshold_average_precision(scores, relevant) -> Fraction | int:
     return exact.rational(ap)
 
 
-def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, judges=None):
+@dataclass(frozen=True)
+class Options:
+    """What the user set beyond the case: a gain table, a log base, F's β (each tool honours what it can take)."""
+
+    gains: dict | None = None
+    log_base: int = 2
+    beta: object = 1
+
+
+def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, judges=None, options: Options = Options()):
     """The exact value of ``measure`` as ``row``'s tool computes it on ``case``."""
     from . import metrics as m
 
     ties = row.choice("ties")
+    gains = options.gains if "gains" in row.honours else None
+    if "gains-as-grades" in row.honours and options.gains and _integer_gains(options.gains):
+        gains = {grade: max(gain, 0) for grade, gain in options.gains.items()}  # ir_measures: gains become grades
+    log_base = options.log_base if "log_base" in row.honours else 2
     if row.always_cut and k is None and case is not None:
         k = len(case.grades)
     if measure == "kappa":
@@ -459,14 +515,20 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
         return m.average_precision(ranking, k, ap_denominator=row.choice("ap_denominator")).value
     if measure == "rr":
         return m.reciprocal_rank(ranking, k).value
-    if measure == "ndcg":
+    if measure in ("ndcg", "dcg"):
         gain, discount = row.choice("gain"), row.choice("discount")
         if ties == AVERAGED and case.scores is not None:
-            ideal = m.idcg(ranking, k, gain=gain, discount=discount).value
+            averaged = tie_averaged_dcg(case.scores, case.grades, k, gain, discount, log_base)
+            if measure == "dcg":
+                return averaged
+            ideal = m.idcg(ranking, k, gain=gain, discount=discount, log_base=log_base).value
             if ideal == 0:
                 return 0  # no relevant document: scikit-learn and torchmetrics report 0
-            return exact.div(tie_averaged_dcg(case.scores, case.grades, k, gain, discount), ideal)
-        return m.ndcg(ranking, k, gain=gain, discount=discount).value
+            return exact.div(averaged, ideal)
+        metric = m.ndcg if measure == "ndcg" else m.dcg
+        return metric(ranking, k, gain=gain, discount=discount, gains=gains, log_base=log_base).value
+    if measure == "f":
+        return m.f_measure(ranking, k, options.beta, f_weight=row.choice("f_weight")).value
     if measure == "err":
         return m.expected_reciprocal_rank(ranking, k, max_grade=row.max_grade).value
     if measure == "11pt":
@@ -493,14 +555,16 @@ def measure_name(name) -> str:
 class Comparison(Displayable):
     """Every tool's value of one measure on one case, with the conventions that produce it and why it differs."""
 
-    def __init__(self, measure, case, values, k=None, recall_level=None, judges=None):
+    def __init__(self, measure, case, values, k=None, recall_level=None, judges=None, options: Options = Options()):
         self.measure, self.case, self.values = measure, case, values
-        self.k, self.recall_level, self.judges = k, recall_level, judges
+        self.k, self.recall_level, self.judges, self.options = k, recall_level, judges, options
 
     @property
     def title(self) -> str:
         suffix = f"@{self.k}" if self.k is not None and self.measure not in ("11pt", "iprec", "kappa") else ""
         level = f" at recall {exact.exact_text(self.recall_level)}" if self.recall_level is not None else ""
+        if self.measure == "f":
+            level = f" with parameter {exact.exact_text(self.options.beta)}"
         return f"{TITLES[self.measure]}{suffix}{level}: why the libraries disagree"
 
     def table(self) -> Table:
@@ -522,6 +586,24 @@ class Comparison(Displayable):
         return Table(("tool", "value", "vs ref.", "irlab conventions"), tuple(rows),
                      f"Reference row: {reference_row.tool.name}")
 
+    def option_notes(self) -> list:
+        """Which tools take the gain table or the log base the user gave, and which cannot."""
+        notes = []
+        for option, shown, what in (("gains", self.options.gains, "the gain table"),
+                                    ("log_base", self.options.log_base != 2 and self.options.log_base, "the log base")):
+            if not shown:
+                continue
+            taking = [row.tool.name for row, _ in self.values if option in row.honours
+                      or (option == "gains" and "gains-as-grades" in row.honours and _integer_gains(self.options.gains))]
+            text = (f"gain table {_gains_text(self.options.gains)}" if option == "gains"
+                    else f"log base {self.options.log_base}")
+            notes.append(Note("reading", f"{text}: taken by {', '.join(taking) or 'no tool here'}; the other tools "
+                                         f"cannot take {what} and keep their own."))
+        if self.measure == "f":
+            notes.append(Note("reading", f"The parameter {exact.exact_text(self.options.beta)} is β for IIR and "
+                                         "scikit-learn, but the weight β² for trec_eval's set_F and ir_measures' SetF."))
+        return notes
+
     def reasons(self) -> Table:
         return Table(("tool", "why it differs from the reference row"),
                      tuple((row.tool.name, row.why) for row, _ in self.values[1:]))
@@ -539,6 +621,7 @@ class Comparison(Displayable):
                 blocks.append(Note("warning", "No relevant document: every tool here reports 0 (trec_eval; "
                                               "torchmetrics empty_target_action='neg'; scikit-learn ndcg_score), "
                                               "although the measure is undefined."))
+        blocks += self.option_notes()
         blocks += [self.table(), self.reasons()]
         used = {name for row, _ in self.values for name, _ in row.conventions}
         for name in sorted(used):
@@ -555,6 +638,8 @@ class Comparison(Displayable):
         return {
             "measure": self.measure,
             "k": self.k,
+            "options": {"gains": _gains_text(self.options.gains) if self.options.gains else None,
+                        "log_base": self.options.log_base, "beta": exact.exact_text(self.options.beta)},
             "rows": [{"tool": row.tool.name, "value": exact.exact_text(value), "decimal": exact.to_float(value),
                       "conventions": dict(row.conventions), "why": row.why} for row, value in self.values],
         }
@@ -566,7 +651,16 @@ class Comparison(Displayable):
         return self.document().render(fmt, **options)
 
 
-def explore(measure, case: Case | None = None, k=None, recall_level=None, judges=None) -> Comparison:
+def _integer_gains(gains) -> bool:
+    return all(exact.rational(gain) == int(gain) for gain in gains.values())
+
+
+def _gains_text(gains) -> str:
+    return ",".join(f"{grade}={exact.exact_text(gain)}" for grade, gain in sorted(gains.items()))
+
+
+def explore(measure, case: Case | None = None, k=None, recall_level=None, judges=None, gains=None, log_base=None,
+            beta=None) -> Comparison:
     """Every tool's value of ``measure`` on ``case`` (or, for kappa, on two judges' columns).
 
     >>> comparison = explore("map", Case.from_ranking(Ranking.parse("RNNRR", relevant=5)))
@@ -588,8 +682,25 @@ def explore(measure, case: Case | None = None, k=None, recall_level=None, judges
         judges = (parse_judgments(judges[0], "judge 1"), parse_judgments(judges[1], "judge 2"))
     elif not isinstance(case, Case):
         raise InputTypeError(f"explore needs a Case (Case.from_scores or Case.from_ranking), got {type(case).__name__}")
-    values = [(row, row_value(measure, row, case, k, recall_level, judges)) for row in ROWS[measure]]
-    return Comparison(measure, case, values, k, recall_level, judges)
+    options = _options(measure, gains, log_base, beta)
+    values = [(row, row_value(measure, row, case, k, recall_level, judges, options)) for row in ROWS[measure]]
+    return Comparison(measure, case, values, k, recall_level, judges, options)
+
+
+def _options(measure, gains, log_base, beta) -> Options:
+    from .metric import check_fraction
+    from .metrics.dcg import check_log_base, parse_gains
+
+    if gains is not None and measure not in ("ndcg", "dcg"):
+        raise ParameterError(f"a gain table applies to ndcg and dcg, not {measure}")
+    if log_base is not None and measure not in ("ndcg", "dcg"):
+        raise ParameterError(f"a log base applies to ndcg and dcg, not {measure}")
+    if beta is not None and measure != "f":
+        raise ParameterError(f"beta applies to f, not {measure}")
+    from .limits import MAX_BETA
+
+    beta = 1 if beta is None else check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
+    return Options(parse_gains(gains) or None, check_log_base(log_base), beta)
 
 
 class Comparisons(Displayable):
@@ -666,6 +777,9 @@ def add_conventions_parser(subparsers):
     p.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1')")
     p.add_argument("--k", metavar="K", help="cut-off k")
     p.add_argument("--recall-level", metavar="r", help="iprec: the recall level")
+    p.add_argument("--gains", metavar="TABLE", help="ndcg/dcg: a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g)")
+    p.add_argument("--log-base", metavar="B", help="ndcg/dcg: base of the discount's logarithm (scikit-learn log_base)")
+    p.add_argument("--beta", metavar="B", help="f: the F-measure's parameter (β for IIR, the weight β² for set_F)")
     p.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
     p.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
     p.add_argument("--qrels", metavar="FILE", help="all: TREC qrels file")
@@ -695,6 +809,9 @@ def _refuse_unused(args, measure: str) -> None:
     unused = {
         "--k": args.k is not None and measure in ("kappa", "11pt", "iprec"),
         "--recall-level": args.recall_level is not None and measure != "iprec",
+        "--gains/--log-base": (args.gains is not None or args.log_base is not None) and measure not in ("ndcg", "dcg"),
+        "--beta": args.beta is not None and measure != "f",
+        "--k (set_F has no cut-off: trec_eval -M k cuts the run)": args.k is not None and measure == "f",
         "--judge1/--judge2": (args.judge1 is not None or args.judge2 is not None) and measure != "kappa",
         "--topic": args.topic is not None and not trec,
         "--docnos": args.docnos is not None and args.scores is None,
@@ -723,7 +840,7 @@ def conventions_result(args) -> Displayable:
         title = f"Topic {topic} of {args.run}: why the libraries disagree"
         if measure == "all":
             return explore_all(case, k, title)
-        return explore(measure, case, k, args.recall_level)
+        return explore(measure, case, k, args.recall_level, **_measure_options(args))
     if measure == "kappa":
         return explore(measure, None, k, args.recall_level, (args.judge1, args.judge2))
     if args.scores is not None or args.grades is not None:
@@ -739,7 +856,11 @@ def conventions_result(args) -> Displayable:
         raise ParameterError("give the documents: --scores with --grades, --ranking, or --qrels with --run")
     if measure == "all":
         return explore_all(case, k)
-    return explore(measure, case, k, args.recall_level)
+    return explore(measure, case, k, args.recall_level, **_measure_options(args))
+
+
+def _measure_options(args) -> dict:
+    return {"gains": args.gains, "log_base": args.log_base, "beta": args.beta}
 
 
 def run_conventions(args) -> int:
