@@ -9,6 +9,7 @@ MAP of the same systems under two sets of judgments (Voorhees 2000) — with Ken
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 from itertools import combinations
 
 from .. import conventions as conv
@@ -251,8 +252,8 @@ _TAU_READINGS = {
     "a": "tau-a divides by every pair, tied or not: with ties it cannot reach ±1, however alike the two orderings are.",
     "b": "tau-b leaves the pairs tied in x out of one factor of the denominator and the pairs tied in y out of the "
          "other, so it is ±1 exactly when the two lists order every pair alike and tie the same pairs.",
-    "c": "tau-c (Stuart's) adjusts for the shape of an m × m table of ordered categories, m the fewer distinct values: "
-         "meant for a few tied classes, it can reach ±1 when the two lists have different numbers of distinct values.",
+    "c": "tau-c (Stuart's) divides C - D by the most a table of m ordered categories allows, m the fewer distinct "
+         "values: unlike tau-b it can come close to ±1 when the two lists have different numbers of distinct values.",
 }
 
 
@@ -395,9 +396,12 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
     gap = (shortcut - rho).named("Δ", "How far the no-ties formula is from ρ")
     ties = len(set(xs)) < len(xs) or len(set(ys)) < len(ys)
     if ties:
-        reading = (f"with ties the shortcut 1 - 6 Σd² / (n(n² - 1)) is not Pearson's correlation of the mid-ranks "
-                   f"(the ranks' variances shrink): it gives {exact.value_text(shortcut.value)} instead of "
-                   f"ρ = {exact.value_text(rho.value)}, off by {exact.value_text(gap.value)}")
+        spread = exact.rational(Fraction(len(xs) * (len(xs) ** 2 - 1), 12))
+        reading = (f"with ties the shortcut 1 - 6 Σd² / (n(n² - 1)) is not Pearson's correlation of the mid-ranks: it "
+                   f"takes the spread of each list's ranks to be that of 1 … n, n(n² - 1)/12 = {exact.value_text(spread)}, "
+                   f"and ties shrink it (S_xx = {exact.value_text(s_xx.value)}, S_yy = {exact.value_text(s_yy.value)}); "
+                   f"here it gives {exact.value_text(shortcut.value)} instead of ρ = {exact.value_text(rho.value)}, "
+                   f"off by {exact.value_text(gap.value)}")
     else:
         reading = "no ties: the ranks are a permutation of 1 … n and the shortcut 1 - 6 Σd² / (n(n² - 1)) is exact (Δ = 0)"
     rows = tuple((label, _shown(a), r, _shown(b), s, d, exact.mul(d, d))
