@@ -229,9 +229,23 @@ JUDGMENTS_SEEN = Convention(
     "qrels",
 )
 
+NON_POSITIVE_SCORES = Convention(
+    "non_positive_scores",
+    "Is a document the system scored 0 or below retrieved?",
+    (
+        Choice("retrieved", "every scored document is ranked, whatever its score", "rank every document by score",
+               "trec_eval; ranx; scikit-learn; torchmetrics before PR #3160 and after its revert"),
+        Choice("not-retrieved", "a score <= 0 means 'not retrieved': such a document cannot count as a hit "
+               "(nDCG: all of them tie at the bottom)", "hits only among documents scored > 0",
+               "torchmetrics PR #3160 (July 2025; reported in 1.9.0) in functional/retrieval precision.py, "
+               "reciprocal_rank.py, average_precision.py (mask preds > 0) and ndcg.py (preds <= 0 set to -inf)"),
+    ),
+    "retrieved",
+)
+
 # how scores become a ranking, and what a library is told: used by irlab conventions (irlab/explorer.py), not metric
 # options (so not in ALL: irlab explain takes a ranking, already ordered)
-RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN)
+RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
        ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT)

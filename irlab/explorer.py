@@ -46,6 +46,9 @@ SKLEARN = Tool("scikit-learn", "scikit-learn sklearn/metrics/_ranking.py (ndcg_s
                                "sklearn/metrics/_classification.py (cohen_kappa_score)")
 TORCHMETRICS = Tool("torchmetrics", "torchmetrics src/torchmetrics/functional/retrieval/*.py (precision.py adaptive_k, "
                                     "average_precision.py, ndcg.py _tie_average_dcg)")
+TORCHMETRICS_MASKED = Tool("torchmetrics (scores <= 0 masked)", "torchmetrics PR #3160 (July 2025, reported in 1.9.0; "
+                            "later reverted, tests/unittests/retrieval/test_score_shift.py): functional/retrieval "
+                            "precision.py, reciprocal_rank.py, average_precision.py, ndcg.py")
 TF_RANKING = Tool("TF-Ranking", "tensorflow_ranking/python/metrics_impl.py (PrecisionMetric, MeanAveragePrecisionMetric, "
                                 "NDCGMetric)")
 TF_RANKING_RECIPROCAL = Tool("TF-Ranking (rank_discount_fn = 1/rank)", "tensorflow_ranking/python/keras/metrics.py "
@@ -95,6 +98,9 @@ Q, L = "qrels", "list"
 DOCNO, INPUT, AVERAGED, THRESHOLD = "docno-descending", "input-order", "tie-averaged", "one-threshold"
 REFERENCE_WHY = "reference row"
 UNORDERED = " (its order among equal scores is not specified: irlab uses the input order)"
+# ranx sorts with numba's np.argsort (quicksort): lists of up to 15 documents go through insertion sort, which keeps
+# the input order; longer lists come out of the partitioning in no documented order
+RANX_TIES = "equal scores keep their input order (numba's argsort; guaranteed only for lists of up to 15 documents)"
 
 ROWS = {
     "precision": (
@@ -103,13 +109,16 @@ ROWS = {
              precision_denominator="k"),
         _row(IR_MEASURES, "P@k is trec_eval's P_k computed by pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
              precision_denominator="k"),
-        _row(RANX, "Divides by k like trec_eval, but equal scores keep their input order instead of docno order.",
+        _row(RANX, "Divides by k like trec_eval, but " + RANX_TIES + ", not docno order.",
              ties=INPUT, judgments_seen=Q, precision_denominator="k"),
         _row(TORCHMETRICS, "retrieval_precision divides by k (adaptive_k=False) like trec_eval" + UNORDERED + ".",
              ties=INPUT, judgments_seen=L, precision_denominator="k"),
         _row(Tool("torchmetrics (adaptive_k=True)", TORCHMETRICS.reference),
              "With adaptive_k=True a list shorter than k is divided by its length, not by k" + UNORDERED + ".",
              ties=INPUT, judgments_seen=L, precision_denominator="retrieved"),
+        _row(TORCHMETRICS_MASKED, "A document scored <= 0 counts as not retrieved, so it is never a hit; still "
+             "divided by k" + UNORDERED + ".", ties=INPUT, judgments_seen=L, precision_denominator="k",
+             non_positive_scores="not-retrieved"),
         _row(TF_RANKING, "PrecisionMetric divides by the valid items in the top k, so a list shorter than k is "
                          "divided by its length" + UNORDERED + ".",
              ties=INPUT, judgments_seen=L, precision_denominator="retrieved"),
@@ -123,7 +132,7 @@ ROWS = {
         _row(TREC_EVAL_9, "Same recall_k (m_recall.c): equal.", ties=DOCNO, judgments_seen=Q, recall_denominator="relevant"),
         _row(IR_MEASURES, "R@k is trec_eval's recall_k through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
              recall_denominator="relevant"),
-        _row(RANX, "Divides by R from the qrels like trec_eval; equal scores keep their input order.", ties=INPUT,
+        _row(RANX, "Divides by R from the qrels like trec_eval; " + RANX_TIES + ".", ties=INPUT,
              judgments_seen=Q, recall_denominator="relevant"),
         _row(TORCHMETRICS, "retrieval_recall only sees the labels it is given, so R counts the relevant documents of "
                            "the list, not those it missed" + UNORDERED + ".",
@@ -143,12 +152,15 @@ ROWS = {
         _row(TREC_EVAL_9, "Same map (m_map.c): equal.", ties=DOCNO, judgments_seen=Q, ap_denominator="relevant"),
         _row(IR_MEASURES, "AP is trec_eval's map through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q,
              ap_denominator="relevant"),
-        _row(RANX, "Divides by R from the qrels like trec_eval; equal scores keep their input order.", ties=INPUT,
+        _row(RANX, "Divides by R from the qrels like trec_eval; " + RANX_TIES + ".", ties=INPUT,
              judgments_seen=Q, ap_denominator="relevant"),
         _row(SKLEARN, "average_precision_score lets tied scores enter as one threshold and only knows the relevant "
                       "labels of the list, not R.", ties=THRESHOLD, judgments_seen=L, ap_denominator="relevant"),
         _row(TORCHMETRICS, "retrieval_average_precision divides by the relevant documents retrieved (within top_k), "
                            "not by R" + UNORDERED + ".", ties=INPUT, judgments_seen=L, ap_denominator="retrieved"),
+        _row(TORCHMETRICS_MASKED, "Only the documents scored > 0 count: a relevant document scored <= 0 adds neither "
+             "a precision nor to the denominator" + UNORDERED + ".", ties=INPUT, judgments_seen=L,
+             ap_denominator="retrieved", non_positive_scores="not-retrieved"),
         _row(TF_RANKING, "MeanAveragePrecisionMetric divides by the relevant labels of the whole list (whatever topn), "
                          "which it takes for R" + UNORDERED + ".", ties=INPUT, judgments_seen=L,
              ap_denominator="relevant"),
@@ -161,9 +173,11 @@ ROWS = {
         _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q),
         _row(TREC_EVAL_9, "Same recip_rank: equal.", ties=DOCNO, judgments_seen=Q),
         _row(IR_MEASURES, "RR is trec_eval's recip_rank through pytrec_eval: equal.", ties=DOCNO, judgments_seen=Q),
-        _row(RANX, "Same definition; equal scores keep their input order, so a tie can move the first relevant "
+        _row(RANX, "Same definition; " + RANX_TIES + ", so a tie can move the first relevant "
                    "document.", ties=INPUT, judgments_seen=Q),
         _row(TORCHMETRICS, "retrieval_reciprocal_rank: same definition" + UNORDERED + ".", ties=INPUT, judgments_seen=L),
+        _row(TORCHMETRICS_MASKED, "The first relevant document scored > 0 counts; one scored <= 0 is not retrieved"
+             + UNORDERED + ".", ties=INPUT, judgments_seen=L, non_positive_scores="not-retrieved"),
         _row(TF_RANKING, "MRRMetric: same definition" + UNORDERED + ".", ties=INPUT, judgments_seen=L),
         _row(RECBOLE, "MRR@k: same definition on relevant / not relevant" + UNORDERED + ".", binary=True, ties=INPUT,
              judgments_seen=Q),
@@ -179,11 +193,11 @@ ROWS = {
                           "qrels' grades as the gains, so a negative gain counts as 0 (trec_eval reads a negative grade "
                           "as not relevant) and a fractional one is refused.", ties=DOCNO, judgments_seen=Q,
              gain="linear", discount="log2-rank-plus-1", honours=("gains-as-grades",)),
-        _row(RANX, "ranx's ndcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; equal "
-                   "scores keep their input order.", ties=INPUT, judgments_seen=Q, gain="linear",
+        _row(RANX, "ranx's ndcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; "
+                   + RANX_TIES + ".", ties=INPUT, judgments_seen=Q, gain="linear",
              discount="log2-rank-plus-1"),
         _row(Tool("ranx (ndcg_burges)", RANX.reference), "ndcg_burges uses the exponential gain 2^g - 1 (Burges et al. "
-             "2005) and keeps equal scores in input order.", ties=INPUT, judgments_seen=Q, gain="exp",
+             "2005); " + RANX_TIES + ".", ties=INPUT, judgments_seen=Q, gain="exp",
              discount="log2-rank-plus-1"),
         _row(SKLEARN, "ndcg_score averages the gain over every order of tied scores (ignore_ties=False) and builds the "
                       "ideal ranking from the list it is given only.", ties=AVERAGED, judgments_seen=L, gain="linear",
@@ -191,6 +205,9 @@ ROWS = {
         _row(TORCHMETRICS, "retrieval_normalized_dcg ports scikit-learn's tie averaging; the ideal ranking comes from "
                            "the list only.", ties=AVERAGED, judgments_seen=L, gain="linear",
              discount="log2-rank-plus-1"),
+        _row(TORCHMETRICS_MASKED, "Scores <= 0 become -inf: those documents tie at the bottom and share their mean "
+             "gain, while the ideal ranking keeps every label.", ties=AVERAGED, judgments_seen=L, gain="linear",
+             discount="log2-rank-plus-1", non_positive_scores="not-retrieved"),
         _row(TF_RANKING, "NDCGMetric's default gain is 2^g - 1 and its ideal ranking comes from the list" + UNORDERED
              + ".", ties=INPUT, judgments_seen=L, gain="exp", discount="log2-rank-plus-1"),
         _row(TF_RANKING_RECIPROCAL, "With rank_discount_fn = 1/rank the gain at rank i is divided by i, a steeper "
@@ -207,8 +224,8 @@ ROWS = {
     "dcg": (
         _row(TREC_EVAL_10, REFERENCE_WHY + " (trec_eval's dcg measure, m_ndcg.c)", ties=DOCNO, judgments_seen=Q,
              gain="linear", discount="log2-rank-plus-1", honours=("gains",)),
-        _row(RANX, "ranx's dcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; equal "
-                   "scores keep their input order.", ties=INPUT, judgments_seen=Q, gain="linear",
+        _row(RANX, "ranx's dcg (its 'jarvelin' flavour) uses the linear gain and 1/log2(i+1) like trec_eval; "
+                   + RANX_TIES + ".", ties=INPUT, judgments_seen=Q, gain="linear",
              discount="log2-rank-plus-1"),
         _row(Tool("ranx (dcg_burges)", RANX.reference), "dcg_burges uses the exponential gain 2^g - 1 (Burges et al. "
              "2005).", ties=INPUT, judgments_seen=Q, gain="exp", discount="log2-rank-plus-1"),
@@ -492,6 +509,8 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
     from . import metrics as m
 
     ties = row.choice("ties")
+    if row.choice("non_positive_scores") == "not-retrieved" and case is not None and case.scores is not None:
+        case = _not_retrieved_below_zero(case, measure)
     gains = options.gains if "gains" in row.honours else None
     if "gains-as-grades" in row.honours and options.gains and _integer_gains(options.gains):
         gains = {grade: max(gain, 0) for grade, gain in options.gains.items()}  # ir_measures: gains become grades
@@ -536,6 +555,17 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
     if measure == "iprec":
         return m.interpolated_precision(ranking, recall_level, interpolation=row.choice("interpolation")).value
     raise ParameterError(f"unknown measure {measure!r}")
+
+
+def _not_retrieved_below_zero(case: Case, measure: str) -> Case:
+    """torchmetrics after PR #3160: a document scored <= 0 cannot be a hit (its label is masked to 0); for nDCG its
+    score becomes -inf, so all of them tie at the bottom and share their mean gain, and the ideal keeps every label."""
+    from dataclasses import replace
+
+    if measure == "ndcg":
+        bottom = min(min(case.scores), 0) - 1
+        return replace(case, scores=tuple(s if s > 0 else bottom for s in case.scores))
+    return replace(case, grades=tuple(g if s > 0 else 0 for g, s in zip(case.grades, case.scores)))
 
 
 def measure_name(name) -> str:

@@ -128,3 +128,22 @@ def test_every_format_renders(cli):
 def test_api_refuses_options_of_other_measures():
     with pytest.raises(IrlabError, match="gain table"):
         explore("ap", Case.from_ranking(Ranking.parse("RN")), gains="1=2")
+
+
+def test_torchmetrics_masking_scores_not_above_zero_by_hand():
+    """torchmetrics PR #3160: a document scored <= 0 is not retrieved (precision, RR, AP mask its label; nDCG sends
+    its score to -inf, a tie at the bottom)."""
+    masked = "torchmetrics (scores <= 0 masked)"
+    case = Case.from_scores("0.5,0,-0.1", "0,1,1")
+    assert values(explore("precision", case, k=2))[masked] == 0
+    assert values(explore("precision", case, k=2))["torchmetrics"] == Fraction(1, 2)
+    assert values(explore("rr", case))[masked] == 0
+    assert values(explore("rr", case))["torchmetrics"] == Fraction(1, 2)
+    assert values(explore("ap", case))[masked] == 0
+    assert values(explore("ap", case))["torchmetrics"] == (Fraction(1, 2) + Fraction(2, 3)) / 2
+    case = Case.from_scores("0.5,0,-0.1", "0,1,0")
+    got = values(explore("ndcg", case))
+    assert close(got["torchmetrics"], 1 / 1.584962500721156)  # d2 at rank 2
+    assert close(got[masked], (1 / 1.584962500721156 + 1 / 2) / 2)  # d2, d3 tie at ranks 2-3: mean gain 1/2
+    positive = Case.from_scores("0.5,0.2,0.1", "0,1,0")  # nothing at or below 0: the two rows agree
+    assert values(explore("ndcg", positive))[masked] == values(explore("ndcg", positive))["torchmetrics"]
