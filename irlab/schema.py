@@ -40,7 +40,7 @@ SOLVERS = {
                        "difference of the first two",
     "pool": "the pool of depth k (option depth) over parameters.runs: its size and each run's unique contributions",
     "free-text": "a question answered in words (or by picking one of choices): space on the sheet, the model_answer "
-                 "in the key, not graded automatically",
+                 "in the key, not graded automatically, except with correct: then a choice graded by its letters",
 }
 MISMATCH_ACTIONS = {
     "refuse": "refuse to solve",
@@ -123,6 +123,12 @@ def _text(value, problem):
 def _texts(value, problem):
     if not isinstance(value, list) or len(value) < 2 or not all(isinstance(v, str) and v.strip() for v in value):
         problem(f"must be a list of at least two non-empty texts, got {_shown(value)}")
+
+
+def _option_letters(value, problem):
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(v, str) and v.strip() for v in items):
+        problem(f"must name the right option(s) by letter, such as \"b\" or [\"a\", \"c\"], got {_shown(value)}")
 
 
 def _levels(value, problem):
@@ -401,12 +407,15 @@ def _keys() -> tuple[Key, ...]:
             solvers=("compare-systems", *paired), check=_metric_name, range="a metric name"),
         Key("question", "depth", "integer", "the pool depth k: every run's top k is judged", None, solvers=("pool",),
             check=_integer(1, limits.MAX_CUTOFF), range=f"integer 1 … {limits.MAX_CUTOFF:,}"),
-        Key("question", "model_answer", "text", "the answer the key shows (required for free-text)", None,
+        Key("question", "model_answer", "text", "the answer the key shows (required for free-text without correct)", None,
             solvers=("free-text",), check=_text, range="text"),
         Key("question", "lines", "integer", "lines left on the sheet for the answer", 4, solvers=("free-text",),
             check=_integer(1, 40), range="integer 1 … 40"),
         Key("question", "choices", "texts", "options the student picks from (shown on the sheet)", None,
             solvers=("free-text",), check=_texts, range="[\"yes\", \"no\"]"),
+        Key("question", "correct", "letters", "the right option(s) of choices, by letter ((a) is the first): the "
+            "homework checker grades the letters a student names (case, spaces and order do not matter)", None,
+            solvers=("free-text",), check=_option_letters, range="\"b\" or [\"a\", \"c\"]"),
         Key("question", "both_denominators", "boolean", "also show AP divided by the relevant documents retrieved", False,
             solvers=("ap",), check=_boolean, range="true \\| false"),
         *_metric_keys(),

@@ -14,7 +14,8 @@ SET = Path(__file__).resolve().parents[1] / "exercises" / "chapter8-systems.toml
 def test_solution_and_key_show_the_model_answer():
     text = solve(SET, "8.8").render("text")
     assert "Model answer: Yes. AP rewards relevant documents at the very top" in text
-    assert "Options: (a) yes; (b) no" in text and "not graded automatically" in text
+    assert "Options: (a) yes; (b) no" in text and "not graded automatically" in text  # b: read by the teacher
+    assert "Right option: (a) yes" in text and "a choice question, graded automatically" in text  # d: a choice
     key = answer_key_document(SET, "alice", exercise_id="8.8").render("text")
     assert "Model answer: Yes: R-precision is 1/2 for system 1" in key
 
@@ -23,8 +24,8 @@ def test_sheet_leaves_room_or_lists_the_options():
     sheet = sheet_document(SET, "alice", exercise_id="8.8").render("text")
     block = sheet.split("b) Does this result")[1].split("d) Does R-precision")[0]
     assert block.count("_" * 72) == 3  # lines = 3
-    assert "( ) yes" in sheet and "( ) no" in sheet
-    assert "Model answer" not in sheet
+    assert "(a) yes" in sheet and "(b) no" in sheet and "Your answer (letters)" in sheet  # d names its right option
+    assert "Model answer" not in sheet and "Right option" not in sheet
 
 
 def test_grading_skips_free_text(cli, tmp_path):
@@ -35,7 +36,8 @@ def test_grading_skips_free_text(cli, tmp_path):
     data = json.loads(cli("grade", str(SET), str(answers), "--format", "json").stdout)
     assert [(r["question"], r["status"]) for r in data["rows"]] == [("a", "graded"), ("b", "free-text")]
     graded = {(q["exercise"], q["question"]) for s in data["students"] for q in s["questions"]}
-    assert ("8.8", "a") in graded and ("8.8", "b") not in graded and ("8.8", "d") not in graded
+    assert ("8.8", "a") in graded and ("8.8", "b") not in graded
+    assert ("8.8", "d") in graded  # a choice question (correct = "a"): graded, here unanswered
     assert data["students"][0]["score"] == "1"
 
 

@@ -59,6 +59,15 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
     ``exact_values=False`` reveals a logarithmic value by its decimal only (printing sympy expressions is the
     slowest part of grading a large class; the answer key shows them).
     """
+    if part.choice is not None:  # a choice question: the letters named, compared as a set
+        from ..solvers.choices import judge
+
+        shown = raw.shown if isinstance(raw, ParsedAnswer) else "" if raw is None else str(raw).strip()
+        verdict, message = judge(shown, part.choice, len(key.question.options.get("choices") or ()))
+        return PartFeedback(key.exercise.id, key.question.id, None, None, shown,
+                            {True: "correct", False: "wrong", None: "invalid"}[verdict],
+                            message if verdict is not None else f"No answer recognised: {message}.",
+                            Fraction(1) if verdict else Fraction(0), Fraction(1))
     parsed = raw if isinstance(raw, ParsedAnswer) else parse_answer(raw)
     weight = Fraction(1, len(key.parts))
     several = len(key.parts) > 1

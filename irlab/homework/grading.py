@@ -420,7 +420,7 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
             refuse(row, "unknown-question", f"exercise {row.exercise} has no question {row.question!r} (it has {known}); "
                                             "not graded")
             continue
-        if next(q for q in exercise.questions if q.id == question_id).solver == "free-text":
+        if _read_by_teacher(next(q for q in exercise.questions if q.id == question_id)):
             refuse(row, "free-text", f"{row.exercise} {question_id} is a free-text question: read it; not graded")
             continue
         if part_ref is not None:
@@ -434,7 +434,7 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
     _refuse_unusable_file(rows, base, seed, answers_file)
     seen_exercises = {row.exercise for row in rows if row.graded}
     questions = [(e.id, q.id) for e in base.exercises if e.id in seen_exercises for q in e.questions
-                 if q.solver != "free-text"]
+                 if not _read_by_teacher(q)]
     # pass 2, one student at a time (their variant's keys stay in the small caches while they are needed)
     report = []
     for who in list(by_student) + [k for k in on_roster if k not in by_student]:
@@ -482,6 +482,11 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
                      "the same --seed (or --manifest)")
     return GradeReport(str(exercise_file), str(answers_file), None if seed is None else str(seed), report, questions,
                        rows, variants, notes, base.id)
+
+
+def _read_by_teacher(question) -> bool:
+    """A free-text question is read by the teacher, unless it names its right options (correct): a choice."""
+    return question.solver == "free-text" and "correct" not in question.options
 
 
 def _refuse_unusable_file(rows: list[AnswerRow], base, seed, answers_file) -> None:

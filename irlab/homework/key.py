@@ -28,7 +28,8 @@ class Part:
     index: int  # 0-based
     name: str  # e.g. "recall", "highest"
     label: str
-    result: Result
+    result: Result | None  # None for a choice question's part, graded by ``choice``
+    choice: frozenset | None = None  # the letters of the right options (a choice question)
 
     @property
     def number(self) -> str:
@@ -104,6 +105,8 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
     answers = solution.primary or solution.answers
     names = part_names(answers)
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
+    if solution.choice is not None:  # a choice question: one part, the right options' letters
+        parts = [Part(0, "choice", "the letter(s) of the right option(s)", None, solution.choice)]
     qwhere = Where(exercise_set.path, exercise.id, question.id)
     options = {**_grading_defaults_cached(path, stamp), **question.options}
     try:

@@ -281,15 +281,19 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
         for question in exercise.questions:
             text = question_text(exercise, question, exercise_set.path)
             inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
+            graded_choice = question.solver == "free-text" and "correct" in question.options
             if question.solver == "free-text":  # room to answer in words, or the options to pick from
                 choices = question.options.get("choices") or []
-                inner += [Paragraph(f"( ) {choice}") for choice in choices]
+                inner += [Paragraph(f"({chr(97 + i)}) {choice}" if graded_choice else f"( ) {choice}")
+                          for i, choice in enumerate(choices)]
                 inner += [Paragraph("_" * 72) for _ in range(0 if choices else question.options.get("lines", 4))]
             hint = _parts_hint(path, exercise, question, student, seed)
             if hint:
                 inner.append(Paragraph(hint))
             if question.solver != "free-text":  # room to write the answer
                 inner.append(Paragraph("Your answer: " + "_" * 40))
+            elif graded_choice:  # the letters of the options picked
+                inner.append(Paragraph("Your answer (letters): " + "_" * 20))
         blocks.append(Section(exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
     meta = _variant_meta(exercise_set, student, seed)
     meta["questions"] = [{"exercise": e.id, "question": q.id, "text": question_text(e, q, exercise_set.path)}

@@ -28,6 +28,7 @@ class Answer:
 class Solution:
     answers: list[Answer]
     notes: list = field(default_factory=list)  # blocks shown before the answers: notes, shared tables
+    choice: frozenset | None = None  # a choice question: the letters of the right options (graded as letters)
 
     def _repr_html_(self) -> str:  # Jupyter: every answer with its explanation, typeset (irlab.display)
         from ..display import solution_document

@@ -187,18 +187,44 @@ def _scores_of(systems, metric_name, options):
 
 
 def free_text(options, where) -> Solution:
-    """A question answered in words: its model answer (and options) for the key; nothing is computed or graded."""
+    """A question answered in words: its model answer (and options) for the key; nothing is computed.
+
+    With ``choices`` and ``correct`` (the right options' letters) it is a choice question that the homework
+    checker grades by the letters the student names (irlab.solvers.choices).
+    """
     from ..document import Paragraph
+    from .choices import correct_letters, options_text, written
 
     model = options.get("model_answer")
-    if not isinstance(model, str) or not model.strip():
-        raise where.error("a free-text question needs model_answer, the answer the key shows", "model_answer")
+    choices = options.get("choices") or []
+    right = None
+    if options.get("correct") is not None:
+        if not choices:
+            raise where.error("correct names the right option(s) by letter: give the options in choices", "correct")
+        try:
+            right = correct_letters(options["correct"], len(choices))
+        except IrlabError as error:
+            raise where.error(str(error), "correct") from None
+    elif not isinstance(model, str) or not model.strip():
+        raise where.error("a free-text question needs model_answer, the answer the key shows (or choices with "
+                          "correct, the right options' letters)", "model_answer")
+    if model is not None and (not isinstance(model, str) or not model.strip()):
+        raise where.error("model_answer must be a non-empty text", "model_answer")
     blocks = []
-    if options.get("choices"):
-        blocks.append(Paragraph("Options: " + "; ".join(f"({chr(97 + i)}) {c}" for i, c in enumerate(options["choices"]))))
-    blocks.append(Paragraph(f"Model answer: {model.strip()}"))
-    blocks.append(Note("assumption", "a free-text question: not graded automatically"))
-    return Solution([], blocks)
+    if choices:
+        blocks.append(Paragraph("Options: " + options_text(choices)))
+    if right is not None:
+        blocks.append(Paragraph(f"Right option{'s' if len(right) > 1 else ''}: {written(right, choices)}"))
+    if model is not None:
+        blocks.append(Paragraph(f"Model answer: {model.strip()}"))
+    if right is not None:
+        blocks.append(Note("assumption", "a choice question, graded automatically: the answer names the letter(s) of "
+                                         "the right option(s); case, spaces and order do not matter"
+                                         + ("; every right option must be named, and no other" if len(right) > 1
+                                            else "")))
+    else:
+        blocks.append(Note("assumption", "a free-text question: not graded automatically"))
+    return Solution([], blocks, choice=right)
 
 
 # the dispatch the exercise-set solver calls first -----------------------------------------------------------
