@@ -113,7 +113,7 @@ def run_grade(args) -> int:
 
     report = grade(args.file, args.answers, args.seed, getattr(args, "strict", False),
                    not getattr(args, "as_written", False), getattr(args, "roster", None), getattr(args, "manifest", None))
-    sys.stdout.write(report.render(args.format))
+    report.write(args.format, sys.stdout)
     html, pdf = getattr(args, "html", None), getattr(args, "pdf", None)
     if html or pdf:
         from ..printable import write_html, write_pdf

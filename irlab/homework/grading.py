@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,6 +39,7 @@ from ..errors import InputFileError, IrlabError
 from .diagnosis import BY_NAME
 from .feedback import Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .identity import Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, variant_code
+from .jsonstream import Lazy, write_json
 from .key import answer_key, split_reference
 from .variants import variant_set
 
@@ -201,13 +201,17 @@ class GradeReport:
 
     # summaries ---------------------------------------------------------------------------------
     def question_summary(self) -> list[dict]:
+        graded: dict = {question: [] for question in self.questions}  # one pass over the class
+        for s in self.students:
+            for q in s.questions:
+                if (q.exercise, q.question) in graded:
+                    graded[q.exercise, q.question].append(q)
         rows = []
-        for exercise, question in self.questions:
-            grades = [q for s in self.students for q in s.questions if (q.exercise, q.question) == (exercise, question)]
+        for (exercise, question), grades in graded.items():
             scores = [g.score for g in grades]
             total = sum(scores, Fraction(0))
             mean = total / len(grades) if grades else Fraction(0)
-            full = sum(1 for g in grades if g.score == 1)
+            full = sum(1 for score in scores if score == 1)
             answered = sum(1 for g in grades if any(p.status != "missing" for p in g.parts))
             rows.append({"exercise": exercise, "question": question, "students": len(grades), "answered": answered,
                          "fully_correct": full, "mean": mean, "median": _median(scores),
@@ -238,16 +242,18 @@ class GradeReport:
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
         for s in self.students:
-            for q in s.questions:
+            scores = [q.score for q in s.questions]  # each summed once (StudentGrade.score sums the same, in order)
+            for q, score in zip(s.questions, scores):
                 answers = "; ".join(p.answer for p in q.parts)
                 mistakes = "; ".join(name for p in q.parts for name in p.mistakes)
-                writer.writerow([s.student, q.exercise, q.question, _decimal(q.score), 1, answers, mistakes,
+                writer.writerow([s.student, q.exercise, q.question, _decimal(score), 1, answers, mistakes,
                                  " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in q.parts),
                                  q.status, " ".join(str(n) for n in q.lines)])
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
-            writer.writerow([s.student, "", "total", _decimal(s.score), s.max_score, "", "", "", "total", ""])
+            writer.writerow([s.student, "", "total", _decimal(sum(scores, Fraction(0))), s.max_score, "", "", "", "total",
+                             ""])
         for row in self.orphan_rows():
             writer.writerow([row.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                              row.line])
@@ -258,30 +264,30 @@ class GradeReport:
         return [row for row in self.rows if not row.graded and not normalise_student(row.student)]
 
     def as_dict(self) -> dict:
+        return self._json_value(lazy=False)
+
+    def _json_value(self, lazy: bool) -> dict:
+        """The JSON report as a dict; with ``lazy``, students and rows are built one by one as they are written."""
+        listed = Lazy if lazy else list
         return {
             "file": self.file, "set": self.set_id, "answers": self.answers_file, "seed": self.seed,
             "variants": self.variants,
-            "students": [{"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(s.score),
-                          "decimal": float(s.score), "max": s.max_score,
-                          "questions": [{"exercise": q.exercise, "question": q.question, "score": exact.exact_text(q.score),
-                                         "decimal": float(q.score), "max": 1, "lines": list(q.lines),
-                                         "parts": [p.as_dict() for p in q.parts]}
-                                        for q in s.questions]}
-                         for s in self.students],
+            "students": listed(map(_student_json, self.students)),
             "questions": [{**row, "mean": exact.exact_text(row["mean"]), "mean_decimal": float(row["mean"]),
                            "median": exact.exact_text(row["median"]),
                            "share_correct": exact.exact_text(row["share_correct"])}
                           for row in self.question_summary()],
             "mistakes": self.mistake_summary(),
-            "rows": [{"line": r.line, "student": r.student, "exercise": r.exercise, "question": r.question,
-                      "answer": r.answer, "status": r.status, "message": r.message} for r in self.rows],
+            "rows": listed(map(_row_json, self.rows)),
             "row_counts": dict(sorted(self.row_counts().items())),
             "problems": self.problems,
             "notes": self.notes,
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.as_dict(), indent=2, ensure_ascii=False) + "\n"
+        out = io.StringIO()
+        self.write("json", out)
+        return out.getvalue()
 
     def document(self, figures: tuple = ()) -> Document:
         students = Table(("student", "score", "max"),
@@ -318,6 +324,15 @@ class GradeReport:
         blocks.append(Section("Feedback per student", tuple(feedback)))
         return Document("Grades", blocks, {"file": self.file, "answers": self.answers_file})
 
+    def write(self, fmt: str, stream) -> None:
+        """Write the report in ``fmt`` to a text stream; JSON is written piece by piece (a large class's report
+        is never held twice in memory), the same text as :meth:`render`."""
+        if fmt == "json":
+            write_json(self._json_value(lazy=True), stream.write)
+            stream.write("\n")
+        else:
+            stream.write(self.render(fmt))
+
     def render(self, fmt: str = "csv") -> str:
         if fmt == "csv":
             return self.to_csv()
@@ -331,6 +346,22 @@ class GradeReport:
 
 
 GRADEBOOKS = ("canvas", "moodle")
+
+
+def _student_json(s: StudentGrade) -> dict:
+    scores = [q.score for q in s.questions]  # each summed once (StudentGrade.score sums the same, in order)
+    score = sum(scores, Fraction(0))
+    return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
+            "decimal": float(score), "max": s.max_score,
+            "questions": [{"exercise": q.exercise, "question": q.question, "score": exact.exact_text(q_score),
+                           "decimal": float(q_score), "max": 1, "lines": list(q.lines),
+                           "parts": [p.as_dict() for p in q.parts]}
+                          for q, q_score in zip(s.questions, scores)]}
+
+
+def _row_json(r: AnswerRow) -> dict:
+    return {"line": r.line, "student": r.student, "exercise": r.exercise, "question": r.question,
+            "answer": r.answer, "status": r.status, "message": r.message}
 
 
 def _decimal(value: Fraction) -> str:

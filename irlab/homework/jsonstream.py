@@ -1,0 +1,85 @@
+"""JSON written piece by piece: the bytes of ``json.dumps(value, indent=2, ensure_ascii=False)``, streamed.
+
+A class's JSON report holds one object per student and per input row; building it whole (the dict, then the
+string) took twice the memory of the report itself and most of the time of writing it, because the standard
+library's encoder is pure Python once ``indent`` is given. :func:`write_json` walks the value once and hands
+each piece to ``write``; a :class:`Lazy` list is produced element by element while it is written, so a
+large report never exists twice in memory.
+
+>>> import io, json
+>>> value = {"a": [1, 2.5, None], "b": {"c": "é\\n", "d": []}, "e": Lazy(x * x for x in range(3))}
+>>> out = io.StringIO(); write_json(value, out.write)
+>>> out.getvalue() == json.dumps({**value, "e": [0, 1, 4]}, indent=2, ensure_ascii=False)
+True
+"""
+
+from __future__ import annotations
+
+from json.encoder import encode_basestring  # the C implementation when available, as json.dumps uses
+
+_INDENT = "  "
+
+
+class Lazy:
+    """An iterable written as a JSON list, element by element (it is iterated once)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+
+def _float(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value == float("inf"):
+        return "Infinity"
+    if value == float("-inf"):
+        return "-Infinity"
+    return float.__repr__(value)
+
+
+_SCALARS = {str: encode_basestring, int: int.__repr__, float: _float, bool: lambda v: "true" if v else "false",
+            type(None): lambda v: "null"}
+
+
+def write_json(value, write, level: int = 0) -> None:
+    """Write ``value`` (dicts with str keys, lists, tuples, :class:`Lazy`, str, int, float, bool, None) as
+    ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it, starting at nesting ``level``."""
+    scalar = _SCALARS.get(type(value))
+    if scalar is not None:
+        write(scalar(value))
+    elif isinstance(value, dict):
+        if not value:
+            write("{}")
+            return
+        inner = "\n" + _INDENT * (level + 1)
+        separator = "{" + inner
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"JSON object keys are text here, got {key!r}")
+            scalar = _SCALARS.get(type(item))
+            if scalar is not None:  # most values: one write, no recursion
+                write(separator + encode_basestring(key) + ": " + scalar(item))
+            else:
+                write(separator + encode_basestring(key) + ": ")
+                write_json(item, write, level + 1)
+            separator = "," + inner
+        write("\n" + _INDENT * level + "}")
+    elif isinstance(value, (list, tuple, Lazy)):
+        inner = "\n" + _INDENT * (level + 1)
+        separator = "[" + inner
+        for item in (value.items if isinstance(value, Lazy) else value):
+            scalar = _SCALARS.get(type(item))
+            if scalar is not None:
+                write(separator + scalar(item))
+            else:
+                write(separator)
+                write_json(item, write, level + 1)
+            separator = "," + inner
+        write("[]" if separator[0] == "[" else "\n" + _INDENT * level + "]")
+    elif isinstance(value, (str, int, float)):  # subclasses (an IntEnum, a str subclass): as json writes them
+        write(encode_basestring(value) if isinstance(value, str) else
+              int.__repr__(value) if isinstance(value, int) else _float(value))
+    else:
+        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
