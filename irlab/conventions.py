@@ -243,6 +243,21 @@ NON_POSITIVE_SCORES = Convention(
     "retrieved",
 )
 
+SPEARMAN_TIES = Convention(
+    "spearman_ties",
+    "Spearman's rho with tied values: Pearson's correlation of the mid-ranks, or the no-ties shortcut?",
+    (
+        Choice("mid-rank-pearson", "rank each list (ties share the mean of their ranks) and take Pearson's correlation",
+               "ρ = Σ (r_i - r̄)(s_i - r̄) / √(Σ (r_i - r̄)² Σ (s_i - r̄)²)",
+               "Kendall 1948; scipy.stats.spearmanr; pandas corr(method='spearman')"),
+        Choice("no-ties-formula", "1 - 6 Σd² / (n(n² - 1)) on the mid-ranks, exact only without ties",
+               "ρ = 1 - 6 Σ d_i² / (n(n² - 1))", "Spearman 1904; the shortcut of many textbooks"),
+    ),
+    "mid-rank-pearson",
+)
+# conventions only the explorer compares (irlab computes both sides in one explanation)
+COMPARED_ONLY = (SPEARMAN_TIES,)
+
 # how scores become a ranking, and what a library is told: used by irlab conventions (irlab/explorer.py), not metric
 # options (so not in ALL: irlab explain takes a ranking, already ordered)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)

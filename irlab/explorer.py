@@ -59,6 +59,9 @@ TEXTBOOK = Tool("textbook (IIR)", "Manning, Raghavan & Schütze 2008, §8.3-8.5"
 JARVELIN = Tool("Järvelin & Kekäläinen 2002", "Järvelin & Kekäläinen 2002, ACM TOIS 20(4), §2.2 (log base b = 2)")
 CHAPELLE = Tool("Chapelle et al. 2009", "Chapelle, Metzler, Zhang & Grinspan 2009 (ERR); irlab's batch ERR")
 GDEVAL = Tool("gdeval (TREC Web track)", "gdeval.pl of the TREC 2010-2014 Web tracks (MAX_JUDGMENT = 4)")
+SCIPY = Tool("scipy", "scipy.stats.kendalltau (variant 'b' by default, or 'c') and scipy.stats.spearmanr")
+KENDALL_1938 = Tool("Kendall 1938 (tau-a)", "Kendall 1938, Biometrika 30(1/2): τ = (C - D) / (n(n - 1)/2)")
+SPEARMAN_SHORTCUT = Tool("no-ties formula", "Spearman 1904: ρ = 1 - 6 Σd² / (n(n² - 1)), for rankings without ties")
 COHEN = Tool("Cohen 1960", "Cohen 1960, Educational and Psychological Measurement 20(1)")
 
 
@@ -88,7 +91,7 @@ def _row(tool, why, binary=False, max_grade=None, honours=(), **choices):
 
 
 def _convention(name):
-    for convention in conv.ALL + conv.RANKING_FROM_SCORES:
+    for convention in conv.ALL + conv.RANKING_FROM_SCORES + conv.COMPARED_ONLY:
         if convention.name == name:
             return convention
     raise KeyError(name)
@@ -277,16 +280,29 @@ ROWS = {
         _row(COHEN, "Cohen's kappa multiplies the two judges' own marginals.", kappa_marginals="per-judge"),
     ),
 }
+ROWS["tau"] = (
+    _row(SCIPY, REFERENCE_WHY + " (kendalltau's default variant 'b')", tau_variant="b"),
+    _row(Tool("scipy (variant='c')", SCIPY.reference), "Stuart's tau-c scales by the fewer distinct values m: it can "
+         "reach ±1 for lists with different numbers of distinct values, where tau-b cannot.", tau_variant="c"),
+    _row(KENDALL_1938, "Tau-a keeps every tied pair in the denominator, so ties pull it toward 0.", tau_variant="a"),
+)
+ROWS["spearman"] = (
+    _row(SCIPY, REFERENCE_WHY + " (spearmanr: Pearson's correlation of the mid-ranks)", spearman_ties="mid-rank-pearson"),
+    _row(SPEARMAN_SHORTCUT, "The shortcut assumes the ranks are 1 … n; ties shrink their spread, so with ties it is "
+         "not the correlation of the mid-ranks.", spearman_ties="no-ties-formula"),
+)
 ROWS["iprec"] = ROWS["11pt"]
 
 TITLES = {
     "precision": "Precision", "recall": "Recall", "ap": "Average precision", "rr": "Reciprocal rank",
     "ndcg": "nDCG", "dcg": "DCG", "f": "F-measure", "err": "Expected reciprocal rank", "11pt": "11-point interpolated average precision",
-    "iprec": "Interpolated precision", "kappa": "Cohen's kappa",
+    "iprec": "Interpolated precision", "kappa": "Cohen's kappa", "tau": "Kendall's tau", "spearman": "Spearman's rho",
 }
 ALIASES = {"p": "precision", "map": "ap", "mrr": "rr", "recip_rank": "rr", "r": "recall", "11pt_avg": "11pt",
-           "iprec_at_recall": "iprec", "set_f": "f", "f1": "f", "fbeta": "f"}
+           "iprec_at_recall": "iprec", "set_f": "f", "f1": "f", "fbeta": "f", "kendall": "tau", "kendall-tau": "tau",
+           "rho": "spearman"}
 MEASURES = tuple(TITLES)
+PAIRED = ("kappa", "tau", "spearman")  # two columns instead of a ranking: kappa's judges, tau's and rho's score lists
 RANKED_MEASURES = ("precision", "recall", "ap", "rr", "ndcg", "err", "11pt")  # what `all` compares on one topic
 
 
@@ -519,6 +535,11 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
         k = len(case.grades)
     if measure == "kappa":
         return m.cohen_kappa(judges[0], judges[1], kappa_marginals=row.choice("kappa_marginals")).value
+    if measure == "tau":
+        return m.kendall_tau(judges[0], judges[1], row.choice("tau_variant")).value
+    if measure == "spearman":
+        rho, shortcut, _ = m.spearman_rho_scores(judges[0], judges[1]).support
+        return (rho if row.choice("spearman_ties") == "mid-rank-pearson" else shortcut).value
     ranking = case.ranking(row)
     if measure == "precision":
         return m.precision(ranking, k, precision_denominator=row.choice("precision_denominator")).value
@@ -642,6 +663,13 @@ class Comparison(Displayable):
         if self.measure == "kappa":
             blocks = [Paragraph(f"Judge 1: {','.join(map(str, self.judges[0]))}; judge 2: "
                                 f"{','.join(map(str, self.judges[1]))}")]
+        elif self.measure in PAIRED:
+            x, y = (", ".join(_score_text(v) for v in column) for column in self.judges)
+            blocks = [Paragraph(f"x: {x}; y: {y} (paired by position).")]
+            tied = [name for name, column in zip("xy", self.judges) if len(set(column)) < len(column)]
+            if tied:
+                blocks.append(Note("reading", f"{' and '.join(tied)} {'has' if len(tied) == 1 else 'have'} tied values: "
+                                              "this is where the definitions part."))
         else:
             blocks = [Paragraph(f"Input: {self.case.describe()}.")]
             if self.case.has_ties:
@@ -710,6 +738,12 @@ def explore(measure, case: Case | None = None, k=None, recall_level=None, judges
         if judges is None or len(judges) != 2:
             raise ParameterError("kappa compares two judges: give --judge1 and --judge2 (0/1 columns)")
         judges = (parse_judgments(judges[0], "judge 1"), parse_judgments(judges[1], "judge 2"))
+    elif measure in PAIRED:
+        if judges is None or len(judges) != 2:
+            raise ParameterError(f"{measure} compares two score lists of the same items: give --x and --y")
+        judges = (_scores(judges[0]), _scores(judges[1]))
+        if len(judges[0]) != len(judges[1]):
+            raise RankingError(f"x has {len(judges[0])} values and y {len(judges[1])}: give one pair per item")
     elif not isinstance(case, Case):
         raise InputTypeError(f"explore needs a Case (Case.from_scores or Case.from_ranking), got {type(case).__name__}")
     options = _options(measure, gains, log_base, beta)
@@ -812,6 +846,9 @@ def add_conventions_parser(subparsers):
     p.add_argument("--beta", metavar="B", help="f: the F-measure's parameter (β for IIR, the weight β² for set_F)")
     p.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
     p.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
+    p.add_argument("--x", metavar="SCORES", help="tau/spearman: the first score list ('0.31,0.28,0.28'), e.g. the MAP "
+                   "of each system under one set of judgments")
+    p.add_argument("--y", metavar="SCORES", help="tau/spearman: the second score list, item by item")
     p.add_argument("--qrels", metavar="FILE", help="all: TREC qrels file")
     p.add_argument("--run", metavar="FILE", help="all: TREC run file")
     p.add_argument("--topic", metavar="T", help="all: the topic (default: the run's first)")
@@ -837,7 +874,8 @@ def _refuse_unused(args, measure: str) -> None:
     """Every option given is used: one that this comparison would ignore is an error, not silently dropped."""
     trec = bool(args.qrels or args.run)
     unused = {
-        "--k": args.k is not None and measure in ("kappa", "11pt", "iprec"),
+        "--k": args.k is not None and measure in ("kappa", "tau", "spearman", "11pt", "iprec"),
+        "--x/--y": (args.x is not None or args.y is not None) and measure not in ("tau", "spearman"),
         "--recall-level": args.recall_level is not None and measure != "iprec",
         "--gains/--log-base": (args.gains is not None or args.log_base is not None) and measure not in ("ndcg", "dcg"),
         "--beta": args.beta is not None and measure != "f",
@@ -848,7 +886,7 @@ def _refuse_unused(args, measure: str) -> None:
         "--scores/--grades/--ranking": trec and (args.scores or args.grades or args.ranking) is not None,
         "--relevant/--unretrieved": trec and (args.relevant or args.unretrieved) is not None,
     }
-    if measure == "kappa":
+    if measure in PAIRED:
         unused["--scores/--grades/--ranking/--qrels/--run"] = any(
             v is not None for v in (args.scores, args.grades, args.ranking, args.qrels, args.run))
     given = [option for option, ignored in unused.items() if ignored]
@@ -873,6 +911,10 @@ def conventions_result(args) -> Displayable:
         return explore(measure, case, k, args.recall_level, **_measure_options(args))
     if measure == "kappa":
         return explore(measure, None, k, args.recall_level, (args.judge1, args.judge2))
+    if measure in ("tau", "spearman"):
+        if args.x is None or args.y is None:
+            raise ParameterError(f"{measure} compares two score lists of the same items: give --x and --y")
+        return explore(measure, None, judges=(args.x, args.y))
     if args.scores is not None or args.grades is not None:
         if args.scores is None or args.grades is None:
             raise ParameterError("--scores and --grades go together (one grade per scored document)")

@@ -147,3 +147,46 @@ def test_torchmetrics_masking_scores_not_above_zero_by_hand():
     assert close(got[masked], (1 / 1.584962500721156 + 1 / 2) / 2)  # d2, d3 tie at ranks 2-3: mean gain 1/2
     positive = Case.from_scores("0.5,0.2,0.1", "0,1,0")  # nothing at or below 0: the two rows agree
     assert values(explore("ndcg", positive))[masked] == values(explore("ndcg", positive))["torchmetrics"]
+
+
+# tau and spearman: two score lists ------------------------------------------------------------------
+
+score_pairs = st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 4), min_size=n, max_size=n), st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+
+
+def test_tau_and_spearman_by_hand():
+    # x 4,3,3,2 and y 4,3,2,2: C = 4, D = 0, pairs tied in x 1, in y 1; n0 = 6
+    got = values(explore("tau", judges=("4,3,3,2", "4,3,2,2")))
+    assert got["scipy"] == Fraction(4, 5)  # 4 / √(5 · 5)
+    assert got["Kendall 1938 (tau-a)"] == Fraction(4, 6)
+    assert got["scipy (variant='c')"] == Fraction(2 * 3 * 4, 16 * 2)  # m = 3 distinct values in each: 3/4
+    got = values(explore("spearman", judges=("4,3,3,2", "4,3,2,2")))
+    # mid-ranks x: 4, 2.5, 2.5, 1; y: 4, 3, 1.5, 1.5; d = 0, -1/2, 1, -1/2: Σd² = 3/2
+    assert got["no-ties formula"] == 1 - Fraction(6 * 3, 2 * 4 * 15)
+    # deviations from the mean rank 5/2: x 3/2, 0, 0, -3/2; y 3/2, 1/2, -1, -1: S_xy = 15/4, S_xx = S_yy = 9/2
+    assert got["scipy"] == Fraction(15, 4) / Fraction(9, 2)  # 5/6, while the shortcut says 9/10
+
+
+@SETTINGS
+@given(score_pairs)
+def test_tau_and_spearman_rows_equal_scipy(pair):
+    stats = pytest.importorskip("scipy.stats")
+    x, y = pair
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        return  # undefined: scipy returns nan, irlab refuses with a message
+    text = (",".join(map(str, x)), ",".join(map(str, y)))
+    got = values(explore("tau", judges=text))
+    assert close(got["scipy"], stats.kendalltau(x, y).statistic)
+    assert close(got["scipy (variant='c')"], stats.kendalltau(x, y, variant="c").statistic)
+    assert close(values(explore("spearman", judges=text))["scipy"], stats.spearmanr(x, y).statistic)
+
+
+def test_tau_cli_every_format(cli):
+    for fmt in ("text", "markdown", "latex", "html", "json"):
+        done = cli("conventions", "tau", "--x", "4,3,3,2", "--y", "4,3,2,2", "--format", fmt)
+        assert done.returncode == 0 and "Kendall 1938" in done.stdout, fmt
+    done = cli("conventions", "tau", "--x", "1,1,1", "--y", "1,2,3")
+    assert done.returncode == 2 and "undefined" in done.stderr
+    done = cli("conventions", "spearman", "--x", "1,2", "--y", "1,2,3")
+    assert done.returncode == 2 and "one pair per item" in done.stderr
