@@ -111,3 +111,17 @@ def test_explained_infap_equals_trec_eval_and_the_batch_evaluator(trec_eval_bina
         exact = infap(ranking).value
         assert f"{float(exact):.4f}" == shown, (topic, exact)
         assert abs(float(exact) - batch[topic]["infAP"]) < 1e-12
+
+
+def test_the_exercise_in_chapter8_systems():
+    from pathlib import Path
+
+    from irlab.exercise_set import Where, load, solve_question
+
+    path = Path(__file__).resolve().parents[1] / "exercises" / "chapter8-systems.toml"
+    exercise = load(path).exercise("infap")
+    values = [solve_question(dict(exercise.parameters), q, Where(path, "infap", q.id)).answers[0].value
+              for q in exercise.questions]
+    # AP = (1 + 2/5) / 3 (S and U count as non-relevant); bpref = (1 + 0) / 3 (the N above rank 5 costs it all,
+    # min(R, N) = 1); infAP = (1 + 1/2) / 3
+    assert values == [Fraction(7, 15), Fraction(1, 3), Fraction(1, 2)]
