@@ -383,8 +383,9 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
     rx, ry = mid_ranks(xs), mid_ranks(ys)
     n = Traced(len(xs), "n", "Items")
     mean_rank = ((n + 1) / 2).named("r_mean", "Mean rank (n + 1)/2 of both lists (mid-ranks keep the sum 1 + … + n)")
-    dev_x = [Traced(r) - mean_rank for r in rx]
-    dev_y = [Traced(s) - mean_rank for s in ry]
+    # the deviations are listed in the table: the sums are written with their values, not twice (symbols, then values)
+    dev_x = [Traced(exact.sub(r, mean_rank.value)) for r in rx]
+    dev_y = [Traced(exact.sub(s, mean_rank.value)) for s in ry]
     s_xy = total([a * b for a, b in zip(dev_x, dev_y)], "S_xy", f"Σ (rank of {names[0]} - r_mean)(rank of {names[1]} - r_mean)")
     s_xx = total([a ** 2 for a in dev_x], "S_xx", f"Σ (rank of {names[0]} - r_mean)²")
     s_yy = total([b ** 2 for b in dev_y], "S_yy", f"Σ (rank of {names[1]} - r_mean)²")
@@ -404,12 +405,12 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
                    f"off by {exact.value_text(gap.value)}")
     else:
         reading = "no ties: the ranks are a permutation of 1 … n and the shortcut 1 - 6 Σd² / (n(n² - 1)) is exact (Δ = 0)"
-    rows = tuple((label, _shown(a), r, _shown(b), s, d, exact.mul(d, d))
-                 for label, a, r, b, s, d in zip(labels, xs, rx, ys, ry, differences))
-    table = Table(("item", names[0], f"rank r of {names[0]}", names[1], f"rank s of {names[1]}", "d = r - s", "d²"), rows,
-                  "Mid-ranks (1 = smallest; tied values share the mean of their ranks)")
+    rows = tuple((label, _shown(a), r, _shown(b), s, u.value, v.value, d, exact.mul(d, d))
+                 for label, a, r, b, s, u, v, d in zip(labels, xs, rx, ys, ry, dev_x, dev_y, differences))
+    table = Table(("item", names[0], f"rank r of {names[0]}", names[1], f"rank s of {names[1]}", "r - r_mean", "s - r_mean",
+                   "d = r - s", "d²"), rows, "Mid-ranks (1 = smallest; tied values share the mean of their ranks)")
     formula = Formula("ρ = S_xy / √(S_xx · S_yy), S_xy = Σ (r_i - r_mean)(s_i - r_mean), r, s the mid-ranks",
                       r"\rho = \frac{\sum_i (r_i - \bar r)(s_i - \bar r)}{\sqrt{\sum_i (r_i - \bar r)^2 \sum_i (s_i - \bar r)^2}}")
     return Result("spearman-scores", "Spearman's rho of two score lists (mid-ranks)", rho, formula=formula,
                   context=_context(labels, xs, ys, names), notes=[Note("reading", reading)], tables=[table],
-                  support=[rho, shortcut, gap])
+                  support=[mean_rank, rho, shortcut, gap])
