@@ -14,6 +14,7 @@ A run whose unique contributions are many would lose most if it were left out of
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..document import Answer as AnswerBlock
@@ -234,13 +235,12 @@ def pool_runs(run_paths, depth, topics=None) -> TrecPool:
     pools = {}
     for topic in every:
         tops = [r.get(topic, [])[:k] for r in ranked]
-        members = set().union(*tops)
-        pools[topic] = sorted(members, key=lambda d: d.encode("utf-8", "surrogateescape"))
+        runs_with = Counter(d for top in tops for d in top)  # a run has each docno once per topic (the reader checks)
+        pools[topic] = sorted(runs_with, key=lambda d: d.encode("utf-8", "surrogateescape"))
         for part, top in zip(parts, tops):
             if top:
                 part.pooled[topic] = top
-                others = set().union(*(t for t in tops if t is not top))
-                part.unique[topic] = [d for d in top if d not in others]
+                part.unique[topic] = [d for d in top if runs_with[d] == 1]
     return TrecPool(k, parts, pools)
 
 
