@@ -191,6 +191,17 @@ def test_tau_a_of_a_constant_list_is_zero_and_says_why():
     assert "every value of x is the same: no pair is concordant or discordant" in result.render("text")
 
 
+def test_scores_given_as_ids_point_to_the_metric_for_scores():
+    with pytest.raises(RankingError, match=r"id '0.2' appears twice .*use spearman-scores"):
+        spearman_rho("0.3,0.2,0.2", "1,2,2")
+    with pytest.raises(RankingError, match=r"only in the second: 1, 2, 3\); to correlate two lists of scores use spearman"):
+        spearman_rho("0.3,0.2,0.1", "1,2,3")
+    with pytest.raises(RankingError, match=r"appears twice .*use kendall-tau"):
+        kendall_tau_distance([0.3, 0.2, 0.2], [1, 2, 3])
+    with pytest.raises(RankingError, match=r"^first ranking: id 'd1' appears twice \(positions 1 and 2\)$"):
+        spearman_rho("d1,d1", "d1,d2")  # ids: no pointer
+
+
 def test_the_rankings_of_ids_keep_their_api():
     assert spearman_rho("a,b,c,d", "b,a,d,c").value == F(3, 5)
     assert kendall_tau_distance("a,b,c", "b,a,c").value == F(1, 3)

@@ -35,6 +35,25 @@ def _same_items(a, b, hint=""):
         raise RankingError("the two rankings must order the same documents (" + "; ".join(parts) + ")" + hint)
 
 
+def _two_rankings(a, b, other: str):
+    """Two rankings of ids; numbers given by mistake (scores with ties) get a pointer to the metric for scores."""
+    try:
+        a, b = parse_ids(a, "first ranking"), parse_ids(b, "second ranking")
+        return a, b
+    except RankingError as error:
+        if _all_numbers(a) and _all_numbers(b):
+            raise RankingError(f"{error}; to correlate two lists of scores (ties allowed) use {other}") from None
+        raise
+
+
+def _all_numbers(values) -> bool:
+    items = values.replace(";", ",").replace(" ", ",").split(",") if isinstance(values, str) else values
+    try:
+        return all(exact.parse_number(str(item)) is not None for item in items if str(item).strip())
+    except (ValueError, TypeError):
+        return False
+
+
 def _order(x, y, x_first: bool) -> str:
     return f"{x} before {y}" if x_first else f"{y} before {x}"
 
@@ -48,7 +67,7 @@ def kendall_tau_distance(a, b, k=None) -> Result:
     >>> kendall_tau_distance("a,b,c", "b,a,c").value
     Fraction(1, 3)
     """
-    a, b = parse_ids(a, "first ranking"), parse_ids(b, "second ranking")
+    a, b = _two_rankings(a, b, "kendall-tau (kendall_tau)")
     k = check_cutoff(k)
     notes = []
     if k is None:
@@ -87,8 +106,9 @@ def spearman_rho(a, b) -> Result:
     >>> spearman_rho("a,b,c", "c,b,a").value
     -1
     """
-    a, b = parse_ids(a, "first ranking"), parse_ids(b, "second ranking")
-    _same_items(a, b)
+    a, b = _two_rankings(a, b, "spearman-scores (spearman_rho_scores)")
+    _same_items(a, b, "; to correlate two lists of scores use spearman-scores (spearman_rho_scores)"
+                if _all_numbers(a) and _all_numbers(b) else "")
     if len(a) < 2:
         raise RankingError("Spearman's rho needs at least two documents")
     pos_b = {d: i for i, d in enumerate(b, 1)}
