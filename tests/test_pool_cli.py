@@ -118,3 +118,25 @@ def test_bad_input_is_one_line_and_exit_2(cli, runs, tmp_path):
         assert done.returncode == 2 and done.stdout == "", args
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("irlab: error:") and message in done.stderr, \
             (args, done.stderr)
+
+
+def test_trec_eval_order_on_many_ties(tmp_path):
+    import random
+
+    from irlab.trec.evaluate import topic_judgments
+
+    rng = random.Random(7)
+    lines = [f"{t} Q0 {rng.choice('abc')}{n} 0 {rng.choice([0.5, 1, 1.5])} r"
+             for t in ("7", "10", "8") for n in rng.sample(range(300), 60)]
+    rng.shuffle(lines)
+    path = tmp_path / "ties.run"
+    path.write_text("\n".join(lines) + "\n")
+    qrels = tmp_path / "q"
+    qrels.write_text("7 0 a1 1\n10 0 a1 1\n8 0 a1 1\n")
+    ranked = ranked_by_topic(read_run(str(path)))
+    assert list(ranked) == ["10", "7", "8"]  # topics in byte order, as trec_eval sorts them
+    for topic, docs in ranked.items():
+        rows = [line.split() for line in lines if line.split()[0] == topic]
+        # score descending, then docno descending as strcmp orders it ("b299" before "b29")
+        by_hand = [r[2] for r in sorted(rows, key=lambda r: (float(r[4]), r[2].encode()), reverse=True)]
+        assert docs == by_hand == topic_judgments(str(qrels), str(path), topic).ranked
