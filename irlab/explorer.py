@@ -468,6 +468,8 @@ def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-
     """
     from .metrics.dcg import gain_of
 
+    if log_base != 2 and discount == "log2-rank-plus-1":  # 1/log_b(i + 1) = log2(b)/log2(i + 1): one common factor
+        return exact.mul(exact.log2(log_base), tie_averaged_dcg(scores, grades, k, gain, discount))
     order = sorted(range(len(grades)), key=lambda i: -scores[i])
     terms, rank = [], 0
     for _, group in groupby(order, key=lambda i: scores[i]):
@@ -538,8 +540,10 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
     if measure == "tau":
         return m.kendall_tau(judges[0], judges[1], row.choice("tau_variant")).value
     if measure == "spearman":
-        rho, shortcut, _ = m.spearman_rho_scores(judges[0], judges[1]).support
-        return (rho if row.choice("spearman_ties") == "mid-rank-pearson" else shortcut).value
+        result = m.spearman_rho_scores(judges[0], judges[1])
+        if row.choice("spearman_ties") == "mid-rank-pearson":
+            return result.value
+        return next(node.value for node in result.support if node.symbol == "ρ_no-ties")
     ranking = case.ranking(row)
     if measure == "precision":
         return m.precision(ranking, k, precision_denominator=row.choice("precision_denominator")).value
