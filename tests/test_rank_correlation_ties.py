@@ -70,6 +70,8 @@ def test_spearman_by_hand_with_ties_and_the_no_ties_shortcut():
     assert steps["S_xy"] == F(9, 4) and steps["S_xx"] == steps["S_yy"] == F(9, 2)
     assert steps["Σd²"] == F(9, 2) and steps["ρ_no-ties"] == F(11, 20) and steps["Δ"] == F(1, 20)
     assert "instead of ρ = 1/2 = 0.5, off by 1/20 = 0.05" in result.render("text")
+    rho, shortcut, gap = result.support  # what irlab conventions spearman shows side by side
+    assert (rho.value, shortcut.value, gap.value) == (F(1, 2), F(11, 20), F(1, 20))
 
 
 def test_spearman_by_hand_irrational():

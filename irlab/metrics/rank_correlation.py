@@ -402,7 +402,7 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
                            "ranks have no spread and the denominator is 0 (scipy.stats.spearmanr returns nan)")
     rx, ry = mid_ranks(xs), mid_ranks(ys)
     n = Traced(len(xs), "n", "Items")
-    mean_rank = ((n + 1) / 2).named("r_mean", "Mean rank (n + 1)/2 of both lists (mid-ranks keep the sum 1 + … + n)")
+    mean_rank = (n + 1) / 2  # of both lists: mid-ranks keep the sum 1 + … + n
     # the deviations are listed in the table: the sums are written with their values, not twice (symbols, then values)
     dev_x = [Traced(exact.sub(r, mean_rank.value)) for r in rx]
     dev_y = [Traced(exact.sub(s, mean_rank.value)) for s in ry]
@@ -428,9 +428,10 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
     rows = tuple((label, _shown(a), r, _shown(b), s, u.value, v.value, d, exact.mul(d, d))
                  for label, a, r, b, s, u, v, d in zip(labels, xs, rx, ys, ry, dev_x, dev_y, differences))
     table = Table(("item", names[0], f"rank r of {names[0]}", names[1], f"rank s of {names[1]}", "r - r_mean", "s - r_mean",
-                   "d = r - s", "d²"), rows, "Mid-ranks (1 = smallest; tied values share the mean of their ranks)")
+                   "d = r - s", "d²"), rows, "Mid-ranks (1 = smallest; tied values share the mean of their ranks), r_mean = (n + 1)/2 = "
+                  f"{exact.value_text(mean_rank.value)}")
     formula = Formula("ρ = S_xy / √(S_xx · S_yy), S_xy = Σ (r_i - r_mean)(s_i - r_mean), r, s the mid-ranks",
                       r"\rho = \frac{\sum_i (r_i - \bar r)(s_i - \bar r)}{\sqrt{\sum_i (r_i - \bar r)^2 \sum_i (s_i - \bar r)^2}}")
     return Result("spearman-scores", "Spearman's rho of two score lists (mid-ranks)", rho, formula=formula,
                   context=_context(labels, xs, ys, names), notes=[Note("reading", reading)], tables=[table],
-                  support=[mean_rank, rho, shortcut, gap])
+                  support=[rho, shortcut, gap])  # the explorer reads (ρ, ρ_no-ties, Δ) from here
