@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -72,3 +74,44 @@ def test_vector_parser_takes_the_common_shape_and_leaves_the_rest():
     q, d, v = readers._vector_parse(readers._Spec("qrels"), b"301 0 d1 -2\n301 0 d2 +3\n")
     assert v.dtype == np.int64 and v.tolist() == [-2, 3]
     assert readers._vector_parse(readers._Spec("qrels"), b"301 0 d1 1.5\n") is None
+
+
+short_token = st.one_of(
+    st.from_regex(r"[+-]?[0-9]{1,7}(\.[0-9]{0,6})?", fullmatch=True),
+    st.from_regex(r"[+-]?\.[0-9]{1,6}", fullmatch=True),
+    st.text(st.sampled_from("0123456789.+-e"), min_size=1, max_size=8),
+).filter(lambda t: len(t) <= 8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tokens=st.lists(short_token, min_size=1, max_size=12), integer=st.booleans())
+def test_word_parser_gives_strtods_doubles_or_declines(tokens, integer):
+    """Tokens of up to 8 bytes are read as one 64-bit word each: the same bits as
+    strtod (Python's float) for [+-]digits[.digits], the same ints for grades, and
+    None (the column-by-column and line-by-line readers then decide) for anything else."""
+    data = "".join(f"7 Q0 d{i} 1 {t} r\n" for i, t in enumerate(tokens)).encode()
+    starts, lengths, offset = [], [], 0
+    for line in data.split(b"\n")[:-1]:
+        fields = line.split(b" ")
+        starts.append(offset + sum(len(f) + 1 for f in fields[:4]))
+        lengths.append(len(fields[4]))
+        offset += len(line) + 1
+    u = np.frombuffer(data, dtype=np.uint8)
+    got = readers._parse_short_decimals(u, np.array(starts), np.array(lengths), integer)
+    pattern = r"[+-]?[0-9]+\Z" if integer else r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)\Z"
+    if not all(re.match(pattern, t) for t in tokens):
+        assert got is None
+    elif integer:
+        assert got.dtype == np.int64 and got.tolist() == [int(t) for t in tokens]
+    else:
+        assert got.view(np.uint64).tolist() == np.array([float(t) for t in tokens]).view(np.uint64).tolist()
+
+
+def test_word_parser_examples():
+    u = np.frombuffer(b"1 Q0 d 1 12.34 r\n1 Q0 e 1 -.5 r\n1 Q0 f 1 5. r\n1 Q0 g 1 -0 r\n1 Q0 h 1 99999999 r\n",
+                      dtype=np.uint8)
+    got = readers._parse_short_decimals(u, np.array([9, 26, 41, 55, 69]), np.array([5, 3, 2, 2, 8]), False)
+    assert got.tolist() == [12.34, -0.5, 5.0, -0.0, 99999999.0] and np.signbit(got[3])
+    # a token in the first 8 bytes, or longer than 8 bytes: the column-by-column parser
+    assert readers._parse_short_decimals(u, np.array([0]), np.array([1]), True) is None
+    assert readers._parse_decimals(u, np.array([0]), np.array([1]), True).tolist() == [1]

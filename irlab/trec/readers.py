@@ -15,13 +15,14 @@ the line: wrong number of fields, a score that is not a finite number, a grade
 that is not an integer (trec_eval would silently truncate ``1.7`` to ``1``;
 irlab refuses), the same docno twice for one topic, a file without data lines.
 
-Speed: a file (up to 1 GiB, not gzip) is parsed by one call of numpy's C
-``loadtxt`` into fixed-width rows (qid, docno and value 8-byte aligned, so that
-docnos can be hashed as 64-bit words without copies) and validated with array
-operations.  If that is not possible -- gzip, comment lines, non-ASCII bytes
-(which ``loadtxt`` would split differently from trec_eval), or any error -- the
-file is read in chunks of a few MB, each parsed the same way or, when it fails,
-line by line in Python, which also pinpoints the offending line.  Duplicates are
+Speed: a file is read in chunks of a few MB (a small file in one piece), and
+each chunk is split and converted with array operations on its bytes
+(:func:`_vector_parse`: one pass finds where tokens start, numbers of up to 8
+bytes are read as 64-bit words).  If that is not possible -- comment or blank
+lines, non-ASCII bytes (which would be split differently from trec_eval),
+numbers in exponent form or of more than 15 digits, any error -- numpy's C ``loadtxt`` parses
+the chunk into fixed-width rows, and when that fails too the chunk is read line
+by line in Python, which also pinpoints the offending line.  Duplicates are
 found by sorting 64-bit hashes of (topic, docno) and confirmed byte-exactly.
 """
 
@@ -34,6 +35,8 @@ import os
 import re
 import warnings
 import zlib
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -125,24 +128,19 @@ class Run:
 
 
 def _chunks(f, size=None):
-    """Yield (first_line_number, bytes) pieces that end at a newline."""
+    """Yield pieces of the file that end at a newline, as bytearrays read in
+    place (the caller counts the lines: a vectorised parse knows how many it
+    found)."""
     size = size or _CHUNK_BYTES
-    line = 1
-    rest = b""
     while True:
-        block = f.read(size)
-        if not block:
-            if rest:
-                yield line, rest
+        block = bytearray(size)
+        got = f.readinto(block)
+        if not got:
             return
-        block = rest + block
-        cut = block.rfind(b"\n")
-        if cut < 0:
-            rest = block
-            continue
-        piece, rest = block[: cut + 1], block[cut + 1 :]
-        yield line, piece
-        line += piece.count(b"\n")
+        del block[got:]
+        if block[-1] != 10:
+            block += f.readline()   # complete the last line (bytearray grows in place)
+        yield block
 
 
 class _Spec:
@@ -451,21 +449,95 @@ def _trec_eval_reading_notes(path, shown=3):
 
 
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
+_POW10F = _POW10[:8].astype(np.float64)
 
 
 def _rows_at(u, start, width):
-    """(n, width) bytes u[start[i]: start[i] + width], one row copy per token
-    (a strided view indexed on its first axis: no per-byte index array).
-    ``u`` must be followed by at least ``width`` readable bytes (the caller pads it)."""
-    view = np.lib.stride_tricks.as_strided(u, shape=(len(u) - width + 1, width), strides=(1, 1), writeable=False)
-    return view[start]
+    """(n, width) bytes u[start[i]: start[i] + width]: one ``width``-byte copy
+    per token, through a view of ``u`` as overlapping ``width``-byte items.
+    Bytes past the end of ``u`` read as 0 (only tokens in the last ``width``
+    bytes need that, so ``u`` is not copied into a padded buffer)."""
+    size = len(u)
+    if size < width:
+        padded = np.zeros(width, dtype=np.uint8)
+        padded[:size] = u
+        u, size = padded, width
+    items = np.ndarray(shape=(size - width + 1,), dtype=f"V{width}", buffer=u, strides=(1,))
+    late = len(start) and int(start.max()) > size - width
+    out = items[np.minimum(start, size - width) if late else start].view(np.uint8).reshape(len(start), width)
+    if late:
+        for i in np.flatnonzero(start > size - width).tolist():
+            tail = u[int(start[i]):]
+            out[i, : len(tail)] = tail
+            out[i, len(tail):] = 0
+    return out
+
+
+# _KEEP_BYTES[k] / _KEEP_LAST[k]: a 64-bit word whose first / last k bytes (in memory order) are 0xff, the rest 0
+_KEEP_BYTES = np.frombuffer(b"".join(bytes([255] * k + [0] * (8 - k)) for k in range(9)), dtype=np.uint64)
+_KEEP_LAST = np.frombuffer(b"".join(bytes([0] * (8 - k) + [255] * k) for k in range(9)), dtype="<u8")
+_ZEROS_BEFORE = np.frombuffer(b"".join(b"0" * (8 - k) + bytes(k) for k in range(9)), dtype="<u8")
+_LEAD_SHIFT = np.array([64 - 8 * k if k else 0 for k in range(9)], dtype=np.uint64)   # to a token's first byte
 
 
 def _gather(u, start, length, width):
-    """Tokens u[start:start+length] as a fixed-width S array (NUL padded)."""
+    """Tokens u[start:start+length] as a fixed-width S array (NUL padded);
+    ``width`` is a multiple of 8."""
     out = _rows_at(u, start, width)
-    out[np.arange(width) >= length[:, None]] = 0
+    words = out.view(np.uint64)
+    for k in range(width // 8):
+        # bytes past each token's end are zeroed a 64-bit word at a time
+        words[:, k] &= _KEEP_BYTES[np.clip(length - 8 * k, 0, 8)]
     return out.view(f"S{width}").ravel()
+
+
+def _parse_short_decimals(u, start, length, integer):
+    """:func:`_parse_decimals` for tokens of at most 8 bytes that do not
+    start in the first 8 - length bytes of ``u``: each token is read as one
+    little-endian 64-bit word ending at its last byte, and its digits are
+    combined in a few word operations (the SWAR method of Lemire's
+    fast_float, "parse_eight_digits_unrolled").  None for any other shape."""
+    end = start + length
+    if len(start) == 0 or int(length.max()) > 8 or int(end.min()) < 8:
+        return None
+    word = _rows_at(u, end - 8, 8).view("<u8").ravel()
+    word &= _KEEP_LAST[length]
+    word |= _ZEROS_BEFORE[length]                              # bytes before the token read as '0'
+    chars = word.view(np.uint8).reshape(len(word), 8)
+    digit = chars - np.uint8(48)
+    other = digit > 9                                          # not a digit: '.', a sign, or wrong
+    dots = (chars == 46).view(np.uint8).view("<u8").ravel()   # a 1 in each byte holding a '.'
+    lead_shift = _LEAD_SHIFT[length]
+    lead = (word >> lead_shift) & np.uint64(0xFF)              # the token's first byte
+    negative = lead == 45
+    signed = negative | (lead == 43)
+    # every non-digit is the one '.' or a leading sign, and a digit is left
+    if not ((other.view(np.uint8).view("<u8").ravel() == dots + (signed.astype(np.uint64) << lead_shift)).all()
+            and ((dots & (dots - np.uint64(1))) == 0).all()):
+        return None
+    has_dot = dots != 0
+    if integer and has_dot.any():
+        return None
+    if ((length - signed - has_dot) < 1).any():
+        return None
+    digit &= other.view(np.uint8) - np.uint8(1)                # non-digits become 0
+    x = digit.view("<u8").ravel()
+    # close the '.' gap: the bytes before it move one byte on
+    before = (dots - np.uint64(1)) & (np.uint64(0) - has_dot.astype(np.uint64))
+    x = ((x & before) << np.uint64(8)) | (x & ~before)
+    x = x * np.uint64(10) + (x >> np.uint64(8))
+    x = ((x & np.uint64(0x000000FF000000FF)) * np.uint64(100 + (1000000 << 32))
+         + ((x >> np.uint64(16)) & np.uint64(0x000000FF000000FF)) * np.uint64(1 + (10000 << 32))) >> np.uint64(32)
+    x &= np.uint64(0xFFFFFFFF)                                 # the digits as one integer (< 10**8)
+    if integer:
+        whole = x.astype(np.int64)
+        np.negative(whole, out=whole, where=negative)
+        return whole
+    frac = (dots * np.uint64(0x0706050403020100)) >> np.uint64(56)   # digits after the '.' (7 - its byte)
+    value = x.astype(np.float64)
+    value /= _POW10F[frac]                                     # both exact: one correctly rounded division
+    np.negative(value, out=value, where=negative)
+    return value
 
 
 def _parse_decimals(u, start, length, integer):
@@ -476,6 +548,9 @@ def _parse_decimals(u, start, length, integer):
     n = len(start)
     if n == 0:
         return np.zeros(0, np.int64 if integer else np.float64)
+    short = _parse_short_decimals(u, start, length, integer)
+    if short is not None:
+        return short
     width = int(length.max())
     if width > 17:
         return None
@@ -507,39 +582,67 @@ def _parse_decimals(u, start, length, integer):
     return np.where(negative, -value, value)
 
 
+def _token_lengths(word, starts, nexts):
+    """Length of each token starting at ``starts`` when a single separator
+    byte comes before the next token (at ``nexts``), else None."""
+    if len(starts) == 0:
+        return starts
+    if not word[nexts - 2].all():
+        return None
+    return nexts - starts - 1
+
+
 def _vector_parse(spec, data):
     """The common case -- ASCII lines of exactly the expected fields, plain
     decimal numbers -- split and converted with array operations (faster than
     loadtxt).  Returns (qid, docno, value) arrays, or None for anything else
-    (the loadtxt and line-by-line readers then decide, and report errors)."""
+    (the loadtxt and line-by-line readers then decide, and report errors).
+
+    Tokens are the runs of bytes > 32; one pass finds where they start.  When
+    every line starts in column 0 and its fields are one byte apart (the usual
+    file), that is all: the token lengths follow from the starts, and the
+    newline count proves that each line holds exactly ``nfields`` tokens."""
     if not data or not data.isascii() or b"#" in data or any(c in data for c in _SUSPECT_BYTES):
         return None
-    n = len(data)
-    u = np.zeros(n + 32, dtype=np.uint8)   # padded: the longest token read is 32 bytes past its start at most
-    u[:n] = np.frombuffer(data, dtype=np.uint8)
-    word = np.zeros(n + 2, dtype=np.int8)
-    np.greater(u[:n], 32, out=word[1:-1].view(bool))
-    edges = np.flatnonzero(np.diff(word))   # token starts and ends alternate
-    del word
-    starts, ends = edges[0::2], edges[1::2]
+    u = np.frombuffer(data, dtype=np.uint8)
+    n = len(u)
+    word = u > 32
+    begins = np.empty(n, dtype=bool)
+    begins[0] = word[0]
+    np.greater(word[1:], word[:-1], out=begins[1:])
+    starts = np.flatnonzero(begins)
+    del begins
     nf = spec.nfields
-    newlines = np.flatnonzero(u[:n] == 10)
-    lines = len(newlines)
+    lines = int(np.count_nonzero(u == 10))
     if len(starts) != lines * nf or lines == 0:
         return None
-    # every line holds exactly nf tokens: its first token starts after the
-    # previous newline and its last ends before its own newline
-    first, last = starts[::nf], ends[nf - 1::nf]
-    if (last > newlines).any() or (first[1:] < newlines[:-1]).any():
-        return None
-    length = ends - starts
-    fields = {"q": 0, "d": 2, "v": 4 if spec.kind == "run" else 3}
-    q_len, d_len = length[0::nf], length[2::nf]
+    first = starts[::nf]
+    # each line holds exactly nf tokens when every line's first token follows
+    # a newline and the file ends with one: that accounts for every newline
+    if not (u[n - 1] == 10 and (u[first[1:] - 1] == 10).all()):
+        newlines = np.flatnonzero(u == 10)
+        if (starts[nf - 1::nf] > newlines).any() or (first[1:] < newlines[:-1]).any():
+            return None
+    vf = 4 if spec.kind == "run" else 3
+    lengths = {}
+    for f in (0, 2, vf):
+        nexts = starts[f + 1::nf] if f + 1 < nf else np.append(first[1:], n)
+        lengths[f] = _token_lengths(word, starts[f::nf], nexts)
+    if any(v is None for v in lengths.values()):
+        # separators longer than one byte somewhere: find where tokens end
+        ends = np.empty(n, dtype=bool)
+        ends[-1] = word[-1]
+        np.greater(word[:-1], word[1:], out=ends[:-1])
+        stops = np.flatnonzero(ends) + 1
+        del ends
+        lengths = {f: stops[f::nf] - starts[f::nf] for f in (0, 2, vf)}
+    del word
+    q_len, d_len = lengths[0], lengths[2]
     if max(int(q_len.max()), int(d_len.max())) > 32:
         return None
     q = _gather(u, starts[0::nf], q_len, _round8(int(q_len.max())))
     d = _gather(u, starts[2::nf], d_len, _round8(int(d_len.max())))
-    v = _parse_decimals(u, starts[fields["v"]::nf], length[fields["v"]::nf], integer=spec.kind != "run")
+    v = _parse_decimals(u, starts[vf::nf], lengths[vf], integer=spec.kind != "run")
     if v is None:
         return None
     return q, d, v
@@ -571,6 +674,34 @@ def _read_whole(spec, data):
     return arr["q"], arr["d"], arr["v"], runid
 
 
+_PARSE_THREADS = 1
+
+
+def _parsed_chunks(spec, chunks, threads=None):
+    """(data, vectorised parse or None) for each chunk, in file order.  With several cores the chunks are parsed on a thread pool, a few
+    chunks ahead of the caller (bounded memory); each chunk is parsed on its
+    own, so the result does not depend on the number of threads."""
+    threads = _PARSE_THREADS if threads is None else threads
+    if threads <= 1:
+        for data in chunks:
+            yield data, _vector_parse(spec, data)
+        return
+    pending = deque()
+    with ThreadPoolExecutor(threads) as pool:
+        try:
+            for data in chunks:
+                pending.append((data, pool.submit(_vector_parse, spec, data)))
+                if len(pending) > 2 * threads:
+                    piece, job = pending.popleft()
+                    yield piece, job.result()
+            while pending:
+                piece, job = pending.popleft()
+                yield piece, job.result()
+        finally:
+            for *_, job in pending:
+                job.cancel()
+
+
 def _read_chunked(spec, path, f, raw, disk_size, progress):
     kind = spec.kind
     runid = None
@@ -579,7 +710,8 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
     cols = None
     total = None if isinstance(f, gzip.GzipFile) else disk_size
     try:
-        for first_line, data in _chunks(f):
+        first_line = 1
+        for data, vec in _parsed_chunks(spec, _chunks(f)):
             if widths is None:
                 lens = [1, 1]
                 for toks in _first_data_tokens(data):
@@ -591,8 +723,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                 est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
                 cols = _Columns(est, widths[0], widths[1],
                                 np.float64 if kind == "run" else np.int64)
-            vec = _vector_parse(spec, data)   # no comment or blank line when it succeeds
-            if vec is not None:
+            if vec is not None:   # no comment or blank line when the vectorised parse succeeds
                 cols.add(*vec, vec[0].dtype.itemsize, vec[1].dtype.itemsize)
                 rid = None
             else:
@@ -604,7 +735,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                     widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
                     arr = _fast_chunk(spec, data, widths)
                 if arr is None:
-                    q, d, v, rid = _slow_chunk(spec, path, first_line, data, None)
+                    q, d, v, rid = _slow_chunk(spec, path, first_line, bytes(data), None)
                     used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
                     cols.add(q, d, v, used_q, used_d)
                 else:
@@ -616,6 +747,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                     runid, last_data = rid, None
                 else:
                     last_data = data
+            first_line += len(vec[2]) if vec is not None else data.count(b"\n")
             if progress is not None and disk_size:
                 try:
                     progress(min(raw.tell() / disk_size, 1.0))
@@ -626,7 +758,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
     if cols is None or cols.n == 0:
         raise InputFileError(path, None, "no data lines (empty file?)")
     if kind == "run" and last_data is not None:
-        runid = _last_runid(last_data) or runid
+        runid = _last_runid(bytes(last_data)) or runid
     q, d, v = cols.final()
     return q, d, v, runid
 
