@@ -39,6 +39,7 @@ ALL_METRICS = {
     "fleiss": ["--judges", "1,1,0,0;1,1,0,1;1,0,0,0"],
     "pairwise-kappa": ["--judges", "1,1,0,0;1,0,0,0;1,1,0,0", "--kappa-marginals", "per-judge"],
     "bpref": ["RNURN", "--relevant", "3"],
+    "infap": ["RSNUR", "--relevant", "3"],
     "rbp": ["RNURN", "--persistence", "0.8"],
     "3pt": ["RNRNR", "--relevant", "5"],
     "kpt": ["RNRNR", "--relevant", "5", "--levels", "0.25,0.75"],
