@@ -40,8 +40,8 @@ from .diagnosis import BY_NAME
 from .feedback import Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .identity import Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, variant_code
 from .jsonstream import Lazy, write_json
-from .key import answer_key, split_reference
-from .variants import variant_set
+from .key import _key_cached, answer_key, split_reference
+from .variants import _stamp, variant_set
 
 COLUMNS = ("student", "exercise", "question", "answer")
 CODE_COLUMN = "variant"
@@ -468,14 +468,24 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
                  if not _read_by_teacher(q)]
     # pass 2, one student at a time (their variant's keys stay in the small caches while they are needed)
     report = []
+    # answer_key(exercise_file, ...) without looking at the file's date and size again for every answer
+    file_text, stamp, seed_text = str(exercise_file), _stamp(exercise_file), None if seed is None else str(seed)
     for who in list(by_student) + [k for k in on_roster if k not in by_student]:
         entry = on_roster.get(who)
         shown = entry.id if entry else next(iter(spellings[who]))
-        student = who if variants else None
+        student = normalise_student(who) if variants else None
+        keys: dict = {}  # (exercise, question) -> this student's key
+
+        def key_of(exercise_id: str, question_id: str):
+            if (exercise_id, question_id) not in keys:
+                keys[exercise_id, question_id] = _key_cached(file_text, stamp, student, seed_text, exercise_id,
+                                                             question_id)
+            return keys[exercise_id, question_id]
+
         slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
         superseded: dict = {}  # id(row) -> (row, part address, line of the later answer)
         for row, question_id, part_ref in by_student.get(who, ()):
-            key = answer_key(exercise_file, row.exercise, question_id, student, seed)
+            key = key_of(row.exercise, question_id)
             feedback = grade_reference(key, part_ref, row.answer, exact_values=False)
             if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:
                 refuse(row, "wrong-part-count", f"{feedback[0].message.removeprefix('No answer recognised: ')} Graded 0.")
@@ -496,7 +506,7 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
         for exercise_id, question_id in questions:
             slot = slots.get((exercise_id, question_id), {})
             if slot:
-                key = answer_key(exercise_file, exercise_id, question_id, student, seed)
+                key = key_of(exercise_id, question_id)
             else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
                 key = answer_key(exercise_file, exercise_id, question_id)
             parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
@@ -566,11 +576,12 @@ def _roster_notes(spellings: dict, on_roster: dict, have_roster: bool) -> list[s
 def clear_caches() -> None:
     """Forget every variant and answer key computed so far (they are cached per file, student and seed)."""
     from .key import _grading_defaults_cached, _key_cached
-    from .variants import _SOLVED, _loaded, _variant_set_cached
+    from .variants import _ISSUED, _SOLVED, _loaded, _variant_set_cached
 
     for cache in (_key_cached, _variant_set_cached, _loaded, _grading_defaults_cached):
         cache.cache_clear()
     _SOLVED.clear()
+    _ISSUED.clear()
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,

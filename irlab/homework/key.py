@@ -20,7 +20,7 @@ from ..exercise_set import Exercise, Question, Where, check_consistency
 from ..metric import Result
 from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
 from .identity import normalise_student
-from .variants import _stamp, solve_once, variant_set
+from .variants import _stamp, issued_solutions, solve_once, variant_set
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,13 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
         known = ", ".join(q.id for q in exercise.questions)
         raise InputFileError(exercise_set.path, None, f"exercise {exercise.id} has no question {question_id!r} "
                                                       f"(it has {known})")
+    issued = issued_solutions(exercise)
     try:
-        params, _ = check_consistency(exercise, exercise_set.path)
-        solution = solve_once(params, question, Where(exercise_set.path, exercise.id, question.id))
+        if issued is not None and question.id in issued[1]:  # a variant just drawn: checked and solved already
+            params, solution = issued[0], issued[1][question.id]
+        else:
+            params, _ = check_consistency(exercise, exercise_set.path)
+            solution = solve_once(params, question, Where(exercise_set.path, exercise.id, question.id))
     except InputFileError:
         raise
     except IrlabError as error:

@@ -154,8 +154,9 @@ def _stated(exercise: Exercise, params: dict) -> dict:
     return stated
 
 
-def _inconsistency(exercise: Exercise, params: dict, path) -> str | None:
-    """Why a drawn variant cannot be issued, or None when it is consistent and every question solves."""
+def _inconsistency(exercise: Exercise, params: dict, path, solved: dict | None = None) -> str | None:
+    """Why a drawn variant cannot be issued, or None when it is consistent and every question solves (then
+    ``solved``, when given, receives the parameters solved with and each question's solution)."""
     rankings = [params["ranking"]] if "ranking" in params else list(params.get("rankings", []))
     relevant = params.get("relevant")
     relevants = relevant if isinstance(relevant, list) else [relevant] * len(rankings)
@@ -173,10 +174,12 @@ def _inconsistency(exercise: Exercise, params: dict, path) -> str | None:
         solved_params, notes = check_consistency(candidate, path)
         if notes:
             return "; ".join(note.text for note in notes)
-        for question in candidate.questions:
-            solve_once(solved_params, question, Where(path, exercise.id, question.id))
+        solutions = {question.id: solve_once(solved_params, question, Where(path, exercise.id, question.id))
+                     for question in candidate.questions}
     except (IrlabError, ZeroDivisionError) as error:
         return str(error)
+    if solved is not None:
+        solved.update(params=solved_params, solutions=solutions)
     return None
 
 
@@ -188,9 +191,14 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
     for attempt in range(MAX_ATTEMPTS):
         rng = variant_rng(set_id, exercise.id, student, seed, attempt)
         params = draw_parameters(exercise, rng, path)
-        last = _inconsistency(exercise, params, path)
+        solved: dict = {}
+        last = _inconsistency(exercise, params, path, solved)
         if last is None:
-            return replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse")
+            issued = replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse")
+            _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"])
+            if len(_ISSUED) > _ISSUED_SIZE:
+                _ISSUED.popitem(last=False)
+            return issued
     raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
                                           f"(last problem: {last}); widen the ranges")
 
@@ -201,6 +209,18 @@ def _stamp(path: Path):
         return stat.st_mtime_ns, stat.st_size
     except OSError:
         return None
+
+
+# The draws issued last, by exercise object: their parameters and solutions, as the consistency check found them
+# (the issued exercise agrees with its statement, so check_consistency would return the same parameters).
+_ISSUED: OrderedDict = OrderedDict()
+_ISSUED_SIZE = 64  # grading needs the current student's draws only
+
+
+def issued_solutions(exercise: Exercise) -> tuple[dict, dict] | None:
+    """(parameters, {question id: solution}) of a variant exercise just issued, or None (then solve it)."""
+    entry = _ISSUED.get(id(exercise))
+    return (entry[1], entry[2]) if entry is not None and entry[0] is exercise else None
 
 
 # Solutions of the draws just checked: the answer key of the issued draw reuses them instead of solving again.
