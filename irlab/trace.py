@@ -346,7 +346,8 @@ def _written(node: Traced, fmt: str) -> tuple[str, int]:
     if op == "call":
         if node.function == "log2" or _log_base(node.function):
             argument, base = exact.exact_text(ops[0].value), _log_base(node.function) or 2
-            return (rf"\log_{{{base}}} {argument}" if latex else f"log{base}({argument})"), 4
+            subscript = "2" if base == 2 else f"{{{base}}}"
+            return (rf"\log_{subscript} {argument}" if latex else f"log{base}({argument})"), 4
         chosen = next((o for o in ops if o.value is value or o.value == value), None)  # max/min: the operand it picked
         if chosen is not None:
             return _written(chosen, fmt)
