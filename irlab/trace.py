@@ -297,6 +297,8 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
         if node.function in _BRACKETS:
             left, right = _BRACKETS[node.function][fmt == "latex"]
             return f"{left}{args}{right}", 4
+        if fmt == "latex" and node.function == "sqrt":
+            return rf"\sqrt{{{args}}}", 4
         if fmt == "latex":
             name = {"log2": r"\log_2", "max": r"\max", "min": r"\min"}.get(node.function, rf"\operatorname{{{node.function}}}")
             if _log_base(node.function):
