@@ -407,6 +407,14 @@ class Case:
         return text
 
 
+# what each tool does with a query that has no relevant document (0/0 for recall, AP, nDCG): the rows show 0
+EMPTY_QUERY_NOTE = (
+    "No relevant document, so recall, AP and nDCG are 0/0, undefined. The rows show 0, as trec_eval reports it (and "
+    "the topic still counts in the mean); torchmetrics decides with empty_target_action: 'neg' (the default) gives 0, "
+    "'pos' gives 1, 'skip' leaves the query out of the mean and 'error' raises; scikit-learn's ndcg_score, "
+    "average_precision_score and recall_score give 0 (with a warning), but label_ranking_average_precision_score "
+    "gives 1; TF-Ranking's metrics give 0.")
+
 SHOWN_DOCUMENTS = 12  # a TREC topic has 1,000 documents: the input line shows the first ones
 
 
@@ -680,9 +688,7 @@ class Comparison(Displayable):
                 blocks.append(Note("reading", self.case.ties_text()))
             if sum(1 for g in self.case.grades + self.case.unretrieved if g >= self.case.threshold) == 0 \
                     and not self.case.relevant:
-                blocks.append(Note("warning", "No relevant document: every tool here reports 0 (trec_eval; "
-                                              "torchmetrics empty_target_action='neg'; scikit-learn ndcg_score), "
-                                              "although the measure is undefined."))
+                blocks.append(Note("warning", EMPTY_QUERY_NOTE))
         blocks += self.option_notes()
         blocks += [self.table(), self.reasons()]
         used = {name for row, _ in self.values for name, _ in row.conventions}

@@ -190,3 +190,19 @@ def test_tau_cli_every_format(cli):
     assert done.returncode == 2 and "undefined" in done.stderr
     done = cli("conventions", "spearman", "--x", "1,2", "--y", "1,2,3")
     assert done.returncode == 2 and "one pair per item" in done.stderr
+
+
+def test_empty_query_note_matches_scikit_learn():
+    """The note on a query without relevant documents states scikit-learn's values; check them on the real library."""
+    import warnings
+
+    sklearn = pytest.importorskip("sklearn.metrics")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert sklearn.ndcg_score([[0, 0, 0]], [[0.9, 0.5, 0.1]]) == 0
+        assert sklearn.average_precision_score([0, 0, 0], [0.9, 0.5, 0.1]) == 0
+        assert sklearn.recall_score([0, 0, 0], [1, 1, 0]) == 0
+        assert sklearn.label_ranking_average_precision_score([[0, 0, 0]], [[0.9, 0.5, 0.1]]) == 1
+    text = explore("ap", Case.from_scores("0.9,0.5,0.1", "0,0,0")).render()
+    assert "empty_target_action" in text and "label_ranking_average_precision_score gives 1" in text
+    assert all(value == 0 for value in values(explore("ap", Case.from_scores("0.9,0.5,0.1", "0,0,0"))).values())
