@@ -15,6 +15,7 @@ Nothing here knows an answer: every mistaken value is computed by the same solve
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable
@@ -287,9 +288,62 @@ def _step_nodes(result) -> list:
     return trace.steps(*result.support, result.traced)
 
 
+_TELL_APART = Tolerance(Fraction(1, 1000))
+
+
 def _distinct(a, b) -> bool:
     """Two candidate values a student's answer could tell apart (at the default tolerance)."""
-    return not close(rational_value(a), b, Tolerance(Fraction(1, 1000)))
+    return not close(rational_value(a), b, _TELL_APART)
+
+
+def matches(given: Fraction, written, value, tolerance: Tolerance) -> bool:
+    """An answer ``given`` (as ``written``, or None) matches ``value`` as a right answer would: within the
+    tolerance, or the value correctly rounded to the decimals written."""
+    if close(given, value, tolerance):
+        return True
+    return (written is not None and written.ok and tolerance.accept_rounded and tolerance.decimals is None
+            and (written.decimals or 0) >= tolerance.min_decimals and correctly_rounded(written, value))
+
+
+# Float-first: most candidate values are nowhere near a wrong answer, and telling so in floating point spares the
+# exact comparison (and, for an answer-scale mistake, the exact product). A match needs |given - value| <= reach,
+# where reach is the tolerance's bound (max(rtol |value|, atol), or half a unit of the required decimals) or half
+# a unit of the decimals written (a correct rounding). Rounding the operands and the difference to doubles moves
+# the difference by at most 3 * 2^-53 (|given| + |value|) and the bound by 4 * 2^-53 of itself, far inside the
+# margins below (1e-9 relative, 1e-300 absolute for underflow), so a candidate judged far here never matches
+# exactly (tested against :func:`matches` in tests/test_homework_float_first.py). Overflow: no shortcut.
+_RELATIVE_MARGIN = 1e-9
+_ABSOLUTE_MARGIN = 1e-300
+
+
+def match_reach(written, tolerance: Tolerance) -> tuple[float, float, float]:
+    """(relative bound, absolute bound, rounding bound) as floats: a match lies within
+    max(relative * |value|, absolute, rounding) of the answer."""
+    if tolerance.decimals is not None:
+        relative, absolute = 0.0, float(Fraction(1, 2 * 10**tolerance.decimals))
+    else:
+        relative, absolute = float(tolerance.rtol), float(tolerance.atol)
+    shown = written.decimals if written is not None and written.ok else None
+    rounding = float(Fraction(1, 2 * 10**shown)) if shown is not None and tolerance.accept_rounded else 0.0
+    return relative, absolute, rounding
+
+
+def certainly_far(given_float: float | None, value_float: float | None, reach: tuple[float, float, float]) -> bool:
+    """True only when a value is too far from the answer to match it (see the margin argument above)."""
+    if given_float is None or value_float is None:
+        return False
+    relative, absolute, rounding = reach
+    scale = abs(given_float) + abs(value_float)
+    bound = max(relative * abs(value_float), absolute, rounding)
+    return abs(given_float - value_float) > bound * (1 + _RELATIVE_MARGIN) + _RELATIVE_MARGIN * scale + _ABSOLUTE_MARGIN
+
+
+def _as_float(value) -> float | None:
+    try:
+        result = exact.to_float(value)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    return result if math.isfinite(result) else None
 
 
 def mistaken_results(question: Question, params: dict, part: int, path="exercise") -> list[tuple[Mistake, object, Rewrite | None]]:
@@ -327,37 +381,39 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
         tolerance = Tolerance()
     correct = correct_result.value
     question = resolve_question(question, params, Where(path, None, question.id))
-    ctx = _context(question, params, correct)
-    ctx["given"] = given_text if given_text is not None else exact.exact_text(given)
+    shown_given = given_text if given_text is not None else exact.exact_text(given)
     if candidates is None:
         candidates = mistaken_results(question, params, part, path)
     given = Fraction(given)
     written = parse_answer(given_text) if given_text is not None else None
+    given_float, float_reach = _as_float(given), match_reach(written, tolerance)
 
-    def matches_value(value) -> bool:  # as an answer is right: within the tolerance, or the value correctly rounded
-        if close(given, value, tolerance):
-            return True
-        return (written is not None and written.ok and tolerance.accept_rounded and tolerance.decimals is None
-                and (written.decimals or 0) >= tolerance.min_decimals and correctly_rounded(written, value))
-
-    matches = []  # (distance, catalogue order, mistake, value, rewrite, result)
+    found = []  # (distance, catalogue order, mistake, value, rewrite, result)
     for order, (mistake, result, rewrite) in enumerate(candidates):
         value = result.value
-        if _distinct(value, correct) and matches_value(value):
-            matches.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
+        if certainly_far(given_float, _as_float(value), float_reach):
+            continue
+        if matches(given, written, value, tolerance) and _distinct(value, correct):
+            found.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
+    correct_float = _as_float(correct)
     for order, mistake in enumerate(MISTAKES, len(candidates)):
         if mistake.scale is None:
             continue
+        scaled = None if correct_float is None else correct_float * float(mistake.scale)
+        if certainly_far(given_float, scaled if scaled is None or math.isfinite(scaled) else None, float_reach):
+            continue
         value = exact.mul(correct, mistake.scale)
-        if _distinct(value, correct) and matches_value(value):
-            matches.append((abs(given - rational_value(value)), order, mistake, value, None, None))
-    if not matches:
+        if matches(given, written, value, tolerance) and _distinct(value, correct):
+            found.append((abs(given - rational_value(value)), order, mistake, value, None, None))
+    if not found:
         return None
-    matches.sort(key=lambda match: (match[0], match[1]))
+    ctx = _context(question, params, correct)  # only now: most wrong answers match no mistake
+    ctx["given"] = shown_given
+    found.sort(key=lambda match: (match[0], match[1]))
     # floats of logarithms: equal values may differ in the last bits
-    reach = max(Fraction(resolution), matches[0][0]) + Fraction(1, 10**12) * max(1, abs(given))
+    reach = max(Fraction(resolution), found[0][0]) + Fraction(1, 10**12) * max(1, abs(given))
     named, seen = [], set()
-    for distance, _, mistake, value, rewrite, result in matches:
+    for distance, _, mistake, value, rewrite, result in found:
         if distance > reach or mistake.name in seen:
             continue
         seen.add(mistake.name)
