@@ -100,8 +100,8 @@ DISCOUNT = Convention(
         Choice("log2-rank", "no discount at rank 1, then divide by log2(i)", "discount(1) = 1, discount(i) = 1 / log2(i) for i >= 2",
                "Järvelin & Kekäläinen 2002, log base b = 2 (DCG = g_1 + Σ_{i>=2} g_i / log2 i)"),
         Choice("reciprocal-rank", "divide by the rank itself, a steeper discount than any logarithm",
-               "discount(i) = 1 / i", "TF-Ranking DCGMetric/NDCGMetric with rank_discount_fn = 1/rank; the discount of "
-               "reciprocal rank"),
+               "discount(i) = 1 / i", "TF-Ranking DCGMetric and NDCGMetric given the rank discount 1/rank; the discount "
+               "of reciprocal rank"),
     ),
     "log2-rank-plus-1",
 )

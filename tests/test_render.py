@@ -216,7 +216,7 @@ def test_rich_display_everywhere_in_jupyter(tmp_path):
     assert "<table>" in ranking_html and "<th>relevant so far</th>" in ranking_html and "Ranking RNR" in ranking_html
     exercises = load(Path(__file__).resolve().parents[1] / "exercises" / "chapter8-book.toml")
     set_html = exercises._repr_html_()
-    assert set_html.count("<section>") == len(exercises.exercises) and "<th>solved by</th>" in set_html
+    assert set_html.count("<section>") == len(exercises.exercises) and "<th class=\"text\">solved by</th>" in set_html
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
     run.write_text("1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")

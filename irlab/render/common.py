@@ -10,6 +10,17 @@ from ..trace import Traced, symbol_latex, written
 NOTE_TITLES = {"convention": "Convention", "assumption": "Assumption", "warning": "Warning", "reading": "Reading"}
 
 
+def numeric_columns(table) -> list[bool]:
+    """Which columns hold numbers (every non-empty cell starts with a digit or a minus sign and a digit): those are
+    right-aligned, text columns left-aligned, in every renderer that aligns."""
+    body = [[cell_text(cell) for cell in row] for row in table.rows]
+    return [all(_looks_numeric(row[i]) for row in body if row[i]) for i in range(len(table.columns))]
+
+
+def _looks_numeric(text: str) -> bool:
+    return text[:1].isdigit() or (text[:1] == "-" and text[1:2].isdigit())
+
+
 def cell_text(cell) -> str:
     """A table cell as plain text: strings as they are, numbers exact with their decimal."""
     if cell is None:

@@ -6,7 +6,8 @@ from html import escape
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, break_latex, cell_latex, cell_text, prose_parts, step_parts, value_latex, value_text
+from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, step_parts,
+                     value_latex, value_text)
 from .latex import latex_text
 from .mathml import to_mathml
 
@@ -15,6 +16,7 @@ STYLE = """
 .irlab table { border-collapse: collapse; margin: 0.5em 0; }
 .irlab th, .irlab td { border: 1px solid #bbb; padding: 0.15em 0.6em; text-align: right; }
 .irlab th { background: #f2f2f2; }
+.irlab th.text, .irlab td.text { text-align: left; }
 .irlab math { font-size: 1.15em; }
 .irlab .formula { margin: 0.4em 0 0.4em 1.5em; }
 .irlab .formula math, .irlab .chain math { display: inline-block; margin-right: 0.3em; }
@@ -60,9 +62,10 @@ def _blocks(blocks, level):
             parts.append('<div class="table"><table>')
             if block.caption:
                 parts.append(f"<caption>{escape(block.caption)}</caption>")
-            parts.append("<tr>" + "".join(f"<th>{_prose(c)}</th>" for c in block.columns) + "</tr>")
+            aligned = ["" if numeric else ' class="text"' for numeric in numeric_columns(block)]
+            parts.append("<tr>" + "".join(f"<th{a}>{_prose(c)}</th>" for c, a in zip(block.columns, aligned)) + "</tr>")
             for row in block.rows:
-                parts.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>")
+                parts.append("<tr>" + "".join(f"<td{a}>{_cell(c)}</td>" for c, a in zip(row, aligned)) + "</tr>")
             parts.append("</table></div>")
         elif isinstance(block, Steps):
             parts.append("<ol>")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, step_chain, value_text
+from .common import NOTE_TITLES, cell_text, numeric_columns, step_chain, value_text
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 
@@ -51,7 +51,7 @@ def _table(table):
     header = list(table.columns)
     body = [[cell_text(cell) for cell in row] for row in table.rows]
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-    numeric = [all(_looks_numeric(row[i]) for row in body if row[i]) for i in range(len(header))]
+    numeric = numeric_columns(table)
 
     def line(cells):
         padded = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric)]
@@ -62,7 +62,3 @@ def _table(table):
     lines.append("-+-".join("-" * w for w in widths))
     lines += [line(row) for row in body]
     return lines
-
-
-def _looks_numeric(text: str) -> bool:
-    return text[:1].isdigit() or (text[:1] == "-" and text[1:2].isdigit())
