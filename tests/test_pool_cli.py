@@ -92,7 +92,8 @@ def test_report_in_every_format(cli, runs, fmt):
     if fmt == "json":
         data = json.loads(done.stdout)
         assert data["size"] == 10
-        assert data["topics"]["402"] == {"pool": 3, "unique": {"sysA": 2, "sysB": 1, "sysC": 0}}
+        assert data["topics"]["402"] == {"pool": 3, "unique": {"sysA": 2, "sysB": 1, "sysC": 0},
+                                         "unique_documents": {"sysA": ["x1", "x2"], "sysB": ["x3"], "sysC": []}}
         assert [(r["rows"], r["in_top_k"], r["below_depth"], r["other_topics"]) for r in data["runs"]] == [
             (6, 4, 2, 0), (5, 3, 2, 0), (4, 3, 1, 0)]
     else:

@@ -182,8 +182,9 @@ class TrecPool:
                 "runs": [{"label": r.label, "file": r.path, "runid": r.runid, "rows": r.rows, "in_top_k": r.in_top_k,
                           "below_depth": r.rows - r.in_top_k - r.rows_elsewhere, "other_topics": r.rows_elsewhere,
                           "unique": sum(len(u) for u in r.unique.values())} for r in self.runs],
-                "topics": {topic: {"pool": len(docs), "unique": {r.label: len(r.unique.get(topic, ()))
-                                                                  for r in self.runs}}
+                "topics": {topic: {"pool": len(docs),
+                                   "unique": {r.label: len(r.unique.get(topic, ())) for r in self.runs},
+                                   "unique_documents": {r.label: list(r.unique.get(topic, ())) for r in self.runs}}
                            for topic, docs in self.pools.items()}}
         return Document(f"Pool of depth {k}", blocks, meta)
 
