@@ -7,6 +7,9 @@ For runs r_1 … r_m and a depth k:
 
 A run whose unique contributions are many would lose most if it were left out of the pool (Zobel 1998).
 
+``pool`` solves the exercise shape (rankings of ids); ``pool_runs`` pools TREC run files over every topic, each
+ranked as trec_eval ranks it, and is what ``irlab pool RUN... -k K [-o judging-list]`` prints and writes.
+
 >>> solution = pool({"A": "d1,d2,d3,d4", "B": "d2,d5,d1,d6"}, depth=3)
 >>> [str(a.value) for a in solution.answers]
 ['4', '1', '1']
