@@ -103,6 +103,18 @@ def _number(low, high, *, low_open=False):
     return check
 
 
+def _gain_table(value, problem):
+    from .errors import IrlabError
+    from .metrics.dcg import parse_gains
+
+    if not isinstance(value, (str, dict)):
+        problem(f'must be a gain table such as "1=1,2=5" or {{ 1 = 1, 2 = 5 }}, got {_shown(value)}')
+    try:
+        parse_gains(value)
+    except IrlabError as error:
+        problem(str(error))
+
+
 def _choice(choices):
     def check(value, problem):
         if not isinstance(value, str) or value.strip().lower().replace("_", "-") not in choices:
@@ -269,6 +281,8 @@ def _metric_keys() -> list[Key]:
         "recall_level": (_number(0, 1), "number in [0, 1] (0.25, \"1/4\", \"25%\")"),
         "levels": (_levels, "recall levels in [0, 1]: [0.2, 0.5, 0.8] or \"0.2, 0.5, 0.8\""),
         "beta": (_number(0, limits.MAX_BETA, low_open=True), f"number in (0, {limits.MAX_BETA}]"),
+        "gains": (_gain_table, 'a gain per grade: "1=1,2=5" or { 1 = 1, 2 = 5 }'),
+        "log_base": (_integer(2, 10**6), "integer 2 … 1,000,000"),
     }
     keys, seen = [], {}
     for metric in METRICS:

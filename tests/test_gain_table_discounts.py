@@ -170,3 +170,18 @@ def test_cli_options(cli):
     assert done.returncode == 0 and "F(x=2) = 9/14" in done.stdout
     done = cli("explain", "ap", "RRN", "--gains", "1=2")
     assert done.returncode == 2 and "--gains does not apply to ap" in done.stderr
+
+
+def test_exercise_sets_take_a_gain_table_and_a_log_base(tmp_path, cli):
+    path = tmp_path / "gains.toml"
+    path.write_text('title = "Gains"\n[[exercise]]\nid = "1"\nstatement = "Grades 3,2,0,1."\n[exercise.parameters]\nranking = [3, 2, 0, 1]\n'
+                    '[[exercise.question]]\nid = "a"\nsolver = "ndcg"\ngain = "linear"\ngains = { 1 = 1, 2 = 5 }\n'
+                    'log_base = 10\n')
+    done = cli("solve", str(path))
+    assert done.returncode == 0 and "5 / log10(2) + 3 / log10(3) + 1 / log10(4)" in done.stdout
+    path.write_text(path.read_text().replace("gains = { 1 = 1, 2 = 5 }", 'gains = "1=x"'))
+    done = cli("solve", str(path))
+    assert done.returncode == 2 and "question a, key 'gains'" in done.stderr and "not a number" in done.stderr
+    path.write_text(path.read_text().replace('gains = "1=x"', 'gains = "1=2"').replace("log_base = 10", "log_base = 1"))
+    done = cli("solve", str(path))
+    assert done.returncode == 2 and "key 'log_base'" in done.stderr
