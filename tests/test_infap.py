@@ -86,7 +86,7 @@ def _collection(seed):
         docs = [f"d{i:02d}" for i in range(rng.randint(8, 25))]
         for doc in docs:
             if rng.random() < 0.7:  # in the pool
-                qrels.append(f"{topic} 0 {doc} {rng.choice([-1, -1, 0, 0, 1, 2])}")
+                qrels.append(f"{topic} 0 {doc} {rng.choice([-1, -2, 0, 0, 1, 2])}")  # any negative grade: pooled, not judged
         ranked = rng.sample(docs, rng.randint(1, len(docs)))
         for rank, doc in enumerate(ranked, 1):
             run.append(f"{topic} Q0 {doc} {rank} {rng.choice([1, 2, 2.5, 3])} sys")
