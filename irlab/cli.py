@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .solvers.pooling import add_pool_parser
 
     add_pool_parser(commands)
+    _add_printable(commands.choices["pool"], "also write the pool report as PDF")
     return parser
 
 

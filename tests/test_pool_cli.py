@@ -141,3 +141,11 @@ def test_trec_eval_order_on_many_ties(tmp_path):
         # score descending, then docno descending as strcmp orders it ("b299" before "b29")
         by_hand = [r[2] for r in sorted(rows, key=lambda r: (float(r[4]), r[2].encode()), reverse=True)]
         assert docs == by_hand == topic_judgments(str(qrels), str(path), topic).ranked
+
+
+def test_printable_report(cli, runs, tmp_path):
+    page = tmp_path / "pool.html"
+    done = cli("pool", *runs, "-k", "2", "--html", str(page))
+    assert done.returncode == 0 and f"wrote {page}" in done.stderr
+    html = page.read_text()
+    assert "Pool of depth 2" in html and "unique: sysC" in html

@@ -295,5 +295,15 @@ def run_pool(args) -> int:
         except OSError as error:
             raise OutputFileError(target, error.strerror or str(error)) from None
         print(f"irlab: wrote {target} ({pooled.size} documents to judge, {fmt})", file=sys.stderr)
-    sys.stdout.write(pooled.document().render(args.format))
+    document = pooled.document()
+    sys.stdout.write(document.render(args.format))
+    for path, writer in ((getattr(args, "pdf", None), "write_pdf"), (getattr(args, "html", None), "write_html")):
+        if path:
+            from .. import printable
+
+            try:
+                written = getattr(printable, writer)(document, path)
+            except OSError as error:
+                raise OutputFileError(path, error.strerror or str(error)) from None
+            print(f"irlab: wrote {written}", file=sys.stderr)
     return 0
