@@ -538,6 +538,8 @@ def _question_section(exercise, question, solution, path) -> Section:
                         "value": exact.exact_text(answer.value), "decimal": exact.to_float(answer.value)})
     if not solution.answers:  # a free-text question: the model answer is in the notes, nothing to compute
         meta = {"exercise": exercise.id, "question": question.id, "answers": [], "free_text": True}
+        if solution.choice is not None:  # a choice question: its right options, graded by letter
+            meta["correct"] = sorted(solution.choice)
     else:
         first = solution.primary[0] if solution.primary else solution.answers[0]
         meta = {**first.result.meta(), "exercise": exercise.id, "question": question.id, "answers": answers}

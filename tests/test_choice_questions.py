@@ -90,7 +90,8 @@ def test_renders_in_every_format(exercise_set, fmt):
     out = solve(exercise_set).render(fmt)
     assert "Right options:" in out and "nDCG" in out
     if fmt == "json":
-        json.loads(out)
+        sections = json.loads(out)["sections"][0]["sections"]
+        assert [s.get("correct") for s in sections] == [["b"], ["a", "c"]]
 
 
 @pytest.mark.parametrize("question, message", [
