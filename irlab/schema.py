@@ -366,7 +366,8 @@ def _keys() -> tuple[Key, ...]:
             check=_choice(tuple(MISMATCH_ACTIONS)), range=" \\| ".join(MISMATCH_ACTIONS)),
         Key("exercise", "variants", "table", "personal variants: how each parameter is drawn (homework)"),
         Key("exercise", "question", "tables", "the questions, one [[exercise.question]] table each", required=True),
-        Key("parameters", "ranking", "ranking", "the ranked list: an R/N string or a list of grades",
+        Key("parameters", "ranking", "ranking", "the ranked list: an R/N string (U unjudged, S pooled but sampled out) "
+            "or a list of grades",
             solvers=ranking_solvers, check=_ranking, range="\"NRRNR\" or [3, 2, 0, 1]"),
         Key("parameters", "rankings", "rankings", "several queries' rankings (not together with ranking)",
             solvers=ranking_solvers, check=_rankings, range=f"1 … {limits.MAX_QUERIES} rankings"),
