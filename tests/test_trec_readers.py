@@ -211,3 +211,33 @@ def test_crlf_tabs_and_leading_blanks(tmp_path):
     assert run.docno.tolist() == [b"d1", b"d2", b"d1"] and run.score.tolist() == [3.0, 2.0, 1.5]
     q = read_qrels(write(tmp_path, "q.txt", "1 0 d1 1\r\n1\t0\td2\t0\r\n"))
     assert q.grade.tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("layout", ["grouped", "interleaved"])
+def test_thread_pool_and_chunk_boundaries_do_not_change_the_result(tmp_path, monkeypatch, layout):
+    """The chunks are parsed on a thread pool; whatever the number of threads and
+    wherever the chunk boundaries fall (mid-line, odd sizes), the rows, topics,
+    docnos and the bits of every score are those of the single-threaded reader."""
+    import irlab.trec.readers as readers
+
+    rng = np.random.default_rng(7)
+    lines = []
+    for t in range(40):
+        for r in range(int(rng.integers(1, 60))):
+            docno = f"D{t:02d}-{int(rng.integers(0, 10**int(rng.integers(1, 12))))}-{r}"
+            score = rng.choice([f"{rng.normal(0, 50):.{int(rng.integers(0, 9))}f}", str(int(rng.integers(-99, 99))),
+                                f"{rng.random():.15f}", "+.5", "-0"])
+            lines.append(f"{3 * t + 1} Q0 {docno} {r} {score} tag{t}\n")
+    if layout == "interleaved":
+        lines = [lines[i] for i in rng.permutation(len(lines))]
+    path = write(tmp_path, "run.txt", "".join(lines))
+    monkeypatch.setattr(readers, "_WHOLE_FILE_LIMIT", -1)
+    results = []
+    for threads, chunk in [(1, 1 << 20), (2, 97), (3, 1000), (4, 4093), (2, 1)]:
+        monkeypatch.setattr(readers, "_PARSE_THREADS", threads)
+        monkeypatch.setattr(readers, "_CHUNK_BYTES", chunk)
+        run = read_run(path)
+        results.append((run.topics.tolist(), run.topic_idx.tolist(), run.docno.tolist(),
+                        run.score.view(np.uint64).tolist(), run.runid))
+    assert all(r == results[0] for r in results[1:])
+    assert len(results[0][2]) == len(lines) and results[0][4] == lines[-1].split()[5]

@@ -45,7 +45,7 @@ from irlab.errors import InputFileError
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
 
-_CHUNK_BYTES = 4 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
+_CHUNK_BYTES = 2 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
 _FLOAT_RE = re.compile(
     rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
@@ -296,13 +296,33 @@ def _field_full(arr, name):
 
 
 class _Columns:
-    """Growable output columns (qid, docno, value)."""
+    """Growable output columns: topic code, docno and value of each row.
 
-    def __init__(self, capacity, wq, wd, vdtype):
+    A qid is kept once, not once per line: topics are coded as the chunks
+    arrive, in order of first appearance, and renumbered in byte order at
+    the end (:meth:`final`)."""
+
+    def __init__(self, capacity, wd, vdtype):
         self.n = 0
-        self.q = np.zeros(capacity, dtype=f"S{wq}")
+        self.t = np.zeros(capacity, dtype=np.int32)
         self.d = np.zeros(capacity, dtype=f"S{wd}")
         self.v = np.zeros(capacity, dtype=vdtype)
+        self.codes = {}   # qid bytes -> code, in order of first appearance
+
+    def _topic_codes(self, q):
+        m = len(q)
+        if m == 0:
+            return np.zeros(0, dtype=np.int32)
+        starts = np.concatenate(([0], np.flatnonzero(q[1:] != q[:-1]) + 1))
+        if len(starts) <= max(m // 16, 64):   # grouped by topic: one name per group
+            names, inverse = q[starts].tolist(), None
+        else:
+            names, inverse = np.unique(q, return_inverse=True)
+            names = names.tolist()
+        codes = np.array([self.codes.setdefault(name, len(self.codes)) for name in names], dtype=np.int32)
+        if inverse is None:
+            return np.repeat(codes, np.diff(np.append(starts, m)))
+        return codes[inverse.reshape(-1)]
 
     @staticmethod
     def _copy_bytes(dst, start, src):
@@ -313,6 +333,10 @@ class _Columns:
             return
         w, W = src.dtype.itemsize, dst.dtype.itemsize
         base = src.base if src.base is not None else src
+        if w == W and src.strides[0] == w:
+            # the same width: a plain copy of fixed-size items
+            dst.view(f"V{W}")[start: start + m] = src.view(f"V{W}")
+            return
         if src.strides[0] == w and src.flags.c_contiguous and w <= W:
             # contiguous: a byte copy (numpy's S-to-S assignment pads element by element)
             d8 = dst.view(np.uint8).reshape(len(dst), W)
@@ -329,25 +353,30 @@ class _Columns:
         k = min(w, W)
         d8[start: start + m, :k] = s8[:, :k]
 
-    def add(self, q, d, v, used_q, used_d):
+    def add(self, q, d, v, used_d):
         m = len(v)
         need = self.n + m
         if need > len(self.v):
             cap = max(need, int(len(self.v) * 1.5) + 1024)
-            self.q = np.concatenate((self.q[: self.n], np.zeros(cap - self.n, self.q.dtype)))
+            self.t = np.concatenate((self.t[: self.n], np.zeros(cap - self.n, self.t.dtype)))
             self.d = np.concatenate((self.d[: self.n], np.zeros(cap - self.n, self.d.dtype)))
             self.v = np.concatenate((self.v[: self.n], np.zeros(cap - self.n, self.v.dtype)))
-        if used_q > self.q.dtype.itemsize:
-            self.q = self.q.astype(f"S{_round8(used_q)}")
         if used_d > self.d.dtype.itemsize:
             self.d = self.d.astype(f"S{_round8(used_d)}")
-        self._copy_bytes(self.q, self.n, q)
+        self.t[self.n: need] = self._topic_codes(q)
         self._copy_bytes(self.d, self.n, d)
         self.v[self.n: need] = v
         self.n = need
 
     def final(self):
-        return self.q[: self.n], self.d[: self.n], self.v[: self.n]
+        """(topics in byte order, topic index of each row, docno, value)."""
+        names = list(self.codes)
+        width = _round8(max(len(name) for name in names)) if names else 8
+        order = np.argsort(np.array(names, dtype=f"S{width}"), kind="stable")
+        renumber = np.empty(len(names), dtype=np.int32)
+        renumber[order] = np.arange(len(names), dtype=np.int32)
+        topics = np.array(names, dtype=f"S{width}")[order]
+        return topics, renumber[self.t[: self.n]], self.d[: self.n], self.v[: self.n]
 
 
 _WHOLE_FILE_LIMIT = 64 << 20   # read smaller files in one piece (one loadtxt call); larger ones in chunks (less memory)
@@ -375,14 +404,17 @@ def _read(path, kind, progress=None):
             spec.needs_scan = _may_need_notes(data)
             res = _read_whole(spec, data)
             del data
+            if res is not None:
+                q, d, v, runid = res
+                res = (*_code_topics(q), d, v, runid)
+                del q
             if progress is not None:
                 progress(1.0)
         if res is None:
             f.seek(0)
             res = _read_chunked(spec, path, f, raw, disk_size, progress)
-    q, d, v, runid = res
-    topics, tidx = _code_topics(q)
-    del q, res
+    topics, tidx, d, v, runid = res
+    del res
     dup = _first_duplicate_row(tidx, d)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
@@ -674,7 +706,7 @@ def _read_whole(spec, data):
     return arr["q"], arr["d"], arr["v"], runid
 
 
-_PARSE_THREADS = 1
+_PARSE_THREADS = min(4, os.cpu_count() or 1)   # numpy releases the GIL in the vectorised parse
 
 
 def _parsed_chunks(spec, chunks, threads=None):
@@ -691,7 +723,7 @@ def _parsed_chunks(spec, chunks, threads=None):
         try:
             for data in chunks:
                 pending.append((data, pool.submit(_vector_parse, spec, data)))
-                if len(pending) > 2 * threads:
+                if len(pending) > threads:
                     piece, job = pending.popleft()
                     yield piece, job.result()
             while pending:
@@ -721,10 +753,9 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                 widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
                 lines = max(data.count(b"\n"), 1)
                 est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
-                cols = _Columns(est, widths[0], widths[1],
-                                np.float64 if kind == "run" else np.int64)
+                cols = _Columns(est, widths[1], np.float64 if kind == "run" else np.int64)
             if vec is not None:   # no comment or blank line when the vectorised parse succeeds
-                cols.add(*vec, vec[0].dtype.itemsize, vec[1].dtype.itemsize)
+                cols.add(*vec, vec[1].dtype.itemsize)
                 rid = None
             else:
                 arr = _fast_chunk(spec, data, widths)
@@ -736,11 +767,10 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
                     arr = _fast_chunk(spec, data, widths)
                 if arr is None:
                     q, d, v, rid = _slow_chunk(spec, path, first_line, bytes(data), None)
-                    used_q, used_d = q.dtype.itemsize, d.dtype.itemsize
-                    cols.add(q, d, v, used_q, used_d)
+                    cols.add(q, d, v, d.dtype.itemsize)
                 else:
                     rid = None
-                    cols.add(arr["q"], arr["d"], arr["v"], widths[0], widths[1])
+                    cols.add(arr["q"], arr["d"], arr["v"], widths[1])
                     del arr
             if kind == "run" and cols.n:
                 if rid is not None:
@@ -759,8 +789,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
         raise InputFileError(path, None, "no data lines (empty file?)")
     if kind == "run" and last_data is not None:
         runid = _last_runid(bytes(last_data)) or runid
-    q, d, v = cols.final()
-    return q, d, v, runid
+    return (*cols.final(), runid)
 
 
 def _code_topics(q):
