@@ -43,6 +43,22 @@ def test_every_candidate_with_an_equal_key_is_returned():
     assert sorted(zip(rows.tolist(), pos.tolist())) == [(0, 1), (0, 2), (0, 3), (2, 4), (3, 1), (3, 2), (3, 3)]
 
 
+@settings(max_examples=60, deadline=None)
+@given(sorted_keys=st.lists(st.integers(0, 2**64 - 1), max_size=300),
+       probes=st.lists(st.integers(0, 2**64 - 1), max_size=300), top_bits=st.integers(0, 3))
+def test_key_slots_find_every_equal_key(sorted_keys, probes, top_bits):
+    """The direct-mapped table of the join returns exactly the (i, p) pairs of binary search, with keys
+    crowded into few slots (only their low bits vary) and repeated keys."""
+    if top_bits:   # keys that share their top bits share a slot
+        sorted_keys = [k >> (64 - 8 * top_bits) for k in sorted_keys]
+        probes = [k >> (64 - 8 * top_bits) for k in probes]
+    sorted_keys = np.array(sorted(sorted_keys + sorted_keys[:5]), dtype=np.uint64)
+    keys = np.array(probes + sorted_keys[::3].tolist(), dtype=np.uint64)
+    got = evaluate_module._KeySlots(sorted_keys).find(keys)
+    want = equal_key_pairs(sorted_keys, keys)
+    assert sorted(zip(*(x.tolist() for x in got))) == sorted(zip(*(x.tolist() for x in want)))
+
+
 def test_keys_ignore_the_padding_width():
     a = np.array([b"FR940405-2-00040", b"x"], dtype="S16")
     b = a.astype("S40")

@@ -392,6 +392,36 @@ def _ranks(seg, score, docno, rows, T):
                     lambda p: p - tstart[seg[order[p]]])
 
 
+class _KeySlots:
+    """Every position p with ``sorted_keys[p] == key``, for many keys: a
+    direct-mapped table indexed by the top bits of a key holds the one sorted
+    key with those bits, so a key costs one table look-up and one comparison;
+    the rare slots shared by several sorted keys go to
+    :func:`~irlab.trec.readers.equal_key_pairs` (binary search)."""
+
+    def __init__(self, sorted_keys):
+        self.keys = sorted_keys
+        self.bits = max(16, min(22, (len(sorted_keys) * 16).bit_length()))
+        self.shift = np.uint64(64 - self.bits)
+        slot = (sorted_keys >> self.shift).astype(np.int64)   # sorted, as the keys are
+        self.table = np.zeros(1 << self.bits, dtype=np.int32)  # 0 empty, p + 1 one key, -1 shared
+        self.table[slot] = np.arange(1, len(slot) + 1, dtype=np.int32)
+        self.table[slot[1:][slot[1:] == slot[:-1]]] = -1
+
+    def find(self, keys):
+        """(i, p) pairs with ``keys[i] == sorted_keys[p]``, i ascending within each kind of slot."""
+        entry = self.table[(keys >> self.shift).astype(np.int64)]
+        i = np.flatnonzero(entry > 0)
+        p = entry[i].astype(np.int64) - 1
+        same = self.keys[p] == keys[i]
+        i, p = i[same], p[same]
+        shared = np.flatnonzero(entry < 0)
+        if len(shared):
+            si, sp = equal_key_pairs(self.keys, keys[shared])
+            i, p = np.concatenate((i, shared[si])), np.concatenate((p, sp))
+        return i, p
+
+
 _WHOLE_LIMIT = (1 << 63) - 1   # LONG_MAX, where trec_eval's atol saturates
 
 
@@ -468,25 +498,16 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         qo = np.argsort(qk)
         qks = qk[qo]
         qo = inrun[qo]
-        # prefilter with a bitmap of the qrels keys' low bits, then binary search
-        bits = max(16, min(26, int(len(qks) * 16).bit_length()))
-        mask = np.uint64((1 << bits) - 1)
-        table = np.zeros(1 << bits, dtype=bool)
-        table[(qks & mask).view(np.int64)] = True
-        # run keys a block at a time (bounded memory on 7M-line runs); the
-        # bitmap keeps the candidates, whose keys are kept for the search
-        cand, ckeys = [], []
+        slots = _KeySlots(qks)
+        # run keys a block at a time (bounded memory on 7M-line runs)
+        hi, qi = [], []
         for a in range(0, len(rtid), _SLICE_ROWS):
-            k = pair_keys(rtid[a: a + _SLICE_ROWS], docno[a: a + _SLICE_ROWS])
-            c = np.flatnonzero(table[(k & mask).view(np.int64)])
-            cand.append(c + a)
-            ckeys.append(k[c])
-        cand, ckeys = np.concatenate(cand), np.concatenate(ckeys)
-        # every qrels row with an equal key is a candidate: structured docnos
-        # may share a key, and only the bytes decide
-        ci, pi = equal_key_pairs(qks, ckeys)
-        hi = cand[ci]
-        qi = qo[pi]
+            rows, pos = slots.find(pair_keys(rtid[a: a + _SLICE_ROWS], docno[a: a + _SLICE_ROWS]))
+            hi.append(rows + a)
+            qi.append(qo[pos])
+        hi, qi = np.concatenate(hi), np.concatenate(qi)
+        # equal keys are candidates only: structured docnos may share a key,
+        # and only the bytes decide
         real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])
         hi, qi = hi[real], qi[real]
 
