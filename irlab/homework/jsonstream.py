@@ -55,17 +55,21 @@ def write_json(value, write, level: int = 0) -> None:
             return
         inner = "\n" + _INDENT * (level + 1)
         separator = "{" + inner
+        pending = []  # the scalar members in a row, written at once
         for key, item in value.items():
             if type(key) is not str:
                 raise TypeError(f"JSON object keys are text here, got {key!r}")
             scalar = _SCALARS.get(type(item))
-            if scalar is not None:  # most values: one write, no recursion
-                write(separator + encode_basestring(key) + ": " + scalar(item))
+            if scalar is not None:  # most values: no recursion
+                pending.append(separator + encode_basestring(key) + ": " + scalar(item))
             else:
-                write(separator + encode_basestring(key) + ": ")
+                pending.append(separator + encode_basestring(key) + ": ")
+                write("".join(pending))
+                pending.clear()
                 write_json(item, write, level + 1)
             separator = "," + inner
-        write("\n" + _INDENT * level + "}")
+        pending.append("\n" + _INDENT * level + "}")
+        write("".join(pending))
     elif isinstance(value, (list, tuple, Lazy)):
         inner = "\n" + _INDENT * (level + 1)
         separator = "[" + inner

@@ -145,9 +145,11 @@ def _stated(exercise: Exercise, params: dict) -> dict:
     """The counts the statement claims, recomputed from the variant so they agree with its data."""
     stated = {}
     ranking = params.get("ranking")
+    parsed = None
     for key in exercise.stated:
         if key in ("length", "relevant_shown") and isinstance(ranking, str):
-            parsed = Ranking.parse(ranking)
+            if parsed is None:  # once for both counts
+                parsed = Ranking.parse(ranking)
             stated[key] = parsed.retrieved if key == "length" else parsed.relevant_retrieved
         elif key in params:
             stated[key] = params[key]
