@@ -234,10 +234,27 @@ def test_thread_pool_and_chunk_boundaries_do_not_change_the_result(tmp_path, mon
     monkeypatch.setattr(readers, "_WHOLE_FILE_LIMIT", -1)
     results = []
     for threads, chunk in [(1, 1 << 20), (2, 97), (3, 1000), (4, 4093), (2, 1)]:
-        monkeypatch.setattr(readers, "_PARSE_THREADS", threads)
+        monkeypatch.setattr(readers, "_THREADS", threads)
         monkeypatch.setattr(readers, "_CHUNK_BYTES", chunk)
         run = read_run(path)
         results.append((run.topics.tolist(), run.topic_idx.tolist(), run.docno.tolist(),
                         run.score.view(np.uint64).tolist(), run.runid))
     assert all(r == results[0] for r in results[1:])
     assert len(results[0][2]) == len(lines) and results[0][4] == lines[-1].split()[5]
+
+
+def test_duplicate_check_in_slices_on_threads_reports_the_first(tmp_path, monkeypatch):
+    """Slices of whole topics are checked for duplicates in parallel; the error names the same
+    (first) duplicate as the sequential check, whichever slice finishes first."""
+    import irlab.trec.readers as readers
+
+    lines = [f"{t} Q0 d{r} {r} {10 - r} x\n" for t in range(1, 13) for r in range(4)]
+    lines.insert(30, "8 Q0 d1 9 1 x\n")      # topic 8: d1 again (line 31)
+    lines.insert(45, "12 Q0 d0 9 1 x\n")     # topic 12: d0 again
+    path = write(tmp_path, "run.txt", "".join(lines))
+    monkeypatch.setattr(readers, "_DUP_SLICE_ROWS", 5)
+    messages = []
+    for threads in (1, 2, 4):
+        monkeypatch.setattr(readers, "_THREADS", threads)
+        messages.append(str(error_for(read_run, path)))
+    assert messages == [f"{path}:31: duplicate docno 'd1' for topic '8' in run (first on line 30)"] * 3

@@ -29,7 +29,8 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import InputTypeError, IrlabError, ParameterError
-from irlab.trec.readers import equal_key_pairs, listed, pair_keys, read_qrels, read_run, whole_topic_slices
+from irlab.trec.readers import (equal_key_pairs, in_parallel, listed, pair_keys, read_qrels, read_run,
+                                whole_topic_slices)
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
            "topic_coverage_notes"]
@@ -339,6 +340,7 @@ def _coarse_order(seg, score, T):
     return order, brk
 
 
+_JOIN_ROWS = 1 << 19    # run rows hashed at a time in the join, by each thread
 _SLICE_ROWS = 1 << 20   # presorted runs are ranked a slice of whole topics at a time (bounded memory)
 
 
@@ -499,13 +501,13 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         qks = qk[qo]
         qo = inrun[qo]
         slots = _KeySlots(qks)
-        # run keys a block at a time (bounded memory on 7M-line runs)
-        hi, qi = [], []
-        for a in range(0, len(rtid), _SLICE_ROWS):
-            rows, pos = slots.find(pair_keys(rtid[a: a + _SLICE_ROWS], docno[a: a + _SLICE_ROWS]))
-            hi.append(rows + a)
-            qi.append(qo[pos])
-        hi, qi = np.concatenate(hi), np.concatenate(qi)
+
+        def judged_in(a):   # run keys a block at a time (bounded memory on 7M-line runs)
+            rows, pos = slots.find(pair_keys(rtid[a: a + _JOIN_ROWS], docno[a: a + _JOIN_ROWS]))
+            return rows + a, qo[pos]
+
+        found = in_parallel(judged_in, range(0, len(rtid), _JOIN_ROWS))
+        hi, qi = np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
         # equal keys are candidates only: structured docnos may share a key,
         # and only the bytes decide
         real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])

@@ -422,7 +422,7 @@ def _read(path, kind, progress=None):
     return topics, tidx, d, v, runid, notes
 
 
-_DUP_SLICE_ROWS = 1 << 20
+_DUP_SLICE_ROWS = 1 << 19
 
 
 def whole_topic_slices(starts, n, size):
@@ -439,6 +439,16 @@ def listed(items, shown):
     return ", ".join(str(item) for item in items[:shown]) + more
 
 
+def in_parallel(fn, items):
+    """``[fn(item) for item in items]``, on a thread pool when there are
+    several cores and items (for numpy work, which releases the GIL)."""
+    items = list(items)
+    if _THREADS <= 1 or len(items) <= 1:
+        return [fn(item) for item in items]
+    with ThreadPoolExecutor(min(_THREADS, len(items))) as pool:
+        return list(pool.map(fn, items))
+
+
 def _first_duplicate_row(tidx, d):
     """Row of the first repeated (topic, docno) pair, or None.  When every
     topic's rows are contiguous (the usual run file) the check goes a slice
@@ -447,11 +457,15 @@ def _first_duplicate_row(tidx, d):
     brk = np.flatnonzero(tidx[1:] != tidx[:-1]) + 1
     if n <= _DUP_SLICE_ROWS or len(np.unique(tidx[np.concatenate(([0], brk))])) != len(brk) + 1:
         return _find_duplicate(tidx, d, pair_keys(tidx, d))
-    for a, b in whole_topic_slices(np.concatenate(([0], brk)), n, _DUP_SLICE_ROWS):
+
+    def check(ab):
+        a, b = ab
         found = _find_duplicate(tidx[a:b], d[a:b], pair_keys(tidx[a:b], d[a:b]))
-        if found is not None:
-            return a + found
-    return None
+        return None if found is None else a + found
+
+    found = [row for row in in_parallel(check, whole_topic_slices(np.concatenate(([0], brk)), n, _DUP_SLICE_ROWS))
+             if row is not None]
+    return found[0] if found else None
 
 
 def _trec_eval_reading_notes(path, shown=3):
@@ -706,14 +720,15 @@ def _read_whole(spec, data):
     return arr["q"], arr["d"], arr["v"], runid
 
 
-_PARSE_THREADS = min(4, os.cpu_count() or 1)   # numpy releases the GIL in the vectorised parse
+_THREADS = min(4, os.cpu_count() or 1)   # numpy releases the GIL in most of the parse, hashing and sorting
 
 
 def _parsed_chunks(spec, chunks, threads=None):
-    """(data, vectorised parse or None) for each chunk, in file order.  With several cores the chunks are parsed on a thread pool, a few
+    """(data, vectorised parse or None) for each chunk, in file order.
+    With several cores the chunks are parsed on a thread pool, a few
     chunks ahead of the caller (bounded memory); each chunk is parsed on its
     own, so the result does not depend on the number of threads."""
-    threads = _PARSE_THREADS if threads is None else threads
+    threads = _THREADS if threads is None else threads
     if threads <= 1:
         for data in chunks:
             yield data, _vector_parse(spec, data)
