@@ -2,6 +2,9 @@
 
     python benchmarks/bench_grading.py                       # 500 students, exercises/homework-variants.toml
     python benchmarks/bench_grading.py --students 100 --repeat 3
+    python benchmarks/bench_grading.py --students 12500 --write /tmp/class.csv --generate-only
+    python benchmarks/bench_grading.py --answers /tmp/class.csv  # grading only, in a fresh process
+    python benchmarks/bench_grading.py --answers /tmp/class.csv --reports /tmp/after   # every format, for diff -r
 
 The answers are synthetic and seeded: about 60 % right (in varied forms: fractions, decimals, percentages),
 20 % one of the catalogued mistakes (so the diagnosis runs), 10 % some other wrong number, 10 % blank or
@@ -88,6 +91,9 @@ def main(argv=None) -> int:
                                                        "generate once, grade later with --answers)")
     parser.add_argument("--answers", metavar="CSV", help="grade this answers file (made with --write) instead of "
                                                          "generating one: the process then measures grading only")
+    parser.add_argument("--reports", metavar="DIR", help="after timing, write the report in every format to DIR "
+                                                         "(compare two versions' DIRs with diff -r: a speed-up must "
+                                                         "leave every byte as it was)")
     args = parser.parse_args(argv)
     exercise_file = Path(args.file)
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,10 +121,17 @@ def main(argv=None) -> int:
             total = sum(s.score for s in report.students)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
             print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall, "
-                  f"{cpu:.2f} s CPU ({1000 * cpu / rows:.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB "
-                  f"{'' if args.answers else '(answers generated in the same process)'}; class mean {float(total) / args.students:.3f} "
+                  f"{cpu:.2f} s CPU ({1000 * cpu / rows:.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB"
+                  f"{'' if args.answers else ' (answers generated in the same process)'}; "
+                  f"class mean {float(total) / args.students:.3f} "
                   f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised; "
                   f"{len(report.problems)} rows not graded")
+        if args.reports:
+            out = Path(args.reports)
+            out.mkdir(parents=True, exist_ok=True)
+            for fmt in ("csv", "json", "text", "markdown", "canvas", "moodle"):
+                (out / f"report.{fmt}").write_text(report.render(fmt), encoding="utf-8")
+            print(f"reports written to {out}")
     return 0
 
 
