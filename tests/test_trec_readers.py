@@ -258,3 +258,20 @@ def test_duplicate_check_in_slices_on_threads_reports_the_first(tmp_path, monkey
         monkeypatch.setattr(readers, "_THREADS", threads)
         messages.append(str(error_for(read_run, path)))
     assert messages == [f"{path}:31: duplicate docno 'd1' for topic '8' in run (first on line 30)"] * 3
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_reading_both_files_reports_the_qrels_error_first(tmp_path, monkeypatch, threads):
+    """evaluate() reads the qrels on a second thread while it reads the run; errors come out as in
+    sequential reading: a bad qrels file first, then a bad run file."""
+    import irlab.trec.readers as readers
+
+    monkeypatch.setattr(readers, "_THREADS", threads)
+    good_q, good_r = write(tmp_path, "q", GOOD_QRELS), write(tmp_path, "r", GOOD_RUN)
+    bad_q, bad_r = write(tmp_path, "bq", "1 0 d1 x\n"), write(tmp_path, "br", "1 Q0 d1 1 x r\n")
+    for qrels, run, name in [(bad_q, bad_r, bad_q), (good_q, bad_r, bad_r), (bad_q, good_r, bad_q)]:
+        with pytest.raises(InputFileError) as err:
+            evaluate(qrels, run, ["map"])
+        assert str(err.value).startswith(f"{name}:1: ")
+    q, r = readers.read_both(good_q, good_r)
+    assert (q.docno.tolist(), r.docno.tolist()) == ([b"d1", b"d3", b"d1"], [b"d1", b"d2", b"d1"])

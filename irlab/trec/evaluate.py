@@ -29,8 +29,8 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import InputTypeError, IrlabError, ParameterError
-from irlab.trec.readers import (equal_key_pairs, in_parallel, listed, pair_keys, read_qrels, read_run,
-                                whole_topic_slices)
+from irlab.trec.readers import (equal_key_pairs, in_parallel, listed, pair_keys, read_both, read_qrels, read_run,
+                                release_free_memory, whole_topic_slices)
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
            "topic_coverage_notes"]
@@ -340,7 +340,7 @@ def _coarse_order(seg, score, T):
     return order, brk
 
 
-_JOIN_ROWS = 1 << 19    # run rows hashed at a time in the join, by each thread
+_JOIN_ROWS = 1 << 17    # run rows hashed at a time in the join, by each thread
 _SLICE_ROWS = 1 << 20   # presorted runs are ranked a slice of whole topics at a time (bounded memory)
 
 
@@ -373,8 +373,10 @@ def _ranks(seg, score, docno, rows, T):
         return np.zeros(0, dtype=np.int64)
     bbrk = seg[1:] != seg[:-1]
     bstart = np.concatenate(([0], np.flatnonzero(bbrk) + 1))
-    presorted = (len(bstart) <= T and len(np.unique(seg[bstart])) == len(bstart)
-                 and not ((score[1:] > score[:-1]) & ~bbrk).any())
+    rising = score[1:] > score[:-1]
+    np.greater(rising, bbrk, out=rising)   # rising & ~bbrk, in place: a score goes up inside a topic
+    presorted = len(bstart) <= T and len(np.unique(seg[bstart])) == len(bstart) and not rising.any()
+    del rising
     if presorted:
         return _presorted_ranks(seg, score, docno, rows, bbrk, bstart)
     res = _coarse_order(seg, score, T)
@@ -412,7 +414,7 @@ class _KeySlots:
 
     def find(self, keys):
         """(i, p) pairs with ``keys[i] == sorted_keys[p]``, i ascending within each kind of slot."""
-        entry = self.table[(keys >> self.shift).astype(np.int64)]
+        entry = self.table[keys >> self.shift]   # (uint64 indices: no conversion pass)
         i = np.flatnonzero(entry > 0)
         p = entry[i].astype(np.int64) - 1
         same = self.keys[p] == keys[i]
@@ -447,8 +449,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     ``-c``, ``judged_only`` ``-J`` (drop retrieved documents with no
     judgment, or a negative one, before evaluating) and ``num_docs_in_coll``
     ``-N`` (collection size, used by ``utility``)."""
-    qrels = read_qrels(qrels)
-    run = read_run(run)
+    qrels, run = read_both(qrels, run)
     level = _whole_number("relevance level (-l)", relevance_level)
     if depth is not None:
         depth = _whole_number("depth (-M)", depth)
@@ -512,6 +513,8 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
         # and only the bytes decide
         real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])
         hi, qi = hi[real], qi[real]
+
+    release_free_memory()   # the join threads' temporaries, before ranking allocates its own
 
     # ---- ranks of the judged retrieved docs
     pos = _ranks(seg0, score, docno, hi, T)

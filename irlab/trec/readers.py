@@ -28,6 +28,7 @@ found by sorting 64-bit hashes of (topic, docno) and confirmed byte-exactly.
 
 from __future__ import annotations
 
+import ctypes
 import gzip
 import io
 import math
@@ -43,7 +44,7 @@ import numpy as np
 
 from irlab.errors import InputFileError
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "read_both", "release_free_memory", "in_parallel", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
 
 _CHUNK_BYTES = 2 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
@@ -313,7 +314,8 @@ class _Columns:
         m = len(q)
         if m == 0:
             return np.zeros(0, dtype=np.int32)
-        starts = np.concatenate(([0], np.flatnonzero(q[1:] != q[:-1]) + 1))
+        same = q.view(np.uint64) if q.dtype.itemsize == 8 and q.flags.c_contiguous else q   # 8 bytes: compared as words
+        starts = np.concatenate(([0], np.flatnonzero(same[1:] != same[:-1]) + 1))
         if len(starts) <= max(m // 16, 64):   # grouped by topic: one name per group
             names, inverse = q[starts].tolist(), None
         else:
@@ -418,11 +420,12 @@ def _read(path, kind, progress=None):
     dup = _first_duplicate_row(tidx, d)
     if dup is not None:
         _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
+    release_free_memory()
     notes = _trec_eval_reading_notes(path) if spec.needs_scan else []
     return topics, tidx, d, v, runid, notes
 
 
-_DUP_SLICE_ROWS = 1 << 19
+_DUP_SLICE_ROWS = 1 << 18
 
 
 def whole_topic_slices(starts, n, size):
@@ -437,6 +440,21 @@ def listed(items, shown):
     items = list(items)
     more = f" and {len(items) - shown} more" if len(items) > shown else ""
     return ", ".join(str(item) for item in items[:shown]) + more
+
+
+try:   # glibc: give memory freed by the parse (kept by malloc, per thread) back to the system
+    _malloc_trim = ctypes.CDLL(None).malloc_trim
+except (OSError, AttributeError):
+    _malloc_trim = None
+
+
+def release_free_memory():
+    """Return freed heap memory to the system (glibc's ``malloc_trim``; a no-op
+    elsewhere).  The parse and hashing threads free their large temporaries
+    into per-thread malloc arenas, which would otherwise stay in the process's
+    resident memory while the next stage allocates its own."""
+    if _malloc_trim is not None and _THREADS > 1:
+        _malloc_trim(0)
 
 
 def in_parallel(fn, items):
@@ -734,7 +752,7 @@ def _parsed_chunks(spec, chunks, threads=None):
             yield data, _vector_parse(spec, data)
         return
     pending = deque()
-    with ThreadPoolExecutor(threads) as pool:
+    with ThreadPoolExecutor(threads - 1) as pool:
         try:
             for data in chunks:
                 pending.append((data, pool.submit(_vector_parse, spec, data)))
@@ -1007,3 +1025,19 @@ def read_run(path, *, progress=None) -> Run:
         return path
     topics, tidx, d, s, runid, notes = _read(path, "run", progress)
     return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, notes)
+
+
+def read_both(qrels, run):
+    """``(read_qrels(qrels), read_run(run))``; with several cores the qrels
+    are read on a second thread while the run is read.  A bad qrels file is
+    reported before a bad run file, as when they are read one after the other."""
+    if _THREADS <= 1 or isinstance(qrels, Qrels) or isinstance(run, Run):
+        return read_qrels(qrels), read_run(run)
+    with ThreadPoolExecutor(1) as pool:
+        judged = pool.submit(read_qrels, qrels)
+        try:
+            ranked = read_run(run)
+        except Exception:
+            judged.result()   # the qrels' own error first
+            raise
+        return judged.result(), ranked
