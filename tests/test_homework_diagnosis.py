@@ -90,6 +90,35 @@ solver = "dcg"
 discount = "log2-rank"
 
 [[exercise]]
+id = "f"
+statement = "List {ranking}, R = {relevant}."
+[exercise.parameters]
+ranking = "RRRN"
+relevant = 5
+[[exercise.question]]
+id = "f2"
+solver = "f"
+beta = 2
+[[exercise.question]]
+id = "setf2"
+solver = "f"
+beta = 2
+f_weight = "beta-squared"
+
+[[exercise]]
+id = "tau"
+statement = "MAP of five systems under two sets of judgments."
+[exercise.parameters]
+systems = { old = [0.31, 0.28, 0.28, 0.25, 0.2], new = [0.40, 0.35, 0.30, 0.30, 0.1] }
+[[exercise.question]]
+id = "b"
+solver = "kendall-tau"
+[[exercise.question]]
+id = "a"
+solver = "kendall-tau"
+tau_variant = "a"
+
+[[exercise]]
 id = "k"
 statement = "Judges."
 [exercise.parameters]
@@ -138,6 +167,15 @@ CASES = [
     ("g", "exp", "0.5903", "discount-log2-rank", None),
     ("g", "jk", "7.0954", "discount-log2-rank-plus-1", 1),
     ("g", "exp", "0.7223", "idcg-from-retrieved-list", None),
+    # gains 1, 7, 0, 3, 1 over ranks 1-5: DCG = 1 + 7/2 + 3/4 + 1/5 = 109/20; ideal 7, 7, 3, 1, 1: 7 + 7/2 + 1 + 1/4 +
+    # 1/5 = 239/20, so nDCG with the discount 1/i is 109/239 = 0.4561
+    ("g", "exp", "0.4561", "discount-reciprocal-rank", None),
+    # P = 3/4, Rec = 3/5: F_2 = 5PR/(4P + R) = 5/8; set_F.2 = 3PR/(2P + R) = 9/14 = 0.6429
+    ("f", "f2", "0.6429", "f-weight-beta-squared", None),
+    ("f", "setf2", "0.625", "f-weight-beta", None),
+    # C = 8, D = 0 of 10 pairs, one tie in each list: tau-b = 8/sqrt(9 · 9) = 8/9, tau-a = 8/10
+    ("tau", "b", "0.8", "tau-a-instead-of-b", None),
+    ("tau", "a", "0.8889", "tau-b-instead-of-a", None),
     ("k", "pooled", "1/3", "kappa-per-judge-marginals", 4),
     ("k", "cohen", "0.2381", "kappa-pooled-marginals", 4),
     ("r", "recall", "37.5", "percent-without-sign", None),  # 3/8 written as a percentage without %

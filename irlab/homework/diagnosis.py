@@ -167,6 +167,26 @@ MISTAKES: tuple[Mistake, ...] = (
             "{given} is what you get if you divide the gain at rank i by log2(i + 1); this exercise leaves rank 1 "
             "undiscounted and divides by log2(i) from rank 2 on",
             convention_choice(conv.DISCOUNT, "log2-rank-plus-1")),
+    Mistake("discount-reciprocal-rank", "discount 1/i instead of a logarithm",
+            "{given} is what you get if you divide the gain at rank i by i itself (the reciprocal-rank discount); "
+            "this exercise divides by a logarithm of the rank",
+            convention_choice(conv.DISCOUNT, "reciprocal-rank")),
+    Mistake("f-weight-beta-squared", "F's β used as the weight β² (trec_eval set_F)",
+            "{given} is what you get with (1 + β)·P·Rec / (β·P + Rec), β taken as the weight of recall as "
+            "trec_eval's set_F takes its parameter; F_β squares it: (1 + β²)·P·Rec / (β²·P + Rec)",
+            convention_choice(conv.F_WEIGHT, "beta-squared")),
+    Mistake("f-weight-beta", "F's weight x squared as if it were β",
+            "{given} is what you get with (1 + x²)·P·Rec / (x²·P + Rec); here the parameter x is the weight itself, "
+            "as trec_eval's set_F reads it: (1 + x)·P·Rec / (x·P + Rec)",
+            convention_choice(conv.F_WEIGHT, "beta")),
+    Mistake("tau-a-instead-of-b", "Kendall's tau-a instead of tau-b (ties kept in the denominator)",
+            "{given} is Kendall's tau-a, (C - D) / (n(n - 1)/2), which keeps the tied pairs in the denominator; "
+            "tau-b leaves the pairs tied in x out of one factor and those tied in y out of the other",
+            convention_choice(conv.TAU_VARIANT, "a")),
+    Mistake("tau-b-instead-of-a", "Kendall's tau-b instead of tau-a",
+            "{given} is Kendall's tau-b, which removes tied pairs from the denominator; this exercise asks for tau-a, "
+            "(C - D) over all n(n - 1)/2 pairs",
+            convention_choice(conv.TAU_VARIANT, "b")),
     Mistake("idcg-from-retrieved-list", "IDCG from the retrieved list instead of all judgments",
             "{given} is what you get if the ideal ranking is built from the retrieved list only; this exercise's "
             "ideal ranking sorts every judged document, including the relevant ones that were not retrieved",
