@@ -91,7 +91,7 @@ def test_sign_test_steps_and_ties():
     result = sign_test(SMALL_A, SMALL_B)
     assert result.value == Fraction(1, 8)
     text = result.render()
-    assert "1 tied topic(s) dropped" in text and "p = min(1, 2 · P_tail)" in text
+    assert "1 tied topic dropped" in text and "p = min(1, 2 · P_tail)" in text
     with pytest.raises(ParameterError, match="every topic is a tie"):
         sign_test("0.5,0.5", "0.5,0.5")
 

@@ -218,7 +218,8 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
     tables = [Table(("i", "C(n, i)", "P(X = i)"),
                     tuple((i, math.comb(n, i), Fraction(math.comb(n, i), 2 ** n)) for i in tail),
                     f"The binomial tail, X ~ Binomial({n}, 1/2)")] if len(tail) <= 12 else []
-    notes = [Note("assumption", f"{pairs.n - n} tied topic(s) dropped")] if pairs.n > n else []
+    tied = pairs.n - n
+    notes = [Note("assumption", f"{tied} tied topic{'s' * (tied != 1)} dropped")] if tied else []
     return _result("sign-test", "Sign test", p, pairs, choice, alpha,
                    "each non-tied topic is equally likely to favour either system",
                    tables=tables, notes=notes, support=[n_node])

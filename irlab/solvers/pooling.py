@@ -172,7 +172,8 @@ class TrecPool:
         per_run = Table(("run", "file", "rows read", f"in its top {k} (pooled)", f"below depth {k}",
                          "other topics", "unique contributions"), run_rows,
                         "Every row of every run: in its top k, below the depth, or of a topic not pooled")
-        blocks = [Paragraph(f"{len(self.runs)} run(s), depth k = {k}, {len(self.pools)} topic(s): "
+        runs, topics = len(self.runs), len(self.pools)
+        blocks = [Paragraph(f"{runs} run{'s' * (runs != 1)}, depth k = {k}, {topics} topic{'s' * (topics != 1)}: "
                             f"{self.size} documents to judge."),
                   Note("reading", f"the pool of a topic is the union of every run's top {k} (score descending, ties "
                                   "by docno descending, as trec_eval ranks); a document outside the pool counts as "
