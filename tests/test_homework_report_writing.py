@@ -1,12 +1,15 @@
 """Writing a class's report: the streamed JSON is json.dumps(indent=2) byte for byte, and write() is render()."""
 
+import gc
 import io
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from irlab import InputFileError
 from irlab.homework import grade
 from irlab.homework.jsonstream import Lazy, write_json
 
@@ -75,3 +78,23 @@ def test_written_report_is_the_rendered_report(tmp_path):
     # s1: four questions right; s2: half of 8/2 c and 8/4 a (-0.33 is -1/3 rounded); s3: nothing gradable
     assert [s["score"] for s in data["students"]] == ["4", "3/2", "0"]
     assert [r["status"] for r in data["rows"]][-2:] == ["no-student", "unknown-exercise"]
+
+
+def test_grading_restores_automatic_garbage_collection(tmp_path):
+    """Grading pauses the cyclic collector (it collects per batch itself) and always turns it back on."""
+    answers = tmp_path / "answers.csv"
+    answers.write_text(CLASS, encoding="utf-8")
+    assert gc.isenabled()
+    grade(SEED, answers, variants=False).write("json", io.StringIO())
+    assert gc.isenabled()
+    answers.write_text("student,exercise,question,answer\ns1,8/9,a,1\n", encoding="utf-8")
+    with pytest.raises(InputFileError):
+        grade(SEED, answers)  # no row can be graded: an error, raised from inside the paused section
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        answers.write_text(CLASS, encoding="utf-8")
+        grade(SEED, answers, variants=False)
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()

@@ -27,8 +27,10 @@ reported in :attr:`GradeReport.notes`.
 from __future__ import annotations
 
 import csv
+import gc
 import io
 from collections import Counter, defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -327,11 +329,12 @@ class GradeReport:
     def write(self, fmt: str, stream) -> None:
         """Write the report in ``fmt`` to a text stream; JSON is written piece by piece (a large class's report
         is never held twice in memory), the same text as :meth:`render`."""
-        if fmt == "json":
-            write_json(self._json_value(lazy=True), stream.write)
-            stream.write("\n")
-        else:
-            stream.write(self.render(fmt))
+        with _collecting_per_batch():  # writing makes only short-lived objects, freed by reference counting
+            if fmt == "json":
+                write_json(self._json_value(lazy=True), stream.write)
+                stream.write("\n")
+            else:
+                stream.write(self.render(fmt))
 
     def render(self, fmt: str = "csv") -> str:
         if fmt == "csv":
@@ -387,10 +390,35 @@ def _code_hint(rows: list[AnswerRow], set_id: str, seed) -> str:
             "they were made with, or with --manifest")
 
 
+# Python's cyclic garbage collector rescans surviving objects, and a class's report grows by thousands of objects
+# per student: with automatic collection, a fifth of the time of grading 2,000 students went to the collector.
+# Grading (and writing the report) pauses automatic collection and collects the young generations itself, every
+# thousand students, so the cycles made while grading them are freed then; everything else is freed by
+# reference counting as before.
+_GC_BATCH = 1024
+
+
+@contextmanager
+def _collecting_per_batch():
+    """Automatic garbage collection paused (the caller collects), restored on the way out."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="answers.csv", strict: bool = False,
                variants: bool = True, roster: list[RosterEntry] | None = None,
                manifest: Manifest | None = None) -> GradeReport:
     """Grade parsed answer rows (see the module docstring); ``variants=False`` grades against the set as written."""
+    with _collecting_per_batch():
+        return _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest)
+
+
+def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest) -> GradeReport:
     exercise_file = Path(exercise_file)
     base = _validate_set(exercise_file)
     notes: list[str] = []
@@ -470,7 +498,9 @@ def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="an
     report = []
     # answer_key(exercise_file, ...) without looking at the file's date and size again for every answer
     file_text, stamp, seed_text = str(exercise_file), _stamp(exercise_file), None if seed is None else str(seed)
-    for who in list(by_student) + [k for k in on_roster if k not in by_student]:
+    for number, who in enumerate(list(by_student) + [k for k in on_roster if k not in by_student], 1):
+        if number % _GC_BATCH == 0:
+            gc.collect(1)
         entry = on_roster.get(who)
         shown = entry.id if entry else next(iter(spellings[who]))
         student = normalise_student(who) if variants else None
