@@ -115,3 +115,18 @@ def test_word_parser_examples():
     # a token in the first 8 bytes, or longer than 8 bytes: the column-by-column parser
     assert readers._parse_short_decimals(u, np.array([0]), np.array([1]), True) is None
     assert readers._parse_decimals(u, np.array([0]), np.array([1]), True).tolist() == [1]
+
+
+@pytest.mark.parametrize("text", [
+    "1 Q0 a 1 2.5 r\n1\tQ0\tbb\t2\t-1\tr\n",              # one separator byte everywhere: lengths from the starts
+    "1 Q0 a 1 2.5 r\n1  Q0 bb 2 -1 r\n",                   # two blanks once: lengths checked field by field
+    "1 Q0 a 1 2.5 r\n1 Q0 bb 2 -1  r\n",                   # two blanks after a field that is not read
+    "1 Q0 a 1 2.5 r\r\n1 Q0 bb 2 -1 r\r\n",                # CRLF
+    "1 Q0 a 1 2.5 r   \n1 Q0 bb 2 -1 r\n",                 # trailing blanks
+])
+def test_token_lengths_with_one_or_more_separator_bytes(tmp_path, text):
+    fast, slow = read_both(tmp_path, text, "run")
+    assert fast.docno.tolist() == slow.docno.tolist() == [b"a", b"bb"]
+    assert fast.score.tolist() == slow.score.tolist() == [2.5, -1.0]
+    q, d, v = readers._vector_parse(readers._Spec("run"), text.encode())
+    assert q.tolist() == [b"1", b"1"] and d.tolist() == [b"a", b"bb"] and v.tolist() == [2.5, -1.0]

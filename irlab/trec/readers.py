@@ -688,10 +688,13 @@ def _vector_parse(spec, data):
         if (starts[nf - 1::nf] > newlines).any() or (first[1:] < newlines[:-1]).any():
             return None
     vf = 4 if spec.kind == "run" else 3
+    # one separator byte after every token (as many blank bytes as tokens, and
+    # none before the first): each length follows from where the next token starts
+    single = bool(word[0]) and n - int(np.count_nonzero(word)) == len(starts)
     lengths = {}
     for f in (0, 2, vf):
         nexts = starts[f + 1::nf] if f + 1 < nf else np.append(first[1:], n)
-        lengths[f] = _token_lengths(word, starts[f::nf], nexts)
+        lengths[f] = nexts - starts[f::nf] - 1 if single else _token_lengths(word, starts[f::nf], nexts)
     if any(v is None for v in lengths.values()):
         # separators longer than one byte somewhere: find where tokens end
         ends = np.empty(n, dtype=bool)
