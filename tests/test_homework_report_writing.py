@@ -41,7 +41,7 @@ def test_lazy_lists_and_tuples_are_written_as_lists():
     assert _streamed([[]], 2) == "[\n      []\n    ]"  # a value nested at level 2, as json.dumps indents it there
 
 
-def test_unserialisable_values_are_refused_like_json_dumps():
+def test_unserialisable_values_and_keys_other_than_text_are_refused():
     for bad in ({1: "x"}, {"x": object()}):
         try:
             _streamed(bad)

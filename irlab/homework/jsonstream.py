@@ -43,6 +43,9 @@ _SCALARS = {str: encode_basestring, int: int.__repr__, float: _float, bool: lamb
             type(None): lambda v: "null"}
 
 
+_HEADS: dict = {}  # (level, first member?, key) -> what precedes the member's value
+
+
 def write_json(value, write, level: int = 0) -> None:
     """Write ``value`` (dicts with str keys, lists, tuples, :class:`Lazy`, str, int, float, bool, None) as
     ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it, starting at nesting ``level``."""
@@ -53,21 +56,27 @@ def write_json(value, write, level: int = 0) -> None:
         if not value:
             write("{}")
             return
-        inner = "\n" + _INDENT * (level + 1)
-        separator = "{" + inner
+        first = True
         pending = []  # the scalar members in a row, written at once
         for key, item in value.items():
-            if type(key) is not str:
-                raise TypeError(f"JSON object keys are text here, got {key!r}")
+            head = _HEADS.get((level, first, key))  # separator, indent and key: the same in every student's object
+            if head is None:
+                if not isinstance(key, str):  # json.dumps would write 1 as "1": the reports have text keys only
+                    raise TypeError(f"JSON object keys are text here, got {key!r}")
+                head = _HEADS[level, first, key] = (("{" if first else ",") + "\n" + _INDENT * (level + 1)
+                                                     + encode_basestring(key) + ": ")
+                if len(_HEADS) > 4096:
+                    _HEADS.clear()
+            first = False
             scalar = _SCALARS.get(type(item))
             if scalar is not None:  # most values: no recursion
-                pending.append(separator + encode_basestring(key) + ": " + scalar(item))
+                pending.append(head)
+                pending.append(scalar(item))
             else:
-                pending.append(separator + encode_basestring(key) + ": ")
+                pending.append(head)
                 write("".join(pending))
                 pending.clear()
                 write_json(item, write, level + 1)
-            separator = "," + inner
         pending.append("\n" + _INDENT * level + "}")
         write("".join(pending))
     elif isinstance(value, (list, tuple, Lazy)):
