@@ -66,10 +66,16 @@ class Diagnosis:
 
 # rewrites --------------------------------------------------------------------------------------
 
-def _metric(solver: str):
-    from ..metrics import REGISTRY
+_REGISTRY: dict | None = None  # irlab.metrics.REGISTRY, imported on first use (asked ~20 times per wrong answer)
 
-    return REGISTRY.get(solver)
+
+def _metric(solver: str):
+    global _REGISTRY
+    if _REGISTRY is None:
+        from ..metrics import REGISTRY
+
+        _REGISTRY = REGISTRY
+    return _REGISTRY.get(solver)
 
 
 def _with_options(question: Question, **changes) -> Question:
