@@ -213,3 +213,32 @@ def test_duplicates_found_slice_by_slice(tmp_path, monkeypatch):
     (tmp_path / "run").write_text("\n".join(lines) + "\n")
     with pytest.raises(InputFileError, match=r"run:9: duplicate docno 'd0' for topic '3'.*first on line 7"):
         readers.read_run(tmp_path / "run")
+
+
+@pytest.mark.parametrize("complete", [False, True])
+@pytest.mark.parametrize("slice_rows", [3, 1 << 18])
+def test_join_made_during_the_duplicate_check_matches_the_separate_join(tmp_path, monkeypatch, complete, slice_rows):
+    """evaluate() on paths checks the run for duplicates and hashes it for the join in one pass; the
+    result is that of evaluating already-read files (separate check and join), with run topics that
+    have no judgments and judged topics without results, in slices of whole topics or all at once."""
+    monkeypatch.setattr(readers, "_DUP_SLICE_ROWS", slice_rows)
+    rng = np.random.default_rng(3)
+    run_lines, qrels_lines = [], []
+    for t in range(1, 15):
+        docs = [f"FR9404{t:02d}-2-{int(k):05d}" for k in rng.choice(500, size=12, replace=False)]
+        if t % 5:   # topics 5 and 10 have no results
+            run_lines += [f"{t} Q0 {d} {r} {round(float(rng.random()), 1)} x\n" for r, d in enumerate(docs)]
+        if t % 7:   # topics 7 and 14 have no judgments
+            qrels_lines += [f"{t} 0 {d} {int(rng.integers(-1, 3))}\n" for d in docs[::2] + ["FR000000-0-00000"]]
+    q, r = write(tmp_path, "".join(qrels_lines), "".join(run_lines))
+    measures = ["map", "ndcg", "P.5", "num_rel_ret", "num_ret", "bpref"]
+    fused = evaluate(q, r, measures, complete=complete)
+    separate = evaluate(read_qrels(q), readers.read_run(r), measures, complete=complete)
+    assert fused.per_topic == separate.per_topic and fused.summary == separate.summary
+    assert fused.per_topic["3"]["num_rel_ret"] > 0
+    (tmp_path / "dup").write_text("".join(run_lines) + run_lines[20])
+    with pytest.raises(InputFileError) as a:
+        evaluate(q, tmp_path / "dup", measures)
+    with pytest.raises(InputFileError) as b:
+        readers.read_run(tmp_path / "dup")
+    assert str(a.value) == str(b.value) and "duplicate docno" in str(a.value)

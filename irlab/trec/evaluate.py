@@ -29,8 +29,8 @@ from typing import Sequence
 import numpy as np
 
 from irlab.errors import InputTypeError, IrlabError, ParameterError
-from irlab.trec.readers import (equal_key_pairs, in_parallel, listed, pair_keys, read_both, read_qrels, read_run,
-                                release_free_memory, whole_topic_slices)
+from irlab.trec.readers import (Run, duplicate_check, equal_key_pairs, in_parallel, listed, pair_keys, raise_duplicate,
+                                read_both, read_qrels, read_run, release_free_memory, whole_topic_slices)
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
            "topic_coverage_notes"]
@@ -441,6 +441,32 @@ def _whole_number(what, value):
     return int(min(int(value), _WHOLE_LIMIT))
 
 
+def _check_and_join(qrels, run):
+    """The run's duplicate check (deferred by ``read_run(...,
+    check_duplicates=False)``) and the hashing of the join in one pass: each
+    slice's (topic, docno) keys serve both.  Raises the reader's error for a
+    repeated docno; returns the candidate (run row, qrels row) pairs with equal
+    keys, numbered in the whole files (the bytes are compared by the caller)."""
+    q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx]
+    inrun = np.flatnonzero(q_rtid >= 0)
+    slots = qrow = None
+    if len(inrun):
+        qk = pair_keys(q_rtid[inrun], qrels.docno[inrun])
+        qo = np.argsort(qk)
+        slots, qrow = _KeySlots(qk[qo]), inrun[qo]
+
+    def judged_in(first, keys):
+        if slots is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        rows, pos = slots.find(keys)
+        return rows + first, qrow[pos]
+
+    dup, found = duplicate_check(run.topic_idx, run.docno, judged_in)
+    if dup is not None:
+        raise_duplicate(run.path, "run", run.topics, run.topic_idx, run.docno, dup)
+    return np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
+
+
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
             judged_only=False, num_docs_in_coll=0) -> EvalContext:
     """Read (if paths), select topics, rank, cut and join: the evaluator's input.
@@ -449,7 +475,9 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     ``-c``, ``judged_only`` ``-J`` (drop retrieved documents with no
     judgment, or a negative one, before evaluating) and ``num_docs_in_coll``
     ``-N`` (collection size, used by ``utility``)."""
-    qrels, run = read_both(qrels, run)
+    deferred = not isinstance(run, Run)   # a run read here is checked for duplicates while it is joined
+    qrels, run = read_both(qrels, run, check_run_duplicates=not deferred)
+    judged_rows = _check_and_join(qrels, run) if deferred else None
     level = _whole_number("relevance level (-l)", relevance_level)
     if depth is not None:
         depth = _whole_number("depth (-M)", depth)
@@ -496,7 +524,18 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     hi = np.zeros(0, dtype=np.int64)
     qi = np.zeros(0, dtype=np.int64)
     inrun = np.flatnonzero(q_rtid >= 0)
-    if len(seg0) and len(inrun):
+    if judged_rows is not None and len(seg0) and len(inrun):
+        # found while the run was checked for duplicates, numbered in the whole
+        # files: renumbered to the rows kept here
+        hi, qi = judged_rows
+        if keep is not None and not keep.all():
+            inside = keep[hi]
+            hi, qi = np.searchsorted(idx, hi[inside]), qi[inside]
+        inside = qkeep[qi]
+        hi, qi = hi[inside], (np.cumsum(qkeep) - 1)[qi[inside]]
+        real = (q_rtid[qi] == rtid[hi]) & (qdoc[qi] == docno[hi])
+        hi, qi = hi[real], qi[real]
+    elif len(seg0) and len(inrun):
         qk = pair_keys(q_rtid[inrun], qdoc[inrun])
         qo = np.argsort(qk)
         qks = qk[qo]

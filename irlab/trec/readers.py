@@ -44,7 +44,8 @@ import numpy as np
 
 from irlab.errors import InputFileError
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "read_both", "release_free_memory", "in_parallel", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "read_both", "release_free_memory", "in_parallel",
+           "duplicate_check", "raise_duplicate", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
 
 _CHUNK_BYTES = 2 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
@@ -385,7 +386,7 @@ _WHOLE_FILE_LIMIT = 64 << 20   # read smaller files in one piece (one loadtxt ca
 _SAMPLE_BYTES = 1 << 20        # column widths are guessed from this much of the file
 
 
-def _read(path, kind, progress=None):
+def _read(path, kind, progress=None, check_duplicates=True):
     spec = _Spec(kind)
     path = os.fspath(path)
     res = None
@@ -417,9 +418,10 @@ def _read(path, kind, progress=None):
             res = _read_chunked(spec, path, f, raw, disk_size, progress)
     topics, tidx, d, v, runid = res
     del res
-    dup = _first_duplicate_row(tidx, d)
-    if dup is not None:
-        _locate_duplicate(spec, path, topics[tidx[dup]], d[dup])
+    if check_duplicates:
+        dup = duplicate_check(tidx, d)[0]
+        if dup is not None:
+            raise_duplicate(path, kind, topics, tidx, d, dup)
     release_free_memory()
     notes = _trec_eval_reading_notes(path) if spec.needs_scan else []
     return topics, tidx, d, v, runid, notes
@@ -467,23 +469,36 @@ def in_parallel(fn, items):
         return list(pool.map(fn, items))
 
 
-def _first_duplicate_row(tidx, d):
-    """Row of the first repeated (topic, docno) pair, or None.  When every
-    topic's rows are contiguous (the usual run file) the check goes a slice
-    of whole topics at a time, so its keys stay small."""
+def duplicate_check(tidx, d, also=None):
+    """(row of the first repeated (topic, docno) pair or None, results of
+    ``also``).  The (topic, docno) keys are hashed and sorted a slice at a
+    time: slices of whole topics when every topic's rows are contiguous (the
+    usual run file), so the keys stay small, else all rows at once.
+    ``also(first_row, keys)``, when given, is called with each slice's keys,
+    so that a caller who needs the same keys (the evaluator's join) does not
+    hash the rows again."""
     n = len(tidx)
     brk = np.flatnonzero(tidx[1:] != tidx[:-1]) + 1
     if n <= _DUP_SLICE_ROWS or len(np.unique(tidx[np.concatenate(([0], brk))])) != len(brk) + 1:
-        return _find_duplicate(tidx, d, pair_keys(tidx, d))
+        slices = [(0, n)]
+    else:
+        slices = list(whole_topic_slices(np.concatenate(([0], brk)), n, _DUP_SLICE_ROWS))
 
     def check(ab):
         a, b = ab
-        found = _find_duplicate(tidx[a:b], d[a:b], pair_keys(tidx[a:b], d[a:b]))
-        return None if found is None else a + found
+        keys = pair_keys(tidx[a:b], d[a:b])
+        found = _find_duplicate(tidx[a:b], d[a:b], keys)
+        return None if found is None else a + found, None if also is None else also(a, keys)
 
-    found = [row for row in in_parallel(check, whole_topic_slices(np.concatenate(([0], brk)), n, _DUP_SLICE_ROWS))
-             if row is not None]
-    return found[0] if found else None
+    results = in_parallel(check, slices)
+    found = [row for row, _ in results if row is not None]
+    return (found[0] if found else None), [extra for _, extra in results]
+
+
+def raise_duplicate(path, kind, topics, tidx, d, row):
+    """The error for a repeated (topic, docno) pair found at ``row``, naming
+    both of its lines."""
+    _locate_duplicate(_Spec(kind), path, topics[tidx[row]], d[row])
 
 
 def _trec_eval_reading_notes(path, shown=3):
@@ -1020,26 +1035,29 @@ def read_qrels(path, *, progress=None) -> Qrels:
     return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], notes)
 
 
-def read_run(path, *, progress=None) -> Run:
+def read_run(path, *, progress=None, check_duplicates=True) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score runid``).
 
-    ``progress``: optional callable receiving the fraction of the file read."""
+    ``progress``: optional callable receiving the fraction of the file read.
+    ``check_duplicates=False`` leaves the check for a docno repeated in a
+    topic to the caller (:func:`duplicate_check`; the evaluator makes it
+    while it joins the run with the qrels)."""
     if isinstance(path, Run):
         return path
-    topics, tidx, d, s, runid, notes = _read(path, "run", progress)
+    topics, tidx, d, s, runid, notes = _read(path, "run", progress, check_duplicates)
     return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, notes)
 
 
-def read_both(qrels, run):
+def read_both(qrels, run, *, check_run_duplicates=True):
     """``(read_qrels(qrels), read_run(run))``; with several cores the qrels
     are read on a second thread while the run is read.  A bad qrels file is
     reported before a bad run file, as when they are read one after the other."""
     if _THREADS <= 1 or isinstance(qrels, Qrels) or isinstance(run, Run):
-        return read_qrels(qrels), read_run(run)
+        return read_qrels(qrels), read_run(run, check_duplicates=check_run_duplicates)
     with ThreadPoolExecutor(1) as pool:
         judged = pool.submit(read_qrels, qrels)
         try:
-            ranked = read_run(run)
+            ranked = read_run(run, check_duplicates=check_run_duplicates)
         except Exception:
             judged.result()   # the qrels' own error first
             raise
