@@ -12,9 +12,7 @@ unreadable. They are written to a temporary CSV; every cache is cleared before t
 covers reading the CSV, drawing and checking 500 variants, solving 5,000 questions exactly, diagnosing the
 wrong answers and building the report (CSV and JSON written to files too).
 
-Measured on the 2-core development machine (Python 3.11), 2026-11-22, `--repeat 3`, caches cleared each run:
-    500 students x 10 questions (5,000 answer rows): 4.4-4.5 s wall, ~0.9 ms per answer row
-    (6.3-7.7 s before decimals of symbolic values were computed in floating point instead of sympy's evalf).
+Measurements, and where the time goes: benchmarks/README.md (section bench_grading.py).
 """
 
 from __future__ import annotations
