@@ -414,7 +414,7 @@ class _KeySlots:
 
     def find(self, keys):
         """(i, p) pairs with ``keys[i] == sorted_keys[p]``, i ascending within each kind of slot."""
-        entry = self.table[keys >> self.shift]   # (uint64 indices: no conversion pass)
+        entry = np.take(self.table, keys >> self.shift)
         i = np.flatnonzero(entry > 0)
         p = entry[i].astype(np.int64) - 1
         same = self.keys[p] == keys[i]
