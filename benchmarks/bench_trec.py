@@ -9,6 +9,7 @@ files and reports wall time and peak memory (``ru_maxrss`` of that child via
     python benchmarks/bench_trec.py                  # full size (7M run lines)
     python benchmarks/bench_trec.py --topics 700     # quick try
     python benchmarks/bench_trec.py --tools irlab,pytrec_eval --repeat 3
+    python benchmarks/bench_trec.py --tools irlab,irlab1,trec_eval --dir /tmp/b --reuse   # irlab1: one thread
 
 trec_eval 10.0 is compiled with -O2 from ../shared/trec_eval/trec_eval-10.0.tar.gz into the
 temporary directory (tests/trec_eval_oracle.py; skipped with a message when the tarball or a
@@ -86,6 +87,9 @@ import json, sys, time
 t0 = time.perf_counter()
 sys.path.insert(0, {repo!r})
 from irlab.trec import evaluate
+if {threads!r}:
+    import irlab.trec.readers
+    irlab.trec.readers._THREADS = {threads!r}   # --threads: override the number of cores used
 res = evaluate({qrels!r}, {run!r}, {measures!r})
 means = {{k: v for k, v in res.summary.items() if isinstance(v, float)}}
 print(json.dumps({{"seconds": time.perf_counter() - t0, "means": means}}))
@@ -127,7 +131,9 @@ means = ranx.evaluate(qrels, run, metrics)
 print(json.dumps({{"seconds": time.perf_counter() - t0, "means": {{k: float(v) for k, v in means.items()}}}}))
 """
 
-CHILDREN = {"irlab": CHILD_IRLAB, "trec_eval": None, "pytrec_eval": CHILD_PYTREC, "ranx": CHILD_RANX}
+# irlab1: irlab restricted to one thread, to see what the other core brings
+CHILDREN = {"irlab": CHILD_IRLAB, "irlab1": CHILD_IRLAB, "trec_eval": None, "pytrec_eval": CHILD_PYTREC,
+            "ranx": CHILD_RANX}
 
 
 def build_trec_eval(dirpath: Path):
@@ -154,11 +160,12 @@ def trec_eval_means(stdout: bytes):
     return means
 
 
-def run_child(tool, qrels, run, trec_eval=None):
+def run_child(tool, qrels, run, trec_eval=None, threads=0):
     if tool == "trec_eval":  # the C program itself: its wall time and peak memory are the child's
         argv = [str(trec_eval), *(f"-m{m}" for m in MEASURES), str(qrels), str(run)]
     else:
-        code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES)
+        code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES,
+                                     threads=1 if tool == "irlab1" else threads)
         argv = [sys.executable, "-c", code]
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -193,6 +200,8 @@ def main(argv=None):
     ap.add_argument("--tools", default="irlab,trec_eval,pytrec_eval,ranx")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool (best wall time is kept)")
     ap.add_argument("--dir", help="keep the generated files here instead of a temp dir")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="threads irlab may use (default: one per core, at most 4); 1 = single-threaded")
     args = ap.parse_args(argv)
 
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
@@ -227,7 +236,7 @@ def main(argv=None):
             for tool in tools:
                 if tool in skipped:
                     continue
-                r = run_child(tool, qrels, run, binary)
+                r = run_child(tool, qrels, run, binary, args.threads)
                 if "wall" in r:
                     runs[tool].append(r)
                 else:
