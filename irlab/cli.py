@@ -128,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_pool_parser(commands)
     _add_printable(commands.choices["pool"], "also write the pool report as PDF")
+    _add_printable(commands.choices["conventions"], "also write the comparison as a printable PDF (a handout)")
     return parser
 
 
@@ -317,34 +318,11 @@ def _check_printable_paths(args) -> None:
         raise ParameterError(f"--html {html} would overwrite the PDF or its LaTeX source; give another file")
 
 
-def _written(write, document, path):
-    """Write one printable file; a failure names the user's path, not the temporary file beside it."""
-    from .errors import OutputFileError
-
-    try:
-        return write(document, path)
-    except OSError as error:
-        raise OutputFileError(path, error.strerror or str(error)) from None
-
-
 def _write_printable(document, args, pdf=None, html=None, announce=True) -> tuple[list, list]:
-    """Write the PDF and/or HTML; returns the files written (a PDF's LaTeX source included) and what to say."""
-    from .printable import write_html, write_pdf
+    """Write the PDF and/or HTML asked for with --pdf/--html; returns the files written and what to say."""
+    from .printable import write_printables
 
-    pdf = pdf or args.pdf
-    html = html or args.html
-    files, said = [], []
-    if pdf:
-        written = _written(write_pdf, document, pdf)
-        files += [written, written.with_suffix(".tex")]
-        said.append(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})")
-    if html:
-        written = _written(write_html, document, html)
-        files.append(written)
-        said.append(f"irlab: wrote {written}")
-    if announce:
-        print("\n".join(said), file=sys.stderr)
-    return files, said
+    return write_printables(document, pdf or getattr(args, "pdf", None), html or getattr(args, "html", None), announce)
 
 
 def _key_path(path):

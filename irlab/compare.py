@@ -289,9 +289,7 @@ def run_compare(args) -> int:
                            ) + document.blocks
     sys.stdout.write(document.render(args.format))
     if printable:
-        from .printable import write_html, write_pdf
+        from .printable import write_printables
 
-        for path, write in ((getattr(args, "pdf", None), write_pdf), (getattr(args, "html", None), write_html)):
-            if path:
-                print(f"irlab: wrote {write(document, path)}", file=sys.stderr)
+        write_printables(document, getattr(args, "pdf", None), getattr(args, "html", None))
     return 0

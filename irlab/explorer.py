@@ -51,7 +51,7 @@ TORCHMETRICS_MASKED = Tool("torchmetrics (scores <= 0 masked)", "torchmetrics PR
                             "precision.py, reciprocal_rank.py, average_precision.py, ndcg.py")
 TF_RANKING = Tool("TF-Ranking", "tensorflow_ranking/python/metrics_impl.py (PrecisionMetric, MeanAveragePrecisionMetric, "
                                 "NDCGMetric)")
-TF_RANKING_RECIPROCAL = Tool("TF-Ranking (rank_discount_fn = 1/rank)", "tensorflow_ranking/python/keras/metrics.py "
+TF_RANKING_RECIPROCAL = Tool("TF-Ranking (1/rank discount)", "tensorflow_ranking/python/keras/metrics.py "
                               "(DCGMetric, NDCGMetric: gain_fn and rank_discount_fn are parameters)")
 RECBOLE = Tool("RecBole", "RecBole recbole/evaluator/metrics.py (Precision, Recall, MAP, MRR, NDCG)")
 BEIR = Tool("BEIR (R_cap@k)", "BEIR (Thakur et al. 2021) beir/retrieval/custom_metrics.py (recall_cap)")
@@ -213,8 +213,8 @@ ROWS = {
              discount="log2-rank-plus-1", non_positive_scores="not-retrieved"),
         _row(TF_RANKING, "NDCGMetric's default gain is 2^g - 1 and its ideal ranking comes from the list" + UNORDERED
              + ".", ties=INPUT, judgments_seen=L, gain="exp", discount="log2-rank-plus-1"),
-        _row(TF_RANKING_RECIPROCAL, "With rank_discount_fn = 1/rank the gain at rank i is divided by i, a steeper "
-             "discount than 1/log2(i + 1) from rank 2 on.", ties=INPUT, judgments_seen=L, gain="exp",
+        _row(TF_RANKING_RECIPROCAL, "DCGMetric and NDCGMetric take any rank discount; with 1/rank the gain at rank i is "
+             "divided by i, a steeper discount than 1/log2(i + 1) from rank 2 on.", ties=INPUT, judgments_seen=L, gain="exp",
              discount="reciprocal-rank"),
         _row(RECBOLE, "NDCG@k is binary: every relevant item gains 1 and the ideal holds min(R, k) of them"
              + UNORDERED + ".", binary=True, ties=INPUT, judgments_seen=Q, gain="linear",
@@ -237,7 +237,7 @@ ROWS = {
              judgments_seen=L, gain="linear", discount="log2-rank-plus-1", honours=("log_base",)),
         _row(TF_RANKING, "DCGMetric's default gain is 2^g - 1" + UNORDERED + ".", ties=INPUT, judgments_seen=L,
              gain="exp", discount="log2-rank-plus-1"),
-        _row(TF_RANKING_RECIPROCAL, "With rank_discount_fn = 1/rank the gain at rank i is divided by i.", ties=INPUT,
+        _row(TF_RANKING_RECIPROCAL, "DCGMetric takes any rank discount; with 1/rank the gain at rank i is divided by i.", ties=INPUT,
              judgments_seen=L, gain="exp", discount="reciprocal-rank"),
         _row(TEXTBOOK, "IIR 8.4 (after Burges et al. 2005) uses the exponential gain 2^g - 1.", ties=DOCNO,
              judgments_seen=Q, gain="exp", discount="log2-rank-plus-1"),
@@ -948,5 +948,10 @@ def _measure_options(args) -> dict:
 def run_conventions(args) -> int:
     import sys
 
-    sys.stdout.write(conventions_result(args).render(args.format))
+    result = conventions_result(args)
+    sys.stdout.write(result.render(args.format))
+    if getattr(args, "pdf", None) or getattr(args, "html", None):
+        from .printable import write_printables
+
+        write_printables(result.document(), args.pdf, args.html)
     return 0

@@ -149,6 +149,33 @@ def write_pdf(document: Document, path) -> Path:
     return path
 
 
+def write_printables(document: Document, pdf=None, html=None, announce: bool = True) -> tuple[list, list]:
+    """Write the PDF (its LaTeX source beside it) and/or the HTML page of ``document``; return the files written and
+    the lines that say so (printed on stderr when ``announce``). A failure names the user's path."""
+    import sys
+
+    from .errors import OutputFileError
+
+    def written(write, path):
+        try:
+            return write(document, path)
+        except OSError as error:
+            raise OutputFileError(path, error.strerror or str(error)) from None
+
+    files, said = [], []
+    if pdf:
+        path = written(write_pdf, pdf)
+        files += [path, path.with_suffix(".tex")]
+        said.append(f"irlab: wrote {path} (LaTeX source: {path.with_suffix('.tex')})")
+    if html:
+        path = written(write_html, html)
+        files.append(path)
+        said.append(f"irlab: wrote {path}")
+    if announce and said:
+        print("\n".join(said), file=sys.stderr)
+    return files, said
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write to a temporary file beside ``path`` and rename it, so a failure leaves no half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)

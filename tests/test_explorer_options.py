@@ -35,7 +35,7 @@ def test_f_by_hand_the_parameter_two_ways():
 
 def test_dcg_by_hand_with_the_reciprocal_discount_and_a_log_base():
     got = values(explore("dcg", Case.from_ranking(Ranking.parse("3,2,0,1")), log_base=4))
-    assert got["TF-Ranking (rank_discount_fn = 1/rank)"] == 7 + Fraction(3, 2) + Fraction(1, 4)
+    assert got["TF-Ranking (1/rank discount)"] == 7 + Fraction(3, 2) + Fraction(1, 4)
     # scikit-learn in base 4: every term times log2(4) = 2
     assert close(got["scikit-learn"], 2 * exact.to_float(got["trec_eval 10.0"]))
     assert got["ranx"] == got["trec_eval 10.0"]  # no tie: the same linear gain and discount

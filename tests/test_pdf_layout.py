@@ -54,3 +54,25 @@ def test_solved_sets_and_explanations_fit_their_margins(tmp_path):
         document, _ = _explain_document(build_parser().parse_args(["explain", *arguments]))
         parts.append(Section(document.title, document.blocks))
     assert overfull_boxes(Document("Layout check", parts), tmp_path) == []
+
+
+def test_conventions_handouts_fit_their_margins(tmp_path):
+    """`irlab conventions` tables hold long prose (conventions, reasons): those columns wrap instead of the table
+    shrinking to an unreadable size, and nothing runs past the margin."""
+    from irlab.document import Document, Section
+    from irlab.explorer import Case, explore
+
+    comparisons = [explore("ndcg", Case.from_scores("0.9,0.5,0.5,0.1", "2,0,1,1"), gains="1=1,2=5"),
+                   explore("ap", Case.from_scores("0.9,0.5,0.5,0.1,0", "1,0,1,1,1")),
+                   explore("f", Case.from_scores("0.9,0.5", "1,0"), beta=2),
+                   explore("tau", judges=("4,3,3,2", "4,3,2,2"))]
+    document = Document("Conventions", [Section(c.title, tuple(c.blocks())) for c in comparisons])
+    latex = document.render("latex", standalone=True)
+    assert r"\begin{tabularx}{\linewidth}" in latex and r"\resizebox" not in latex
+    assert overfull_boxes(document, tmp_path) == []
+
+
+def test_conventions_pdf_option(tmp_path, cli):
+    done = cli("conventions", "map", "--ranking", "RNNRR", "--relevant", "5", "--pdf", str(tmp_path / "map.pdf"))
+    assert done.returncode == 0 and (tmp_path / "map.pdf").read_bytes()[:4] == b"%PDF"
+    assert "irlab: wrote" in done.stderr and "Average precision" in done.stdout

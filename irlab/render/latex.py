@@ -23,7 +23,7 @@ _UNICODE = {
 }
 
 PREAMBLE = r"""\documentclass[10pt]{article}
-\usepackage{amsmath,amssymb,graphicx}
+\usepackage{amsmath,amssymb,graphicx,tabularx}
 \usepackage[margin=1.5cm]{geometry}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{0.15em}
@@ -235,6 +235,49 @@ def _transposed(table):
     return Table(tuple(str(c) for c in header), tuple(tuple(row) for row in rows), table.caption)
 
 
+TEXT_WIDTH = 95  # characters of a table row that fit between the margins
+
+
+def _wrapped_columns(table, widths) -> dict[int, float] | None:
+    """Columns of prose to set as paragraphs (index -> its share of the room left), when a table is too wide for the
+    page and the other columns leave room; None when the table fits as it is or wrapping would not help."""
+    if sum(widths) + 3 * len(widths) <= TEXT_WIDTH or len(table.rows) > ROWS_PER_PAGE:
+        return None
+    prose = [i for i, _ in enumerate(table.columns)
+             if widths[i] > 24 and all(isinstance(row[i], str) for row in table.rows)]
+    fixed = sum(widths[i] + 3 for i in range(len(widths)) if i not in prose)
+    if not prose or TEXT_WIDTH - fixed < 14 * len(prose):
+        return None
+    total = sum(widths[i] for i in prose)
+    return {i: widths[i] / total for i in prose}
+
+
+def _paragraph_table(table, wrapped: dict[int, float], stretch: str) -> list[str]:
+    """A tabularx as wide as the text whose prose columns wrap, sharing the room the other columns leave in
+    proportion to their text; the other cells are set in math mode as in the array tables."""
+    count = len(wrapped)
+
+    def spec(i):
+        if i not in wrapped:
+            return "c"
+        return rf">{{\raggedright\arraybackslash\hsize={count * wrapped[i]:.3f}\hsize}}X"
+
+    def cell(i, value):
+        if i in wrapped:
+            return latex_text(value) if value else ""
+        text = cell_latex(value, latex_text, inline=True)
+        return f"${text}$" if text else ""
+
+    columns = "|".join(spec(i) for i in range(len(table.columns)))
+    lines = [r"\begin{center}\begin{minipage}{\linewidth}\centering"]
+    if table.caption:
+        lines += [rf"\textit{{{latex_text(table.caption)}}}\\[0.3em]"]
+    lines += [rf"\renewcommand{{\arraystretch}}{{{stretch}}}", rf"\begin{{tabularx}}{{\linewidth}}{{{columns}}}",
+              " & ".join(latex_text(c) for c in table.columns) + r" \\ \hline"]
+    lines += [" & ".join(cell(i, value) for i, value in enumerate(row)) + r" \\" for row in table.rows]
+    return lines + [r"\end{tabularx}", r"\end{minipage}\end{center}"]
+
+
 ROWS_PER_PAGE = 40  # a longer table continues in blocks of this many rows (fewer when fractions are stacked)
 
 
@@ -251,6 +294,9 @@ def _table(table):
     widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
     stretch = "1.5" if any(r"\frac" in row for row in body) else "1.0"  # stacked fractions need the room
+    wrapped = _wrapped_columns(table, widths)
+    if wrapped:  # long prose columns wrap in paragraph columns instead of shrinking the whole table to fit
+        return _paragraph_table(table, wrapped, stretch)
     lines = []
     per_block = ROWS_PER_PAGE if stretch == "1.0" else ROWS_PER_PAGE * 2 // 3
     for start in range(0, max(len(body), 1), per_block):

@@ -298,13 +298,7 @@ def run_pool(args) -> int:
         print(f"irlab: wrote {target} ({pooled.size} documents to judge, {fmt})", file=sys.stderr)
     document = pooled.document()
     sys.stdout.write(document.render(args.format))
-    for path, writer in ((getattr(args, "pdf", None), "write_pdf"), (getattr(args, "html", None), "write_html")):
-        if path:
-            from .. import printable
+    from ..printable import write_printables
 
-            try:
-                written = getattr(printable, writer)(document, path)
-            except OSError as error:
-                raise OutputFileError(path, error.strerror or str(error)) from None
-            print(f"irlab: wrote {written}", file=sys.stderr)
+    write_printables(document, getattr(args, "pdf", None), getattr(args, "html", None))
     return 0
