@@ -275,3 +275,29 @@ def test_reading_both_files_reports_the_qrels_error_first(tmp_path, monkeypatch,
         assert str(err.value).startswith(f"{name}:1: ")
     q, r = readers.read_both(good_q, good_r)
     assert (q.docno.tolist(), r.docno.tolist()) == ([b"d1", b"d3", b"d1"], [b"d1", b"d2", b"d1"])
+
+
+def test_threads_follow_the_idle_cores(monkeypatch):
+    """One thread per idle core (Linux's runnable-task count, this program's thread included), at most 4;
+    a forced count wins; without /proc/loadavg, every core."""
+    import io
+
+    import irlab.trec.readers as readers
+
+    monkeypatch.setattr(readers, "_THREADS", None)
+    monkeypatch.setattr(readers.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    for loadavg, expected in [("0.5 0.4 0.3 1/90 123\n", 4), ("2.0 2.0 2.0 6/90 123\n", 3),
+                              ("3.0 2.0 2.0 9/90 123\n", 1)]:
+        monkeypatch.setattr(readers, "open", lambda *a, text=loadavg, **k: io.StringIO(text), raising=False)
+        assert readers.threads() == expected
+    monkeypatch.setattr(readers.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(readers, "open", lambda *a, **k: io.StringIO("1.0 1.0 1.0 2/90 123\n"), raising=False)
+    assert readers.threads() == 1
+
+    def unreadable(*args, **kwargs):
+        raise OSError("no /proc")
+
+    monkeypatch.setattr(readers, "open", unreadable, raising=False)
+    assert readers.threads() == 2
+    monkeypatch.setattr(readers, "_THREADS", 3)
+    assert readers.threads() == 3

@@ -455,7 +455,7 @@ def release_free_memory():
     elsewhere).  The parse and hashing threads free their large temporaries
     into per-thread malloc arenas, which would otherwise stay in the process's
     resident memory while the next stage allocates its own."""
-    if _malloc_trim is not None and _THREADS > 1:
+    if _malloc_trim is not None and threads() > 1:
         _malloc_trim(0)
 
 
@@ -463,9 +463,10 @@ def in_parallel(fn, items):
     """``[fn(item) for item in items]``, on a thread pool when there are
     several cores and items (for numpy work, which releases the GIL)."""
     items = list(items)
-    if _THREADS <= 1 or len(items) <= 1:
+    workers = threads() if len(items) > 1 else 1
+    if workers <= 1:
         return [fn(item) for item in items]
-    with ThreadPoolExecutor(min(_THREADS, len(items))) as pool:
+    with ThreadPoolExecutor(min(workers, len(items))) as pool:
         return list(pool.map(fn, items))
 
 
@@ -756,25 +757,44 @@ def _read_whole(spec, data):
     return arr["q"], arr["d"], arr["v"], runid
 
 
-_THREADS = min(4, os.cpu_count() or 1)   # numpy releases the GIL in most of the parse, hashing and sorting
+_THREADS = None   # threads for the parse, hashing and sorting (numpy releases the GIL there); None: threads()
+_MAX_THREADS = 4
 
 
-def _parsed_chunks(spec, chunks, threads=None):
+def threads():
+    """How many threads the readers and the join use: ``_THREADS`` when set,
+    else one per core that is idle right now, at most ``_MAX_THREADS``.  A
+    core busy with another program makes a second thread a loss (the two
+    then share one core, and trade the GIL and their caches); Linux's count
+    of runnable tasks in /proc/loadavg says how many are busy.  The results
+    never depend on it (the tests compare 1 to 4 threads)."""
+    if _THREADS is not None:
+        return max(1, _THREADS)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        with open("/proc/loadavg") as f:
+            running = int(f.read().split()[3].split("/")[0])   # this program's thread is one of them
+    except (OSError, ValueError, IndexError):
+        running = 1
+    return max(1, min(_MAX_THREADS, cores - running + 1))
+
+
+def _parsed_chunks(spec, chunks, workers=None):
     """(data, vectorised parse or None) for each chunk, in file order.
     With several cores the chunks are parsed on a thread pool, a few
     chunks ahead of the caller (bounded memory); each chunk is parsed on its
     own, so the result does not depend on the number of threads."""
-    threads = _THREADS if threads is None else threads
-    if threads <= 1:
+    workers = threads() if workers is None else workers
+    if workers <= 1:
         for data in chunks:
             yield data, _vector_parse(spec, data)
         return
     pending = deque()
-    with ThreadPoolExecutor(threads - 1) as pool:
+    with ThreadPoolExecutor(workers - 1) as pool:   # the caller's thread is the other one
         try:
             for data in chunks:
                 pending.append((data, pool.submit(_vector_parse, spec, data)))
-                if len(pending) > threads:
+                if len(pending) > workers:
                     piece, job = pending.popleft()
                     yield piece, job.result()
             while pending:
@@ -1052,7 +1072,7 @@ def read_both(qrels, run, *, check_run_duplicates=True):
     """``(read_qrels(qrels), read_run(run))``; with several cores the qrels
     are read on a second thread while the run is read.  A bad qrels file is
     reported before a bad run file, as when they are read one after the other."""
-    if _THREADS <= 1 or isinstance(qrels, Qrels) or isinstance(run, Run):
+    if isinstance(qrels, Qrels) or isinstance(run, Run) or threads() <= 1:
         return read_qrels(qrels), read_run(run, check_duplicates=check_run_duplicates)
     with ThreadPoolExecutor(1) as pool:
         judged = pool.submit(read_qrels, qrels)
