@@ -456,10 +456,12 @@ def _check_and_join(qrels, run):
         slots, qrow = _KeySlots(qk[qo]), inrun[qo]
 
     def judged_in(first, keys):
-        if slots is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        rows, pos = slots.find(keys)
-        return rows + first, qrow[pos]
+        rows, pos = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+        for a in range(0, len(keys) if slots is not None else 0, _JOIN_ROWS):   # bounded temporaries
+            i, p = slots.find(keys[a: a + _JOIN_ROWS])
+            rows.append(i + (first + a))
+            pos.append(qrow[p])
+        return np.concatenate(rows), np.concatenate(pos)
 
     dup, found = duplicate_check(run.topic_idx, run.docno, judged_in)
     if dup is not None:
