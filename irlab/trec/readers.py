@@ -446,7 +446,7 @@ def listed(items, shown):
 
 try:   # glibc: give memory freed by the parse (kept by malloc, per thread) back to the system
     _malloc_trim = ctypes.CDLL(None).malloc_trim
-except (OSError, AttributeError):
+except (OSError, AttributeError, TypeError):   # not glibc (Windows cannot even load "None")
     _malloc_trim = None
 
 
