@@ -1,5 +1,6 @@
-"""The float-first shortcut of the diagnosis never changes a decision: a candidate it calls far never matches
-exactly, and diagnosing with and without the shortcut names the same mistakes in the same words."""
+"""The float-first shortcuts never change a decision: an answer called right or wrong in double precision is
+right or wrong exactly, a mistaken value called far never matches exactly, and grading with and without the
+shortcuts gives the same feedback, word for word."""
 
 from fractions import Fraction as F
 from pathlib import Path
@@ -8,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irlab import exact
-from irlab.homework import diagnosis
-from irlab.homework.answers import Tolerance, parse_answer, rounded
-from irlab.homework.diagnosis import certainly_far, match_reach, matches
+from irlab.homework import answers, diagnosis
+from irlab.homework.answers import Tolerance, certainly_close, certainly_far, compare, match_reach, parse_answer, rounded
+from irlab.homework.diagnosis import matches
 from irlab.homework.feedback import grade_part
 from irlab.homework.key import answer_key
 
@@ -58,11 +59,34 @@ def test_far_in_floats_means_no_exact_match(data, value, tolerance):
         assert not matches(answer, written, value, tolerance)
 
 
-def test_the_margin_is_not_vacuous():
-    """The shortcut does skip clear misses (else it would not save anything)."""
+@settings(max_examples=600, deadline=None)
+@given(st.data(), values, tolerances)
+def test_close_in_floats_means_close_exactly(data, value, tolerance):
+    answer, _ = data.draw(answers_near(value, tolerance))
+    if certainly_close(float(answer), exact.to_float(value), tolerance):
+        assert answers.close(answer, value, tolerance)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.data(), values, tolerances)
+def test_compare_decides_as_the_exact_comparison(data, value, tolerance):
+    _, written = data.draw(answers_near(value, tolerance))
+    fast = compare(written, value, tolerance)
+    saved = answers.certainly_close, answers.certainly_far
+    answers.certainly_close = answers.certainly_far = lambda *args: False
+    try:
+        assert compare(written, value, tolerance) == fast
+    finally:
+        answers.certainly_close, answers.certainly_far = saved
+
+
+def test_the_margins_are_not_vacuous():
+    """The shortcuts do decide clear cases (else they would not save anything), and only those."""
     written = parse_answer("0.5")
     assert certainly_far(0.5, 0.25, match_reach(written, Tolerance()))
     assert not certainly_far(0.5, 0.5004, match_reach(written, Tolerance()))  # rounds to 0.5: may match
+    assert certainly_close(0.4286, 3 / 7, Tolerance())
+    assert not certainly_close(0.99, 1.0, Tolerance())  # exactly on the 1 % boundary: decided exactly
 
 
 def test_diagnoses_are_the_same_without_the_shortcut(monkeypatch):
@@ -70,15 +94,17 @@ def test_diagnoses_are_the_same_without_the_shortcut(monkeypatch):
     keys = [answer_key(VARIANTS, exercise, question, student, "float-first")
             for student in ("ana", "bo", "cy") for exercise, question in
             (("1", "a"), ("1", "b"), ("1", "d"), ("1", "e"), ("2", "a"), ("2", "b"), ("3", "a"), ("3", "b"))]
-    answers = []
+    given = []
     for key in keys:
         for part in key.parts:
             for mistake, result, _ in key.mistaken(part):
                 value = result.value
-                answers += [(key, part, exact.decimal_text(value, places)) for places in (1, 2, 3, 4)]
-            answers += [(key, part, text) for text in ("0.5", "1", "0", "12%", "0,33", "7/9", "-0.2")]
-    with_shortcut = [grade_part(key, part, text, exact_values=False) for key, part, text in answers]
-    monkeypatch.setattr(diagnosis, "certainly_far", lambda *args: False)
-    without = [grade_part(key, part, text, exact_values=False) for key, part, text in answers]
+                given += [(key, part, exact.decimal_text(value, places)) for places in (1, 2, 3, 4)]
+            given += [(key, part, exact.decimal_text(part.value, places)) for places in (0, 1, 2, 3, 4, 6)]
+            given += [(key, part, text) for text in ("0.5", "1", "0", "12%", "0,33", "7/9", "-0.2")]
+    with_shortcut = [grade_part(key, part, text, exact_values=False) for key, part, text in given]
+    for module, name in ((diagnosis, "certainly_far"), (answers, "certainly_far"), (answers, "certainly_close")):
+        monkeypatch.setattr(module, name, lambda *args: False)
+    without = [grade_part(key, part, text, exact_values=False) for key, part, text in given]
     assert with_shortcut == without
     assert sum(1 for f in without if f.mistake) > 50  # the comparison covers many diagnosed answers

@@ -21,6 +21,7 @@ Every option is read by :meth:`Tolerance.of`, which raises :class:`AnswerOptionE
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -269,6 +270,59 @@ def close(given, expected, tolerance: Tolerance = Tolerance()) -> bool:
     return difference <= max(tolerance.rtol * abs(target), tolerance.atol)
 
 
+# Float-first: most answers are clearly right or clearly wrong, and deciding so in double precision spares the
+# exact comparison; only an answer near a boundary is compared exactly (the exact value stays the source of
+# truth). An answer matches a value when |given - value| <= reach, the tolerance's bound (max(rtol |value|, atol),
+# or half a unit of the required decimals) or half a unit of the decimals written (a correct rounding). Rounding
+# the operands and their difference to doubles moves the difference by at most 3 * 2^-53 (|given| + |value|), and
+# the bound by 4 * 2^-53 of itself, far inside the margins below (1e-9 relative, 1e-300 absolute for underflow):
+# a value judged certainly far never matches exactly, one judged certainly close always does (hypothesis-tested
+# against the exact comparison in tests/test_homework_float_first.py). Overflow or a non-finite float: no shortcut.
+_RELATIVE_MARGIN = 1e-9
+_ABSOLUTE_MARGIN = 1e-300
+
+
+def as_float(value) -> float | None:
+    """The value as a finite double, or None (too large, or not a number)."""
+    try:
+        result = exact.to_float(value)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    return result if math.isfinite(result) else None
+
+
+def match_reach(written, tolerance: Tolerance) -> tuple[float, float, float]:
+    """(relative bound, absolute bound, rounding bound) as floats: a match lies within
+    max(relative * |value|, absolute, rounding) of the answer (rounding: 0 unless ``written`` shows decimals)."""
+    if tolerance.decimals is not None:
+        relative, absolute = 0.0, float(Fraction(1, 2 * 10**tolerance.decimals))
+    else:
+        relative, absolute = float(tolerance.rtol), float(tolerance.atol)
+    shown = written.decimals if written is not None and written.ok else None
+    rounding = float(Fraction(1, 2 * 10**shown)) if shown is not None and tolerance.accept_rounded else 0.0
+    return relative, absolute, rounding
+
+
+def certainly_far(given_float: float | None, value_float: float | None, reach: tuple[float, float, float]) -> bool:
+    """True only when a value is too far from the answer to match it (see the margin argument above)."""
+    if given_float is None or value_float is None:
+        return False
+    relative, absolute, rounding = reach
+    scale = abs(given_float) + abs(value_float)
+    bound = max(relative * abs(value_float), absolute, rounding)
+    return abs(given_float - value_float) > bound * (1 + _RELATIVE_MARGIN) + _RELATIVE_MARGIN * scale + _ABSOLUTE_MARGIN
+
+
+def certainly_close(given_float: float | None, value_float: float | None, tolerance: Tolerance) -> bool:
+    """True only when :func:`close` is certainly true (see the margin argument above)."""
+    if given_float is None or value_float is None:
+        return False
+    relative, absolute, _ = match_reach(None, tolerance)
+    scale = abs(given_float) + abs(value_float)
+    bound = max(relative * abs(value_float), absolute)
+    return abs(given_float - value_float) < bound * (1 - _RELATIVE_MARGIN) - _RELATIVE_MARGIN * scale - _ABSOLUTE_MARGIN
+
+
 @dataclass(frozen=True)
 class Comparison:
     correct: bool
@@ -284,6 +338,12 @@ def compare(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) 
             return Comparison(True)
         if close(parsed.value, expected, Tolerance()):
             return Comparison(False, f"{parsed.shown} is close, but this question asks for the exact fraction")
+        return Comparison(False)
+    given_float, expected_float = as_float(parsed.value), as_float(expected)
+    if certainly_close(given_float, expected_float, tolerance):
+        return Comparison(True)
+    rounding = tolerance.decimals is None and tolerance.accept_rounded and (parsed.decimals or 0) >= tolerance.min_decimals
+    if certainly_far(given_float, expected_float, match_reach(parsed if rounding else None, tolerance)):
         return Comparison(False)
     if close(parsed.value, expected, tolerance):
         return Comparison(True)

@@ -25,7 +25,8 @@ from .. import exact, trace
 from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..ranking import Ranking
-from .answers import Tolerance, close, correctly_rounded, parse_answer, rational_value
+from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
+                      rational_value)
 
 
 @dataclass(frozen=True)
@@ -331,45 +332,8 @@ def matches(given: Fraction, written, value, tolerance: Tolerance) -> bool:
             and (written.decimals or 0) >= tolerance.min_decimals and correctly_rounded(written, value))
 
 
-# Float-first: most candidate values are nowhere near a wrong answer, and telling so in floating point spares the
-# exact comparison (and, for an answer-scale mistake, the exact product). A match needs |given - value| <= reach,
-# where reach is the tolerance's bound (max(rtol |value|, atol), or half a unit of the required decimals) or half
-# a unit of the decimals written (a correct rounding). Rounding the operands and the difference to doubles moves
-# the difference by at most 3 * 2^-53 (|given| + |value|) and the bound by 4 * 2^-53 of itself, far inside the
-# margins below (1e-9 relative, 1e-300 absolute for underflow), so a candidate judged far here never matches
-# exactly (tested against :func:`matches` in tests/test_homework_float_first.py). Overflow: no shortcut.
-_RELATIVE_MARGIN = 1e-9
-_ABSOLUTE_MARGIN = 1e-300
-
-
-def match_reach(written, tolerance: Tolerance) -> tuple[float, float, float]:
-    """(relative bound, absolute bound, rounding bound) as floats: a match lies within
-    max(relative * |value|, absolute, rounding) of the answer."""
-    if tolerance.decimals is not None:
-        relative, absolute = 0.0, float(Fraction(1, 2 * 10**tolerance.decimals))
-    else:
-        relative, absolute = float(tolerance.rtol), float(tolerance.atol)
-    shown = written.decimals if written is not None and written.ok else None
-    rounding = float(Fraction(1, 2 * 10**shown)) if shown is not None and tolerance.accept_rounded else 0.0
-    return relative, absolute, rounding
-
-
-def certainly_far(given_float: float | None, value_float: float | None, reach: tuple[float, float, float]) -> bool:
-    """True only when a value is too far from the answer to match it (see the margin argument above)."""
-    if given_float is None or value_float is None:
-        return False
-    relative, absolute, rounding = reach
-    scale = abs(given_float) + abs(value_float)
-    bound = max(relative * abs(value_float), absolute, rounding)
-    return abs(given_float - value_float) > bound * (1 + _RELATIVE_MARGIN) + _RELATIVE_MARGIN * scale + _ABSOLUTE_MARGIN
-
-
-def _as_float(value) -> float | None:
-    try:
-        result = exact.to_float(value)
-    except (OverflowError, TypeError, ValueError):
-        return None
-    return result if math.isfinite(result) else None
+# Float-first (see irlab.homework.answers): most candidate values are nowhere near a wrong answer, and telling so
+# in floating point spares the exact comparison (and, for an answer-scale mistake, the exact product).
 
 
 def mistaken_results(question: Question, params: dict, part: int, path="exercise") -> list[tuple[Mistake, object, Rewrite | None]]:
@@ -412,16 +376,16 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
         candidates = mistaken_results(question, params, part, path)
     given = Fraction(given)
     written = parse_answer(given_text) if given_text is not None else None
-    given_float, float_reach = _as_float(given), match_reach(written, tolerance)
+    given_float, float_reach = as_float(given), match_reach(written, tolerance)
 
     found = []  # (distance, catalogue order, mistake, value, rewrite, result)
     for order, (mistake, result, rewrite) in enumerate(candidates):
         value = result.value
-        if certainly_far(given_float, _as_float(value), float_reach):
+        if certainly_far(given_float, as_float(value), float_reach):
             continue
         if matches(given, written, value, tolerance) and _distinct(value, correct):
             found.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
-    correct_float = _as_float(correct)
+    correct_float = as_float(correct)
     for order, mistake in enumerate(MISTAKES, len(candidates)):
         if mistake.scale is None:
             continue
