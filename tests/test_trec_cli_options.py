@@ -52,8 +52,8 @@ def test_version(paths, capsys):
 def test_missing_topics_are_named_on_stderr(paths, capsys):
     code, out, err = run_cli(capsys, "-m", "num_q", *paths)
     assert code == 0 and "num_q                 \tall\t1" in out
-    assert "1 qrels topic(s) have no results" in err and ": 2;" in err and "exit 4" in err
-    assert "1 run topic(s) have no judgments" in err and "evaluated: 3" in err
+    assert "1 qrels topic has no results" in err and ": 2;" in err and "exit 4" in err
+    assert "1 run topic has no judgments" in err and "evaluated: 3" in err
     _, out, err = run_cli(capsys, "-c", "-m", "num_q", *paths)
     assert "num_q                 \tall\t2" in out and "no results" not in err
 

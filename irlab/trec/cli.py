@@ -151,24 +151,22 @@ def run_eval(args) -> int:
 
     Bad input raises :class:`irlab.errors.IrlabError` (the main CLI turns it
     into ``irlab: error: ...`` and exit status 2)."""
-    from irlab.trec.evaluate import prepare, topic_coverage_notes
+    from irlab.trec.evaluate import prepare, read_inputs, topic_coverage_notes
     from irlab.trec.measures import compute_all, parse_measures
     from irlab.trec.output import format_result
-    from irlab.trec.readers import read_qrels, read_run
 
     notes = []
     plan = parse_measures(args.measures or ["official"], notes=notes)
     long_run = _size(args.run) + _size(args.qrels) >= _LONG_RUN_BYTES  # and >1 s, see _Progress
     show = long_run and sys.stdout.isatty() and sys.stderr.isatty()
-    qsize, rsize = _size(args.qrels), _size(args.run)
-    share = qsize / max(qsize + rsize, 1)
     with _Progress("irlab eval", show) as prog:
-        qrels = read_qrels(args.qrels, progress=lambda f: prog.update("reading qrels", 0.9 * share * f))
-        run = read_run(args.run, progress=lambda f: prog.update("reading run", 0.9 * (share + (1 - share) * f)))
+        # without a progress bar the qrels are read beside the run, on a second core when one is idle
+        progress = (lambda f: prog.update("reading", 0.9 * f)) if show else None
+        qrels, run, joined = read_inputs(args.qrels, args.run, progress=progress)
         prog.update("evaluating", 0.9)
         ctx = prepare(qrels, run, relevance_level=args.relevance_level, depth=args.depth,
                       complete=args.complete, judged_only=getattr(args, "judged_only", False),
-                      num_docs_in_coll=getattr(args, "num_docs_in_coll", 0))
+                      num_docs_in_coll=getattr(args, "num_docs_in_coll", 0), joined=joined)
         result = compute_all(ctx, plan)
         prog.update("done", 1.0)
     notes += qrels.notes + run.notes + topic_coverage_notes(qrels, run, complete=args.complete)
@@ -178,10 +176,7 @@ def run_eval(args) -> int:
                                    summary=getattr(args, "summary", True)))
     sys.stdout.flush()
     if getattr(args, "pdf", None) or getattr(args, "html", None):
-        from irlab.printable import run_report, write_html, write_pdf
+        from irlab.printable import run_report, write_printables
 
-        report = run_report(result, args.qrels, args.run)
-        for path, write in ((args.pdf, write_pdf), (getattr(args, "html", None), write_html)):
-            if path:
-                print(f"irlab: wrote {write(report, path)}", file=sys.stderr)
+        write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
     return 0

@@ -26,10 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import os
+
 import numpy as np
 
 from irlab.errors import InputTypeError, IrlabError, ParameterError
-from irlab.trec.readers import (Run, duplicate_check, equal_key_pairs, in_parallel, listed, pair_keys, raise_duplicate,
+from irlab.trec.readers import (Qrels, Run, duplicate_check, equal_key_pairs, in_parallel, listed, pair_keys, raise_duplicate,
                                 read_both, read_qrels, read_run, release_free_memory, whole_topic_slices)
 
 __all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
@@ -469,17 +471,45 @@ def _check_and_join(qrels, run):
     return np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
 
 
+def read_inputs(qrels, run, progress=None):
+    """Read the qrels and the run (paths, or already read) for :func:`prepare`: ``(Qrels, Run, joined)``.
+
+    A run read here is checked for repeated docnos while its keys are hashed for the join (one pass);
+    ``joined`` holds the candidate pairs that pass found, or None when the run came already read (and checked).
+    ``progress(fraction)`` is called while the files are read (the qrels and the run then one after the other)."""
+    deferred = not isinstance(run, Run)
+    if progress is None:
+        qrels, run = read_both(qrels, run, check_run_duplicates=not deferred)
+    else:
+        sizes = [_file_size(path) for path in (qrels, run)]
+        share = sizes[0] / max(sum(sizes), 1)
+        if not isinstance(qrels, Qrels):
+            qrels = read_qrels(qrels, progress=lambda f: progress(share * f))
+        run = run if not deferred else read_run(run, check_duplicates=False,
+                                                progress=lambda f: progress(share + (1 - share) * f))
+    return qrels, run, (_check_and_join(qrels, run) if deferred else None)
+
+
+def _file_size(path) -> int:
+    try:
+        return os.path.getsize(path)
+    except (OSError, TypeError, ValueError):
+        return 0
+
+
 def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
-            judged_only=False, num_docs_in_coll=0) -> EvalContext:
+            judged_only=False, num_docs_in_coll=0, joined=None) -> EvalContext:
     """Read (if paths), select topics, rank, cut and join: the evaluator's input.
 
     ``relevance_level`` is trec_eval's ``-l``, ``depth`` ``-M``, ``complete``
     ``-c``, ``judged_only`` ``-J`` (drop retrieved documents with no
     judgment, or a negative one, before evaluating) and ``num_docs_in_coll``
-    ``-N`` (collection size, used by ``utility``)."""
-    deferred = not isinstance(run, Run)   # a run read here is checked for duplicates while it is joined
-    qrels, run = read_both(qrels, run, check_run_duplicates=not deferred)
-    judged_rows = _check_and_join(qrels, run) if deferred else None
+    ``-N`` (collection size, used by ``utility``). ``joined`` is what
+    :func:`read_inputs` returned for these files (they are then not read again)."""
+    if joined is None:
+        qrels, run, judged_rows = read_inputs(qrels, run)
+    else:
+        judged_rows = joined
     level = _whole_number("relevance level (-l)", relevance_level)
     if depth is not None:
         depth = _whole_number("depth (-M)", depth)
@@ -601,6 +631,10 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     )
 
 
+def _topics(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def topic_coverage_notes(qrels, run, *, complete=False, shown=5):
     """Sentences for stderr about topics the two files do not share.
 
@@ -615,12 +649,14 @@ def topic_coverage_notes(qrels, run, *, complete=False, shown=5):
     notes = []
     unrun = np.setdiff1d(qrels.topics, run.topics)
     if len(unrun) and not complete:
-        notes.append(f"{len(unrun)} qrels topic(s) have no results in {run.path}: {names(unrun)}; "
-                     f"evaluated the {len(np.intersect1d(qrels.topics, run.topics))} topic(s) both files share "
+        shared = len(np.intersect1d(qrels.topics, run.topics))
+        notes.append(f"{_topics(len(unrun), 'qrels topic')} {'has' if len(unrun) == 1 else 'have'} no results in "
+                     f"{run.path}: {names(unrun)}; evaluated the {_topics(shared, 'topic')} both files share "
                      "(trec_eval 10.0 stops here with exit 4); -c counts each missing topic with no relevant document retrieved")
     unjudged = np.setdiff1d(run.topics, qrels.topics)
     if len(unjudged):
-        notes.append(f"{len(unjudged)} run topic(s) have no judgments in {qrels.path} and are not evaluated: "
+        notes.append(f"{_topics(len(unjudged), 'run topic')} {'has' if len(unjudged) == 1 else 'have'} no judgments "
+                     f"in {qrels.path} and {'is' if len(unjudged) == 1 else 'are'} not evaluated: "
                      f"{names(unjudged)}")
     return notes
 
