@@ -226,20 +226,25 @@ def _symbolic_precedence(value) -> int:
     return 0
 
 
+NEGATIVE = 0.5  # a negative number is parenthesised wherever it is an operand: 2 + (-1), (-1) · (-1/2), as printed
+
+
 def _value_text(value) -> tuple[str, int]:
     text = exact.exact_text(value)
     if exact.is_symbolic(value):
         return text, _symbolic_precedence(value)
+    if value < 0:
+        return text, NEGATIVE
     if isinstance(value, Fraction) and value.denominator != 1:
         return text, 1.5  # written a/b: safe in a sum, parenthesised as a factor or a divisor
-    return text, (4 if value >= 0 else 2)
+    return text, 4
 
 
 def _value_latex(value) -> tuple[str, int]:
     text = exact.exact_latex(value)
     if exact.is_symbolic(value):
         return text, _symbolic_precedence(value)
-    return text, (4 if value >= 0 else 2)
+    return text, (4 if value >= 0 else NEGATIVE)
 
 
 SHOWN_OPERANDS = 10  # a longer sum is written by its first and last terms
