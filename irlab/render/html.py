@@ -17,6 +17,7 @@ STYLE = """
 .irlab th, .irlab td { border: 1px solid #bbb; padding: 0.15em 0.6em; text-align: right; }
 .irlab th { background: #f2f2f2; }
 .irlab th.text, .irlab td.text { text-align: left; }
+.irlab p.caption { margin: 0.6em 0 0.2em 0; font-style: italic; }
 .irlab math { font-size: 1.15em; }
 .irlab .formula { margin: 0.4em 0 0.4em 1.5em; }
 .irlab .formula math, .irlab .chain math { display: inline-block; margin-right: 0.3em; }
@@ -59,9 +60,9 @@ def _blocks(blocks, level):
             caption = f"{escape(block.caption)}: " if block.caption else ""
             parts.append(f'<div class="formula">{caption}{_math_lines(block.latex)}</div>')
         elif isinstance(block, Table):
+            if block.caption:  # a caption as wide as the text, not squeezed to the table's width
+                parts.append(f'<p class="caption">{_prose(block.caption)}</p>')
             parts.append('<div class="table"><table>')
-            if block.caption:
-                parts.append(f"<caption>{escape(block.caption)}</caption>")
             aligned = ["" if numeric else ' class="text"' for numeric in numeric_columns(block)]
             parts.append("<tr>" + "".join(f"<th{a}>{_prose(c)}</th>" for c, a in zip(block.columns, aligned)) + "</tr>")
             for row in block.rows:
