@@ -114,3 +114,39 @@ def test_letters_by_hand():
     assert correct_letters(["c", "A"], 3) == frozenset("ac")
     right = frozenset("ac")
     assert judge("A, C", right, 3)[0] is True and judge("a", right, 3)[0] is False and judge("?", right, 3)[0] is None
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("a and c", True), ("(a) P@10, (c) nDCG", True), ("a) P@10 and c) nDCG", True), ("(A)  p@10 ; (C) NDCG", True),
+    ("(a) P@10, (c) bpref", None),  # the text after (c) is another option's
+    ("banana", None), ("a or c", None),  # words are not read as letters: 'banana' is not (b), (a), (n)
+])
+def test_answers_written_in_words(exercise_set, answer, verdict):
+    part = check(exercise_set, "1", "b", answer).parts[0]
+    assert part.status == {True: "correct", False: "wrong", None: "invalid"}[verdict]
+
+
+def test_messages_a_student_reads():
+    right, choices = frozenset("ac"), ["P@10", "bpref", "nDCG", "infAP"]
+    assert judge("banana", right, 4) == (None, "the answer 'banana' is not an option letter; write the letters of "
+                                               "the options, such as 'b' or 'a, c' (the options are (a) to (d))")
+    assert "'or' is not an option letter" in judge("a or c", right, 4)[1]
+    assert "'bpref' after (c) is not the text of option (c)" in judge("(a) P@10, (c) bpref", right, 4, choices)[1]
+    assert judge("", right, 4)[1].startswith("no answer given")
+    assert judge(" c, A", right, 4)[1] == "Correct: (a) and (c)."
+    assert judge("a, b, c", right, 4)[1] == ("Not quite: you picked (a), (b) and (c), which is not the right set of "
+                                             "options (several options are right: name every one of them, and no "
+                                             "other).")
+    one = frozenset("b")
+    assert judge("a", one, 3)[1] == "Not quite: (a) is not the right option (exactly one option is right)."
+    assert judge("b c", one, 3)[1] == "Not quite: you picked (b) and (c), but exactly one option is right."
+
+
+def test_the_sheet_says_how_many_options_to_pick(exercise_set, tmp_path):
+    sheet = sheet_document(exercise_set, "ann").render("text")
+    assert "a) Which system has the higher MAP? (one answer)" in sheet
+    assert "b) Which measures need a judgment of every retrieved document? (choose all that apply)" in sheet
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SET.replace('correct = "b"', 'correct = "z"'))
+    with pytest.raises(InputFileError, match=r"bad.toml: exercise 1, question a, key 'correct'.*no option \(z\)"):
+        sheet_document(bad, "ann")

@@ -63,7 +63,8 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
         from ..solvers.choices import judge
 
         shown = raw.shown if isinstance(raw, ParsedAnswer) else "" if raw is None else str(raw).strip()
-        verdict, message = judge(shown, part.choice, len(key.question.options.get("choices") or ()))
+        choices = key.question.options.get("choices") or ()
+        verdict, message = judge(shown, part.choice, len(choices), choices)
         return PartFeedback(key.exercise.id, key.question.id, None, None, shown,
                             {True: "correct", False: "wrong", None: "invalid"}[verdict],
                             message if verdict is not None else f"No answer recognised: {message}.",

@@ -293,6 +293,19 @@ def _parts_hint(path, exercise: Exercise, question, student, seed) -> str | None
     return f"(Answer each value: {listed}.)"
 
 
+def _choice_instruction(path, exercise: Exercise, question) -> str:
+    """'one answer' or 'choose all that apply', from the question's right options."""
+    from ..errors import IrlabError
+    from ..exercise_set import Where
+    from ..solvers.choices import correct_letters, instruction
+
+    try:
+        right = correct_letters(question.options["correct"], len(question.options.get("choices") or ()))
+    except IrlabError as error:
+        raise Where(path, exercise.id, question.id).error(str(error), "correct") from None
+    return instruction(right)
+
+
 def sheet_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:
     """The student's exercise sheet: statements and questions with their own numbers, no answers."""
     exercise_set = variant_set(path, student, seed)
@@ -302,8 +315,11 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
         inner = statement_blocks(exercise, exercise_set.path)
         for question in exercise.questions:
             text = question_text(exercise, question, exercise_set.path)
-            inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
             graded_choice = question.solver == "free-text" and "correct" in question.options
+            if graded_choice:  # say whether one option or several are to be picked
+                told = _choice_instruction(exercise_set.path, exercise, question)
+                text = f"{text} ({told})" if text else f"({told})"
+            inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
             if question.solver == "free-text":  # room to answer in words, or the options to pick from
                 choices = question.options.get("choices") or []
                 inner += [Paragraph(f"({chr(97 + i)}) {choice}" if graded_choice else f"( ) {choice}")
