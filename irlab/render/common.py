@@ -148,7 +148,7 @@ def break_latex(latex: str, width: int = 60) -> list[str]:
     return lines
 
 
-_PROSE_SCRIPT = re.compile(r"(?<=log)2(?=\()|(?<=[\w)*])\^(\{[^}]*\}|[\w.]+)|(?<=[\w*])_(\{[^}]*\}|[0-9A-Za-z]{1,2}|interp|max|avg)(?![\w])")
+_PROSE_SCRIPT = re.compile(r"(?<=log)(?P<base>[0-9]{1,2})(?=\()|(?<=[\w)*])\^(\{[^}]*\}|[\w.]+)|(?<=[\w*])_(\{[^}]*\}|[0-9A-Za-z]{1,2}|interp|max|avg)(?![\w])")
 
 
 def prose_parts(text: str) -> list[tuple[str, str]]:
@@ -161,11 +161,11 @@ def prose_parts(text: str) -> list[tuple[str, str]]:
     for match in _PROSE_SCRIPT.finditer(text):
         if match.start() > position:
             parts.append(("text", text[position:match.start()]))
-        if match.group(0) == "2":
-            parts.append(("sub", "2"))
+        if match.group("base"):  # log2(…), log10(…): the base as a subscript
+            parts.append(("sub", match.group("base")))
         else:
             kind = "sup" if match.group(0).startswith("^") else "sub"
-            parts.append((kind, (match.group(1) or match.group(2)).strip("{}")))
+            parts.append((kind, (match.group(2) or match.group(3)).strip("{}")))
         position = match.end()
     if position < len(text):
         parts.append(("text", text[position:]))
