@@ -839,8 +839,9 @@ def add_conventions_parser(subparsers):
         "conventions",
         help="why libraries disagree: every tool's value of a measure, with the conventions behind it",
         description="Compare trec_eval 10.0, trec_eval 9 (pytrec_eval), ir_measures, ranx, scikit-learn, "
-                    "torchmetrics, TF-Ranking, RecBole and the textbook on one ranking: the exact value each "
-                    "computes, the irlab conventions that reproduce it and why it differs.",
+                    "torchmetrics, TF-Ranking, RecBole, BEIR and the textbook on one ranking (and scipy on two "
+                    "score lists: tau, spearman): the exact value each computes, the irlab conventions that "
+                    "reproduce it and why it differs.",
     )
     p.add_argument("measure", help=f"one of {', '.join(MEASURES)}, or all (with --qrels/--run or --scores)")
     p.add_argument("--scores", metavar="LIST", help="the system's scores, one per document ('0.9,0.5,0.5,0.1')")
