@@ -133,9 +133,14 @@ class Ranking:
         if not grades:
             raise RankingError("the ranking is empty: give at least one R or N")
         if unjudged:
-            remark = (f"{len(unjudged)} unjudged document(s) ({'U/S' if sampled_out else 'U'}) count as non-relevant, "
-                      "as in trec_eval; bpref skips them" + ("; infAP estimates the sampled-out (S) ones from the "
-                                                             "judged sample" if sampled_out else ""))
+            one, outside = len(unjudged) == 1, len(unjudged) - len(sampled_out)
+            kinds = "; ".join(f"{count} {kind}" for count, kind in ((outside, "U, outside the pool"),
+                                                                   (len(sampled_out), "S, in the pool but sampled out"))
+                              if count) if sampled_out else "U"
+            remark = (f"{len(unjudged)} unjudged document{'' if one else 's'} ({kinds}) count{'s' if one else ''} as "
+                      f"non-relevant, as in trec_eval; bpref skips {'it' if one else 'them'}")
+            if sampled_out:  # only infAP tells the two kinds apart
+                remark += "; infAP counts only U as non-relevant and estimates S from the judged documents above it"
             known["remarks"] = tuple(known.get("remarks", ())) + (remark,)
         return cls(tuple(grades), text=text.strip(), binary=True, unjudged=tuple(unjudged),
                    sampled_out=tuple(sampled_out), **known)

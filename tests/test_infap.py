@@ -125,3 +125,25 @@ def test_the_exercise_in_chapter8_systems():
     # AP = (1 + 2/5) / 3 (S and U count as non-relevant); bpref = (1 + 0) / 3 (the N above rank 5 costs it all,
     # min(R, N) = 1); infAP = (1 + 1/2) / 3
     assert values == [Fraction(7, 15), Fraction(1, 3), Fraction(1, 2)]
+
+
+def test_a_student_reads_what_S_U_and_the_symbols_mean():
+    text = infap(Ranking.parse("RSNUR", relevant=3)).render("text")
+    assert ("2 unjudged documents (1 U, outside the pool; 1 S, in the pool but sampled out) count as non-relevant, "
+            "as in trec_eval; bpref skips them; infAP counts only U as non-relevant and estimates S") in text
+    assert "d_k counts the pooled documents (R, N and S), r_k and n_k the judged relevant (R) and non-relevant (N)" in text
+    assert "E[P@1] = 1 (Yilmaz & Aslam 2006; trec_eval infAP)" in text
+    # the sum is Σ, not S: S is the letter of a sampled-out document in the same explanation
+    assert "Σ = E[P@1] + E[P@5] = 1 + 1/2 = 3/2" in text and "infAP = Σ / R = (3/2) / 3 = 1/2" in text
+    assert "S = " not in text
+    assert "Formula: infAP = (1/R) · Σ_{judged relevant k} E[P@k], E[P@1] = 1" in text
+    latex = infap(Ranking.parse("RSNUR", relevant=3)).render("latex")
+    assert r"\sum_{k\ \text{judged relevant}}" in latex and r"\frac{d_k}{k-1}" in latex
+
+
+def test_the_unjudged_remark_counts_each_kind():
+    def remark(text):
+        return next(r for r in Ranking.parse(text, relevant=3).remarks if "unjudged" in r)
+    assert remark("RUN") == "1 unjudged document (U) counts as non-relevant, as in trec_eval; bpref skips it"
+    assert remark("RUUN").startswith("2 unjudged documents (U) count as non-relevant")
+    assert remark("RSN").startswith("1 unjudged document (1 S, in the pool but sampled out) counts as non-relevant")

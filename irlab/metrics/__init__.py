@@ -142,9 +142,11 @@ METRICS += (
            r"\mathrm{bpref} = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(R, N)}\right)", bpref,
            "Buckley & Voorhees 2004; trec_eval bpref"),
     Metric("infap", "Inferred AP: AP estimated from a judged random sample of the pool",
-           "infAP = (1/R) · Σ_{relevant k} E[P@k], E[P@k] = 1/k + ((k-1)/k) · (d_k/(k-1)) · (r_k + eps)/(r_k + n_k + 2 eps)",
-           r"\mathrm{infAP} = \frac{1}{R} \sum_{k} \left(\frac{1}{k} + \frac{k-1}{k} \cdot \frac{d_k}{k-1} \cdot "
-           r"\frac{r_k + \mathrm{eps}}{r_k + n_k + 2\,\mathrm{eps}}\right)", infap,
+           "infAP = (1/R) · Σ_{judged relevant k} E[P@k], E[P@1] = 1, E[P@k] = 1/k + ((k-1)/k) · (d_k/(k-1)) · "
+           "(r_k + eps)/(r_k + n_k + 2 eps) for k > 1",
+           r"\mathrm{infAP} = \frac{1}{R} \sum_{k\ \text{judged relevant}} E[P@k], \quad E[P@1] = 1, \quad "
+           r"E[P@k] = \frac{1}{k} + \frac{k-1}{k} \cdot \frac{d_k}{k-1} \cdot "
+           r"\frac{r_k + \mathrm{eps}}{r_k + n_k + 2\,\mathrm{eps}} \ (k > 1)", infap,
            "Yilmaz & Aslam 2006; trec_eval infAP"),
     Metric("rbp", "Rank-biased precision (with its residual)", "RBP = (1 - p) · Σ_i r_i · p^(i-1)",
            r"\mathrm{RBP} = (1 - p) \sum_i r_i\, p^{i-1}", rank_biased_precision,

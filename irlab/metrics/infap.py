@@ -72,7 +72,8 @@ def infap(ranking) -> Result:
     relevant = relevant_leaf(ranking)
     notes = ranking_notes(ranking)
     unjudged, sampled_out = set(ranking.unjudged), set(ranking.sampled_out)
-    epsilon = Traced(EPSILON, "eps", "Smoothing constant epsilon (trec_eval's INFAP_EPSILON)")
+    epsilon = Traced(EPSILON, "eps", "Smoothing constant eps (trec_eval's INFAP_EPSILON; with nothing judged above k, "
+                                     "S documents count as relevant in the share eps / 2 eps = 1/2)")
     worked = ranking.relevant_retrieved <= SHOWN_TERMS
     rows, terms = [], []
     rel = nonrel = pooled_out = 0  # judged relevant, judged non-relevant, pooled unjudged above the current rank
@@ -93,18 +94,20 @@ def infap(ranking) -> Result:
                                      "does"))
         return Result("infap", "Inferred average precision (infAP)", Traced(0, "infAP", "infAP"), ranking=ranking,
                       notes=notes, tables=[_table(rows)])
-    notes.append(Note("reading", "above rank k, a document not in the pool counts as non-relevant; a pooled document "
-                                 "that was not judged counts as relevant in the proportion (r_k + eps) / (r_k + n_k + "
-                                 "2 eps) of the judged ones above k (Yilmaz & Aslam 2006)"))
+    notes.append(Note("reading", "above rank k, d_k counts the pooled documents (R, N and S), r_k and n_k the judged "
+                                 "relevant (R) and non-relevant (N) ones; a document not in the pool (U) counts as "
+                                 "non-relevant, and a pooled one that was not judged (S) as relevant in the proportion "
+                                 "(r_k + eps) / (r_k + n_k + 2 eps) of the judged ones above k. Only judged relevant "
+                                 "ranks add a term; E[P@1] = 1 (Yilmaz & Aslam 2006; trec_eval infAP)"))
     if not sampled_out and not unjudged:
         notes.append(Note("reading", "every retrieved document is judged: infAP equals AP up to the smoothing eps"))
-    summed = total(terms, "S", "Sum of E[P@k] over the judged relevant ranks")
+    summed = total(terms, "Σ", "Sum of E[P@k] over the judged relevant ranks")  # not S: S marks a sampled-out rank
     value = (summed / relevant).named("infAP", "Inferred average precision")
     return Result("infap", "Inferred average precision (infAP)", value, ranking=ranking, notes=notes,
                   tables=[_table(rows)], support=[epsilon])
 
 
 def _table(rows) -> Table:
-    return Table(("rank k", "judgment", "kind", "ranked above (k - 1)", "pooled above (d_k)",
-                  "judged relevant above (r_k)", "judged non-relevant above (n_k)", "E[P@k]"), tuple(rows),
+    return Table(("rank k", "judgment", "kind", "above (k - 1)", "pooled above (d_k)", "R above (r_k)",
+                  "N above (n_k)", "E[P@k]"), tuple(rows),
                  "The ranking: each document judged relevant, judged non-relevant, sampled out or not in the pool")
