@@ -103,13 +103,19 @@ def test_report_in_every_format(cli, runs, fmt):
 def test_bad_input_is_one_line_and_exit_2(cli, runs, tmp_path):
     broken = tmp_path / "broken.run"
     broken.write_text("401 Q0 d1 1 2.0 x\n401 Q0 d2 2\n")
+    qrels = tmp_path / "qrels"  # given among the runs by mistake (irlab pool dir/*)
+    qrels.write_text("401 0 d1 1\n401 0 d2 0\n")
     cases = [
         (("-k", "0", runs[0]), "must be an integer >= 1"),
         (("-k", "two", runs[0]), "digits 0-9"),
         ((runs[0],), "required: -k/--depth"),
         (("-k", "2", str(tmp_path / "missing.run")), "cannot open file"),
         (("-k", "2", runs[0], runs[0]), "given twice"),
-        (("-k", "2", runs[0], "--topic", "999"), "topic 999 is in none of the runs"),
+        (("-k", "2", runs[0], "--topic", "999"), "topic 999 is not in the run; its topics are 401, 402"),
+        (("-k", "2", *runs, "--topic", "999"), "topic 999 is in none of the 3 runs; their topics are 401, 402"),
+        (("-k", "2", runs[0], str(qrels)), "qrels:1: expected 6 fields (qid Q0 docno rank score runid), found 4: "
+                                           "this is a qrels line (topic iteration docno relevance); irlab pool takes "
+                                           "run files only"),
         (("-k", "2", runs[0], "-o", runs[0]), "is one of the runs"),
         (("-k", "2", runs[0], "--list-format", "csv"), "--list-format applies"),
         (("-k", "2", str(broken)), "broken.run:2"),

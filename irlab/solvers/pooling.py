@@ -206,6 +206,31 @@ def _labels(paths, runids) -> list[str]:
     return list(string.ascii_uppercase[:len(paths)]) if len(paths) <= 26 else [f"S{i}" for i in range(1, len(paths) + 1)]
 
 
+def _read_run(read_run, path):
+    """A run file read; a qrels file given by mistake is named as one (a student pooling ``dir/*.txt``)."""
+    from ..errors import InputFileError
+
+    try:
+        return read_run(path)
+    except InputFileError as error:
+        if error.line is not None and _looks_like_qrels(path, error.line):
+            raise InputFileError(path, error.line, f"{error.problem}: this is a qrels line (topic iteration docno "
+                                                   "relevance); irlab pool takes run files only") from None
+        raise
+
+
+def _looks_like_qrels(path, line: int) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            for number, text in enumerate(handle, 1):
+                if number == line:
+                    fields = text.split()
+                    return len(fields) == 4 and all(f.lstrip(b"-").isdigit() for f in (fields[1], fields[3]))
+    except OSError:
+        pass
+    return False
+
+
 def pool_runs(run_paths, depth, topics=None) -> TrecPool:
     """Depth-k pools of TREC run files: per topic the union of every run's top k (trec_eval's order).
 
@@ -225,14 +250,16 @@ def pool_runs(run_paths, depth, topics=None) -> TrecPool:
     for i, path in enumerate(resolved):
         if path in resolved[:i]:
             raise ParameterError(f"run {paths[i]} is given twice; each run is pooled once")
-    runs = [read_run(p) for p in paths]
+    runs = [_read_run(read_run, p) for p in paths]
     ranked = [ranked_by_topic(run) for run in runs]
     wanted = None if topics is None else [str(t) for t in topics]
     every = sorted({t for r in ranked for t in r}, key=lambda t: t.encode("utf-8", "surrogateescape"))
     if wanted is not None:
         missing = [t for t in wanted if t not in every]
         if missing:
-            raise ParameterError(f"topic {missing[0]} is in none of the runs ({', '.join(paths)})")
+            shown = ", ".join(every[:10]) + (f" … ({len(every)} topics)" if len(every) > 10 else "")
+            where = "is not in the run; its" if len(paths) == 1 else f"is in none of the {len(paths)} runs; their"
+            raise ParameterError(f"topic {missing[0]} {where} topics are {shown}")
         every = [t for t in every if t in wanted]
     chosen = set(every)
     parts = [RunPool(label, path, run.runid, len(run), sum(len(d) for t, d in r.items() if t not in chosen))
