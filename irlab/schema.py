@@ -429,7 +429,8 @@ def _keys() -> tuple[Key, ...]:
         Key("question", "choices", "texts", "options the student picks from (shown on the sheet)", None,
             solvers=("free-text",), check=_texts, range="[\"yes\", \"no\"]"),
         Key("question", "correct", "letters", "the right option(s) of choices, by letter ((a) is the first): the "
-            "homework checker grades the letters a student names (case, spaces and order do not matter)", None,
+            "homework checker grades the letters a student names (case, spaces and order do not matter); the sheet says "
+            "'(one answer)' or '(choose all that apply)'", None,
             solvers=("free-text",), check=_option_letters, range="\"b\" or [\"a\", \"c\"]"),
         Key("question", "both_denominators", "boolean", "also show AP divided by the relevant documents retrieved", False,
             solvers=("ap",), check=_boolean, range="true \\| false"),

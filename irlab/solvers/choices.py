@@ -3,8 +3,9 @@
 The options are lettered (a), (b), (c)… in the order written. An answer names the letters of the options it
 picks; case, spaces, separators (``,`` ``;`` ``/`` ``&`` ``+`` ``and`` and brackets) and order do not matter, and
 a letter written twice counts once; a label may be followed by its option's own text (``(c) infAP``). A word
-that is not a run of option letters (``banana``) is not an answer, never read as letters. It is right when it picks exactly the right options: one letter for a single
-right option, all of them (and no other) when several are right. The sheet says which: ``instruction``.
+that is not a run of option letters (``banana``) is not an answer, never read as letters. An answer is right
+when it picks exactly the right options: one letter for a single right option, all of them (and no other) when
+several are right. The sheet says which (``instruction``).
 
 >>> right = correct_letters(["a", "C"], 3)
 >>> sorted(right), judge(" c , A ", right, 3)[0], judge("a", right, 3)[0]
