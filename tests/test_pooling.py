@@ -23,6 +23,22 @@ def test_pool_by_hand():
     assert found.value == 2  # the depth-2 pool {d1, d2, d6, d8} holds d1 and d6, not d7
 
 
+def test_the_explanation_names_the_documents():
+    runs = {"A": "d10,d2,d3", "B": "d2,d6,d1", "C": "d8,d2,d9"}
+    solved = pool(runs, 3, relevant="d1,d5,d9,d10")
+    text = "\n".join(a.result.render("text") for a in solved.answers)
+    # the pool in natural order (d10 last), each run's own documents in its rank order
+    assert "the union of every run's top 3 (d1, d2, d3, d6, d8, d9, d10): |pool| = 7" in text
+    assert "Documents only run A puts in its top 3 (d10, d3): unique(A) = 2" in text
+    assert "Relevant documents in the pool (d1, d9, d10): found = 3" in text
+    assert "1 relevant document (d5) stays outside the pool and would be judged non-relevant" in text
+    assert solved.notes[1].text.startswith("the assessors judge the 7 pooled documents (d1, d2, d3, d6, d8, d9, d10)")
+    assert "every relevant document is in the pool" in pool(runs, 3, relevant="d2").answers[-1].result.render("text")
+    assert "only run B puts in its top 1 (none)" in pool({"A": "d1", "B": "d1"}, 1).answers[2].result.render("text")
+    for fmt in ("latex", "html"):
+        assert "d1, d2, d3, d6, d8, d9, d10" in solved.answers[0].result.render(fmt)
+
+
 def test_trec_pool_matches_a_manual_union_in_trec_eval_order():
     qrels = DATA / "compare" / "qrels.txt"
     tops = [topic_judgments(str(qrels), str(run), "403").ranked[:10] for run in RUNS]

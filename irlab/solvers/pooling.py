@@ -52,29 +52,47 @@ def pool(runs, depth, relevant=None) -> Solution:
     members = []
     for top in tops.values():
         members += [d for d in top if d not in members]
-    size = Traced(len(members), "|pool|", f"Documents in the pool: the union of every run's top {k}")
+    size = Traced(len(members), "|pool|", f"Documents in the pool: the union of every run's top {k} "
+                                          f"({', '.join(sorted(members, key=_natural))})")
     rows, answers = [], [Answer(f"Pool size at depth {k}", Result("pool", "Pool size", size, context=_context(tops, k)))]
     for name, top in tops.items():
         others = {d for other, t in tops.items() if other != name for d in t}
         unique = [d for d in top if d not in others]
         judged = len(top)
         rows.append((name, judged, len(unique), ", ".join(unique) or "—"))
-        value = Traced(len(unique), f"unique({name})", f"Documents only run {name} puts in its top {k}")
+        value = Traced(len(unique), f"unique({name})",
+                       f"Documents only run {name} puts in its top {k} ({', '.join(unique) or 'none'})")
         answers.append(Answer(f"Unique contributions of run {name}", Result("pool", f"Unique contributions of {name}",
                                                                              value, context=_context(tops, k))))
     table = Table(("run", f"documents judged (top {k})", "unique contributions", "which"), tuple(rows),
                   f"Pool of depth {k}")
-    notes = [table, Note("reading", f"the assessors judge the {len(members)} pooled documents; a document outside "
-                                    "the pool counts as non-relevant (IIR 8.5)")]
+    notes = [table, Note("reading", f"the assessors judge the {len(members)} pooled documents "
+                                    f"({', '.join(sorted(members, key=_natural))}); a document outside the pool counts "
+                                    "as non-relevant "
+                                    "(IIR 8.5)")]
     if relevant is not None:
         relevant_ids = set(parse_ids(relevant, "relevant") if isinstance(relevant, str) else map(str, relevant))
         found = [d for d in members if d in relevant_ids]
-        value = Traced(len(found), "found", "Relevant documents in the pool")
+        value = Traced(len(found), "found", f"Relevant documents in the pool ({', '.join(sorted(found, key=_natural)) or 'none'})")
         answers.append(Answer("Relevant documents the pool finds", Result(
             "pool", "Relevant documents in the pool", value, context=_context(tops, k),
-            notes=[Note("reading", f"{len(relevant_ids) - len(found)} relevant document(s) stay outside the pool "
-                                   "and would be judged non-relevant")])))
+            notes=[Note("reading", _outside(sorted(relevant_ids - set(found), key=_natural)))])))
     return Solution(answers, notes)
+
+
+def _natural(docno: str):
+    """d2 before d10."""
+    import re
+
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", docno)]
+
+
+def _outside(missed) -> str:
+    if not missed:
+        return "every relevant document is in the pool"
+    one = len(missed) == 1
+    return (f"{len(missed)} relevant document{'' if one else 's'} ({', '.join(missed)}) "
+            f"stay{'s' if one else ''} outside the pool and would be judged non-relevant")
 
 
 def _context(tops, k) -> str:
