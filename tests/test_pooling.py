@@ -62,3 +62,14 @@ def test_bad_pools():
         pool({"A": "d1,d2,d1"}, 2)
     with pytest.raises(RankingError, match="no documents for topic 999"):
         trec_pool([str(RUNS[0])], 5, "999")
+
+
+def test_the_printed_report_is_not_shrunk_to_fit():
+    from irlab.solvers.pooling import pool_runs
+
+    # short numeric headers leave the page's room to the file names, which wrap instead of the table shrinking
+    latex = pool_runs([str(r) for r in RUNS], 10).document().render("latex")
+    assert r"\resizebox" not in latex and r"\begin{tabularx}" in latex
+    text = pool_runs([str(r) for r in RUNS], 10, ["401"]).document().render("text")
+    assert "| rows read | in top 10 | below 10 | other topics | unique" in text
+    assert "unique: the run's pooled documents no other run has in its top 10" in text

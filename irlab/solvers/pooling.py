@@ -187,9 +187,10 @@ class TrecPool:
                           f"Pool of depth {k} per topic, and the documents only one run brought in")
         run_rows = tuple((run.label, run.path, run.rows, run.in_top_k, run.rows - run.in_top_k - run.rows_elsewhere,
                           run.rows_elsewhere, sum(len(u) for u in run.unique.values())) for run in self.runs)
-        per_run = Table(("run", "file", "rows read", f"in its top {k} (pooled)", f"below depth {k}",
-                         "other topics", "unique contributions"), run_rows,
-                        "Every row of every run: in its top k, below the depth, or of a topic not pooled")
+        # short headers, so that the table fits a printed page with the file names wrapped (the caption says more)
+        per_run = Table(("run", "file", "rows read", f"in top {k}", f"below {k}", "other topics", "unique"), run_rows,
+                        f"Every row of every run: in its top {k} (pooled), below depth {k}, or of a topic not pooled; "
+                        f"unique: the run's pooled documents no other run has in its top {k}")
         runs, topics = len(self.runs), len(self.pools)
         blocks = [Paragraph(f"{runs} run{'s' * (runs != 1)}, depth k = {k}, {topics} topic{'s' * (topics != 1)}: "
                             f"{self.size} documents to judge."),
