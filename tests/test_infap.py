@@ -147,3 +147,11 @@ def test_the_unjudged_remark_counts_each_kind():
     assert remark("RUN") == "1 unjudged document (U) counts as non-relevant, as in trec_eval; bpref skips it"
     assert remark("RUUN").startswith("2 unjudged documents (U) count as non-relevant")
     assert remark("RSN").startswith("1 unjudged document (1 S, in the pool but sampled out) counts as non-relevant")
+
+
+def test_the_table_fits_a_printed_page():
+    result = infap(Ranking.parse("RSNUR", relevant=3))
+    (table,) = result.tables
+    assert table.columns[3:7] == ("k - 1", "d_k", "r_k", "n_k")  # symbols, explained by the caption
+    assert "above rank k: d_k pooled documents (R, N or S), r_k judged relevant, n_k judged non-relevant" in table.caption
+    assert r"\resizebox" not in result.render("latex")

@@ -108,6 +108,8 @@ def infap(ranking) -> Result:
 
 
 def _table(rows) -> Table:
-    return Table(("rank k", "judgment", "kind", "above (k - 1)", "pooled above (d_k)", "R above (r_k)",
-                  "N above (n_k)", "E[P@k]"), tuple(rows),
-                 "The ranking: each document judged relevant, judged non-relevant, sampled out or not in the pool")
+    # symbols as headers, explained in the caption: the table then fits a printed page
+    return Table(("rank k", "judgment", "kind", "k - 1", "d_k", "r_k", "n_k", "E[P@k]"), tuple(rows),
+                 "The ranking: each document judged relevant (R), judged non-relevant (N), sampled out (S) or not in "
+                 "the pool (U); above rank k: d_k pooled documents (R, N or S), r_k judged relevant, n_k judged "
+                 "non-relevant")
