@@ -78,6 +78,8 @@ def test_key_sheet_and_solution(exercise_set):
     text = solve(exercise_set).render("text")
     assert "Right option: (b) system 2" in text
     assert "Right options: (a) P@10; (c) nDCG" in text and "every right option must be named" in text
+    assert "a choice question (the sheet says 'one answer')" in text
+    assert "a choice question (the sheet says 'choose all that apply')" in text
     assert "Model answer: P@10 and nDCG" in text
     sheet = sheet_document(exercise_set, "ann").render("text")
     assert "(c) they tie" in sheet and "Right option" not in sheet and sheet.count("Your answer (letters)") == 2

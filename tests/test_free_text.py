@@ -15,7 +15,7 @@ def test_solution_and_key_show_the_model_answer():
     text = solve(SET, "8.8").render("text")
     assert "Model answer: Yes. AP rewards relevant documents at the very top" in text
     assert "Options: (a) yes; (b) no" in text and "not graded automatically" in text  # b: read by the teacher
-    assert "Right option: (a) yes" in text and "a choice question, graded automatically" in text  # d: a choice
+    assert "Right option: (a) yes" in text and "a choice question (the sheet says 'one answer'), graded automatically" in text  # d: a choice
     key = answer_key_document(SET, "alice", exercise_id="8.8").render("text")
     assert "Model answer: Yes: R-precision is 1/2 for system 1" in key
 

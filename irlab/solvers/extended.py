@@ -193,7 +193,7 @@ def free_text(options, where) -> Solution:
     checker grades by the letters the student names (irlab.solvers.choices).
     """
     from ..document import Paragraph
-    from .choices import correct_letters, options_text, written
+    from .choices import correct_letters, instruction, options_text, written
 
     model = options.get("model_answer")
     choices = options.get("choices") or []
@@ -218,8 +218,9 @@ def free_text(options, where) -> Solution:
     if model is not None:
         blocks.append(Paragraph(f"Model answer: {model.strip()}"))
     if right is not None:
-        blocks.append(Note("assumption", "a choice question, graded automatically: the answer names the letter(s) of "
-                                         "the right option(s); case, spaces and order do not matter"
+        blocks.append(Note("assumption", f"a choice question (the sheet says '{instruction(right)}'), graded "
+                                         "automatically: the answer names the letter(s) of the right option(s); case, "
+                                         "spaces and order do not matter"
                                          + ("; every right option must be named, and no other" if len(right) > 1
                                             else "")))
     else:
