@@ -24,7 +24,7 @@ def test_sheet_leaves_room_or_lists_the_options():
     sheet = sheet_document(SET, "alice", exercise_id="8.8").render("text")
     block = sheet.split("b) Does this result")[1].split("d) Does R-precision")[0]
     assert block.count("_" * 72) == 3  # lines = 3
-    assert "(a) yes" in sheet and "(b) no" in sheet and "Your answer (letters)" in sheet  # d names its right option
+    assert "(a) yes" in sheet and "(b) no" in sheet and "Your answer (letter)" in sheet  # d names its one right option
     assert "Model answer" not in sheet and "Right option" not in sheet
 
 

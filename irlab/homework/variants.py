@@ -319,6 +319,7 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
             if graded_choice:  # say whether one option or several are to be picked
                 told = _choice_instruction(exercise_set.path, exercise, question)
                 text = f"{text} ({told})" if text else f"({told})"
+                letters = "letter" if told == "one answer" else "letters"
             inner.append(Paragraph(f"{question.id}) {text}" if text else f"{question.id})"))
             if question.solver == "free-text":  # room to answer in words, or the options to pick from
                 choices = question.options.get("choices") or []
@@ -331,7 +332,7 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
             if question.solver != "free-text":  # room to write the answer
                 inner.append(Paragraph("Your answer: " + "_" * 40))
             elif graded_choice:  # the letters of the options picked
-                inner.append(Paragraph("Your answer (letters): " + "_" * 20))
+                inner.append(Paragraph(f"Your answer ({letters}): " + "_" * 20))
         blocks.append(Section(exercise_title(exercise), tuple(inner), {"exercise": exercise.id}))
     meta = _variant_meta(exercise_set, student, seed)
     meta["questions"] = [{"exercise": e.id, "question": q.id, "text": question_text(e, q, exercise_set.path)}
