@@ -38,7 +38,7 @@ def exercise_set(tmp_path):
 
 
 @pytest.mark.parametrize("answer, verdict", [
-    ("b", True), (" B ", True), ("(b)", True), ("b, b", True),
+    ("b", True), (" B ", True), ("(b)", True), ("b, b", True), ("b.", True), ("b)", True),
     ("a", False), ("b, c", False),
     ("", None), ("d", None), ("system 2", None), ("2", None),
 ])

@@ -1,11 +1,11 @@
 """Choice questions: a free-text question whose ``choices`` name the right option(s) by letter (``correct``).
 
 The options are lettered (a), (b), (c)… in the order written. An answer names the letters of the options it
-picks; case, spaces, separators (``,`` ``;`` ``/`` ``&`` ``+`` ``and`` and brackets) and order do not matter, and
-a letter written twice counts once; a label may be followed by its option's own text (``(c) infAP``). A word
-that is not a run of option letters (``banana``) is not an answer, never read as letters. An answer is right
-when it picks exactly the right options: one letter for a single right option, all of them (and no other) when
-several are right. The sheet says which (``instruction``).
+picks; case, spaces, separators (``,`` ``;`` ``/`` ``&`` ``+`` ``.`` ``and`` and brackets) and order do not
+matter, and a letter written twice counts once; a label may be followed by its option's own text (``(c) infAP``).
+A word that is not a run of option letters (``banana``) is not an answer, never read as letters. An answer is
+right when it picks exactly the right options: one letter for a single right option, all of them (and no other)
+when several are right. The sheet says which (``instruction``).
 
 >>> right = correct_letters(["a", "C"], 3)
 >>> sorted(right), judge(" c , A ", right, 3)[0], judge("a", right, 3)[0]
@@ -20,7 +20,7 @@ import string
 from ..errors import ParameterError
 
 LETTERS = string.ascii_lowercase
-_SEPARATORS = re.compile(r"[\s,;/&+()\[\]]+")
+_SEPARATORS = re.compile(r"[\s,;/&+.()\[\]]+")  # '.' too: 'b.' is how many write a letter
 _JOINING_WORDS = {"and"}  # 'a and c' names (a) and (c)
 # an option's letter written as a label, '(b)' or 'b)', possibly followed by the option's own text
 _LABEL = re.compile(r"(?:^|(?<=[\s,;/&+]))\(?([a-z])\)", re.IGNORECASE)
