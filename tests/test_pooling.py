@@ -73,3 +73,18 @@ def test_the_printed_report_is_not_shrunk_to_fit():
     text = pool_runs([str(r) for r in RUNS], 10, ["401"]).document().render("text")
     assert "| rows read | in top 10 | below 10 | other topics | unique" in text
     assert "unique: the run's pooled documents no other run has in its top 10" in text
+
+
+def test_a_run_without_a_topic_is_named(tmp_path):
+    from irlab.solvers.pooling import pool_runs
+
+    (tmp_path / "a.run").write_text("1 Q0 a 1 3 A\n1 Q0 b 2 2 A\n2 Q0 c 1 1 A\n3 Q0 e 1 1 A\n")
+    (tmp_path / "b.run").write_text("1 Q0 b 1 3 B\n1 Q0 d 2 2 B\n")
+    pooled = pool_runs([tmp_path / "a.run", tmp_path / "b.run"], 3)
+    text = pooled.document().render("text")
+    # B's 0 for topics 2 and 3 means "not in the run", not "nothing of its own": the report says so
+    assert "Warning: run B has no documents for 2 of the pooled topics (2, 3): it adds nothing to those pools" in text
+    assert "run A has no documents" not in text
+    one = pool_runs([tmp_path / "a.run", tmp_path / "b.run"], 3, ["1", "2"]).document().render("text")
+    assert "run B has no documents for topic 2: it adds nothing to that pool" in one
+    assert "Warning" not in pool_runs([tmp_path / "a.run", tmp_path / "b.run"], 3, ["1"]).document().render("text")

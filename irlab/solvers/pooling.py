@@ -199,7 +199,7 @@ class TrecPool:
                                   "non-relevant (IIR 8.5; Voorhees & Harman 2005)"),
                   Note("reading", "a unique contribution is a pooled document no other run has in its top "
                                   f"{k}: what the pool would lose without that run (Zobel 1998)"),
-                  per_topic, per_run,
+                  *self._missing_notes(), per_topic, per_run,
                   AnswerBlock("Documents to judge", "|pool|", self.size)]
         meta = {"depth": k, "size": self.size,
                 "runs": [{"label": r.label, "file": r.path, "runid": r.runid, "rows": r.rows, "in_top_k": r.in_top_k,
@@ -210,6 +210,21 @@ class TrecPool:
                                    "unique_documents": {r.label: list(r.unique.get(topic, ())) for r in self.runs}}
                            for topic, docs in self.pools.items()}}
         return Document(f"Pool of depth {k}", blocks, meta)
+
+
+    def _missing_notes(self) -> list:
+        """A warning for each run without documents for some pooled topic: its 0 there is not a pooled run's 0."""
+        notes = []
+        for run in self.runs:
+            missing = [topic for topic in self.pools if topic not in run.pooled]
+            if missing:
+                shown = ", ".join(missing[:10]) + (" …" if len(missing) > 10 else "")
+                one = len(missing) == 1
+                topics = f"topic {shown}" if one else f"{len(missing)} of the pooled topics ({shown})"
+                notes.append(Note("warning", f"run {run.label} has no documents for {topics}: it adds nothing to "
+                                             f"{'that pool' if one else 'those pools'} (0 unique in the per-topic "
+                                             "table)"))
+        return notes
 
 
 def _labels(paths, runids) -> list[str]:
