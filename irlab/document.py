@@ -18,6 +18,12 @@ class Paragraph:
 
 
 @dataclass(frozen=True)
+class KeyParagraph(Paragraph):
+    """A paragraph that is itself the answer (a choice question's right options, a model answer): rendered as any
+    paragraph, and kept by ``answers_only``."""
+
+
+@dataclass(frozen=True)
 class Note:
     """A remark that changes how to read the result: a convention, an assumption or a warning."""
 
@@ -294,7 +300,7 @@ def answers_only(document: Document) -> Document:
     def keep(blocks, depth):
         out = []
         for block in blocks:
-            if isinstance(block, Answer):
+            if isinstance(block, (Answer, KeyParagraph)):
                 out.append(block)
             elif isinstance(block, Section) and "question" in block.meta:
                 out.append(Section(block.title, tuple(keep(block.blocks, depth + 1)), block.meta))

@@ -152,3 +152,13 @@ def test_the_sheet_says_how_many_options_to_pick(exercise_set, tmp_path):
     bad.write_text(SET.replace('correct = "b"', 'correct = "z"'))
     with pytest.raises(InputFileError, match=r"bad.toml: exercise 1, question a, key 'correct'.*no option \(z\)"):
         sheet_document(bad, "ann")
+
+
+def test_the_answers_only_key_keeps_the_right_options(cli, exercise_set):
+    from irlab.document import answers_only
+
+    key = answers_only(answer_key_document(exercise_set, "ann")).render("text")
+    assert "Right option: (b) system 2" in key and "Right options: (a) P@10; (c) nDCG" in key
+    assert "Model answer: P@10 and nDCG" in key and "Options:" not in key  # the answers, without the rest
+    done = cli("solve", str(exercise_set), "--answers-only")
+    assert done.returncode == 0 and "Right option: (b) system 2" in done.stdout

@@ -192,7 +192,7 @@ def free_text(options, where) -> Solution:
     With ``choices`` and ``correct`` (the right options' letters) it is a choice question that the homework
     checker grades by the letters the student names (irlab.solvers.choices).
     """
-    from ..document import Paragraph
+    from ..document import KeyParagraph, Paragraph
     from .choices import correct_letters, instruction, options_text, written
 
     model = options.get("model_answer")
@@ -213,10 +213,10 @@ def free_text(options, where) -> Solution:
     blocks = []
     if choices:
         blocks.append(Paragraph("Options: " + options_text(choices)))
-    if right is not None:
-        blocks.append(Paragraph(f"Right option{'s' if len(right) > 1 else ''}: {written(right, choices)}"))
+    if right is not None:  # KeyParagraph: an answers-only key keeps them
+        blocks.append(KeyParagraph(f"Right option{'s' if len(right) > 1 else ''}: {written(right, choices)}"))
     if model is not None:
-        blocks.append(Paragraph(f"Model answer: {model.strip()}"))
+        blocks.append(KeyParagraph(f"Model answer: {model.strip()}"))
     if right is not None:
         blocks.append(Note("assumption", f"a choice question (the sheet says '{instruction(right)}'), graded "
                                          "automatically: the answer names the letter(s) of the right option(s); case, "
