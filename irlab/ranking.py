@@ -128,7 +128,8 @@ class Ranking:
             else:
                 raise RankingError(
                     f"ranking {text.strip()!r}: unexpected character {char!r} at position {position} "
-                    "(write R for relevant, N for non-relevant, U for unjudged, S for pooled but sampled out)"
+                    "(write R for relevant, N for non-relevant, U for unjudged (not in the pool), S for in the pool but "
+                    "sampled out)"
                 )
         if not grades:
             raise RankingError("the ranking is empty: give at least one R or N")

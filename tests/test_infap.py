@@ -68,7 +68,7 @@ def test_explain_on_the_command_line(cli):
     done = cli("explain", "infap", "RSNUR", "--relevant", "3")
     assert done.returncode == 0 and "Result: infAP = 1/2 = 0.5" in done.stdout
     done = cli("explain", "infap", "RXNR")
-    assert done.returncode == 2 and "S for pooled but sampled out" in done.stderr
+    assert done.returncode == 2 and "S for in the pool but sampled out" in done.stderr
 
 
 def test_sampled_out_ranks_must_be_unjudged():
@@ -155,3 +155,8 @@ def test_the_table_fits_a_printed_page():
     assert table.columns[3:7] == ("k - 1", "d_k", "r_k", "n_k")  # symbols, explained by the caption
     assert "above rank k: d_k pooled documents (R, N or S), r_k judged relevant, n_k judged non-relevant" in table.caption
     assert r"\resizebox" not in result.render("latex")
+
+
+def test_a_wrong_letter_names_every_kind():
+    with pytest.raises(RankingError, match=r"U for unjudged \(not in the pool\), S for in the pool but sampled out"):
+        Ranking.parse("RXS")
