@@ -106,6 +106,16 @@ beta = 2
 f_weight = "beta-squared"
 
 [[exercise]]
+id = "c"
+statement = "Counts."
+[exercise.parameters]
+counts = { tp = 20, fp = 40, fn = 60, tn = 880 }
+[[exercise.question]]
+id = "f2"
+solver = "f"
+beta = 2
+
+[[exercise]]
 id = "tau"
 statement = "MAP of five systems under two sets of judgments."
 [exercise.parameters]
@@ -173,6 +183,8 @@ CASES = [
     # P = 3/4, Rec = 3/5: F_2 = 5PR/(4P + R) = 5/8; set_F.2 = 3PR/(2P + R) = 9/14 = 0.6429
     ("f", "f2", "0.6429", "f-weight-beta-squared", None),
     ("f", "setf2", "0.625", "f-weight-beta", None),
+    # from counts: P = 1/3, Rec = 1/4; F_2 = 5/19, set_F.2 = 3PR/(2P + R) = 3/11
+    ("c", "f2", "3/11", "f-weight-beta-squared", None),
     # C = 8, D = 0 of 10 pairs, one tie in each list: tau-b = 8/sqrt(9 · 9) = 8/9, tau-a = 8/10
     ("tau", "b", "0.8", "tau-a-instead-of-b", None),
     ("tau", "a", "0.8889", "tau-b-instead-of-a", None),
@@ -233,3 +245,10 @@ def test_chapter8_seed_off_by_one_and_interpolation():
     assert check(SEED, "8/1", "a", "6/21").parts[0].mistake == "off-by-one-rank"
     # book 8.9 d: interpolated precision at 33% is 4/11; the non-interpolated value is P@9 = 1/3
     assert check(BOOK, "8.9", "d", "0.3333").parts[0].mistake == "non-interpolated-precision"
+
+
+def test_a_wrong_exact_fraction_is_not_called_rounded(custom):
+    """A fraction was not rounded: 51/200 near F_2 = 5/19 ≈ 0.2632 is a wrong value, not 'rounded too early'."""
+    part = check(custom, "c", "f2", "51/200").parts[0]
+    assert part.status == "wrong" and part.mistake != "rounded-too-early", part.message
+    assert check(custom, "c", "f2", "0.255").parts[0].mistake == "rounded-too-early"  # the same value as a decimal is

@@ -376,6 +376,8 @@ def near_miss(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()
         return NearMiss("rounded-too-coarsely",
                         f"{parsed.shown} is the right value rounded to {shown} decimal{'s' if shown != 1 else ''}; "
                         f"give at least {required} (the value is {exact.decimal_text(target, max(required, 4))})")
+    if "/" in parsed.shown:  # an exact fraction was not rounded: a wrong one is a wrong value, not a near miss
+        return None
     if target != 0 and abs(Fraction(parsed.value) - target) <= tolerance.near_rtol * abs(target):
         return NearMiss("rounded-too-early",
                         f"{parsed.shown} is close to the value ({exact.decimal_text(target, max(required, 4))}) but "

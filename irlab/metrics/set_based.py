@@ -5,7 +5,6 @@ from __future__ import annotations
 from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note
-from ..errors import ParameterError
 from ..limits import MAX_BETA
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced, call, minimum
@@ -142,9 +141,7 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
         from .counts import f_of_counts
 
-        if f_weight is not None and conv.F_WEIGHT.choice(f_weight).key != "beta":
-            raise ParameterError("f_weight applies to rankings; with counts, give beta (as IIR 8.3 does)")
-        return f_of_counts(ranking, k, beta)
+        return f_of_counts(ranking, k, beta, f_weight)
     weight = conv.F_WEIGHT.choice(f_weight)
     beta = check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
     p = precision(ranking, k, precision_denominator)
