@@ -62,10 +62,21 @@ def value_latex(value, written_form: str | None = None, inline: bool = False) ->
 
 
 def _with_decimal(value, written_form: str, approx: str) -> str:
+    latex = approx.startswith("\\")
     if exact.is_terminating(value):
         decimal = exact.decimal_text(value)
-        return written_form if _same(written_form, decimal) else f"{written_form} = {decimal}"
-    return f"{written_form} {approx} {exact.decimal_text(value, strip=False)}"
+        return written_form if _same(written_form, decimal) else f"{written_form} = {_scientific(decimal, latex)}"
+    return f"{written_form} {approx} {_scientific(exact.decimal_text(value, strip=False), latex)}"
+
+
+_E_NOTATION = re.compile(r"(\d(?:\.\d+)?)e([+-])0*(\d+)")
+
+
+def _scientific(decimal: str, latex: bool) -> str:
+    """A tiny or huge decimal written 1.000e-05 in text is typeset 1.000 × 10^{-5} in LaTeX."""
+    if not latex:
+        return decimal
+    return _E_NOTATION.sub(lambda m: rf"{m.group(1)} \times 10^{{{'-' if m.group(2) == '-' else ''}{m.group(3)}}}", decimal)
 
 
 def _same(a: str, b: str) -> bool:
@@ -97,10 +108,10 @@ def step_parts(step, fmt: str = "text") -> list[str]:
     if exact.is_terminating(step.value):
         decimal = exact.decimal_text(step.value)
         if not _same(decimal, parts[-1]):
-            parts.append(decimal)
+            parts.append(_scientific(decimal, latex))
     else:
         approx = r"\approx" if latex else "≈"
-        parts[-1] += f" {approx} {exact.decimal_text(step.value, strip=False)}"
+        parts[-1] += f" {approx} {_scientific(exact.decimal_text(step.value, strip=False), latex)}"
     return parts
 
 
