@@ -65,8 +65,10 @@ def _blocks(blocks, level):
             parts.append('<div class="table"><table>')
             aligned = ["" if numeric else ' class="text"' for numeric in numeric_columns(block)]
             parts.append("<tr>" + "".join(f"<th{a}>{_prose(c)}</th>" for c, a in zip(block.columns, aligned)) + "</tr>")
+            plain = [_counts_only(block.rows, i) for i in range(len(block.columns))]
             for row in block.rows:
-                parts.append("<tr>" + "".join(f"<td{a}>{_cell(c)}</td>" for c, a in zip(row, aligned)) + "</tr>")
+                parts.append("<tr>" + "".join(f"<td{a}>{escape(cell_text(c)) if text else _cell(c)}</td>"
+                                              for c, a, text in zip(row, aligned, plain)) + "</tr>")
             parts.append("</table></div>")
         elif isinstance(block, Steps):
             parts.append("<ol>")
@@ -101,6 +103,12 @@ def _cell(cell) -> str:
     if cell is None or isinstance(cell, (str, bool)):
         return escape(cell if isinstance(cell, str) else ("" if cell is None else ("yes" if cell else "no")))
     return to_mathml(cell_latex(cell, latex_text), alttext=cell_text(cell))
+
+
+def _counts_only(rows, column: int) -> bool:
+    """A column of whole numbers (ranks, counts) reads in the table's own font; one holding a fraction or a
+    logarithm anywhere is typeset throughout, so a column never mixes the two."""
+    return all(isinstance(row[column], (int, str, type(None))) for row in rows)
 
 
 def _prose(text: str) -> str:
