@@ -155,3 +155,16 @@ def test_printable_report(cli, runs, tmp_path):
     assert done.returncode == 0 and f"wrote {page}" in done.stderr
     html = page.read_text()
     assert "Pool of depth 2" in html and "unique: sysC" in html
+
+
+def test_report_names_the_unique_documents(runs, monkeypatch):
+    """Depth 3 on topic 401 (by hand above): A alone brought d3, B d5, C d9 and d10 — listed in the report."""
+    from irlab.solvers.pooling import TrecPool
+
+    text = pool_runs(runs, 3, topics=["401"]).document().render("text")
+    table = text.split("The unique documents, by run and topic")[1].split("\n\n")[0]
+    assert "401 | a" in table or "401 | sysA" in table
+    assert [line.split("|")[-1].strip() for line in table.splitlines()[3:]] == ["d3", "d5", "d9 d10"]
+    monkeypatch.setattr(TrecPool, "SHOWN_DOCUMENTS", 1)
+    text = pool_runs(runs, 3, topics=["401"]).document().render("text")
+    assert "d9 … and 1 more" in text

@@ -199,7 +199,7 @@ class TrecPool:
                                   "non-relevant (IIR 8.5; Voorhees & Harman 2005)"),
                   Note("reading", "a unique contribution is a pooled document no other run has in its top "
                                   f"{k}: what the pool would lose without that run (Zobel 1998)"),
-                  *self._missing_notes(), per_topic, per_run,
+                  *self._missing_notes(), per_topic, *self._unique_documents(), per_run,
                   AnswerBlock("Documents to judge", "|pool|", self.size)]
         meta = {"depth": k, "size": self.size,
                 "runs": [{"label": r.label, "file": r.path, "runid": r.runid, "rows": r.rows, "in_top_k": r.in_top_k,
@@ -211,6 +211,25 @@ class TrecPool:
                            for topic, docs in self.pools.items()}}
         return Document(f"Pool of depth {k}", blocks, meta)
 
+
+    SHOWN_TOPICS, SHOWN_DOCUMENTS = 20, 8  # the unique documents are listed in full in the JSON output
+
+    def _unique_documents(self) -> list:
+        """Which documents each run alone brought in, topic by topic (the first few; every one in the JSON)."""
+        def listed(docs):
+            docs = list(docs)
+            more = len(docs) - self.SHOWN_DOCUMENTS
+            return " ".join(docs[:self.SHOWN_DOCUMENTS]) + (f" … and {more} more" if more > 0 else "")
+
+        topics = list(self.pools)[:self.SHOWN_TOPICS]
+        rows = tuple((topic, run.label, listed(run.unique[topic])) for topic in topics for run in self.runs
+                     if run.unique.get(topic))
+        if not rows:
+            return []
+        caption = "The unique documents, by run and topic (what each run alone brought to the assessors)"
+        if len(self.pools) > self.SHOWN_TOPICS:
+            caption += f"; the first {self.SHOWN_TOPICS} of {len(self.pools)} topics, every one in --format json"
+        return [Table(("topic", "run", "unique documents"), rows, caption)]
 
     def _missing_notes(self) -> list:
         """A warning for each run without documents for some pooled topic: its 0 there is not a pooled run's 0."""
