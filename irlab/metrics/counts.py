@@ -170,21 +170,13 @@ def recall_of_counts(counts, k=None) -> Result:
 
 
 def _f(counts, beta, squared=False):
+    from .set_based import f_of_nodes
+
     beta = check_fraction(beta, "beta", 0, None, low_open=True)
     p = precision_of_counts(counts).traced
     r = recall_of_counts(counts).traced
-    from .set_based import f_symbol
-
-    symbol = f"F(x={exact.decimal_text(beta)})" if squared and beta != 1 else f_symbol(beta)
-    if p.value + r.value == 0:
-        return Traced(0, symbol, "F-measure"), beta, [Note("warning", "precision and recall are both 0: F is reported as 0")]
-    if beta == 1:
-        return ((2 * p * r) / (p + r)).named(symbol, "F-measure (harmonic mean of P and Rec)"), beta, []
-    if squared:  # trec_eval's set_F: the parameter is the weight β² itself
-        x = Traced(beta, "x", "Weight of recall (β² in IIR's terms)")
-        return (((1 + x) * p * r) / (x * p + r)).named(symbol, "F-measure"), beta, []
-    b = Traced(beta, "β")
-    return (((1 + b**2) * p * r) / (b**2 * p + r)).named(symbol, "F-measure"), beta, []
+    value, notes = f_of_nodes(p, r, beta, squared, beta_label=None)
+    return value, beta, notes
 
 
 def f_of_counts(counts, k=None, beta=1, f_weight=None) -> Result:
@@ -196,12 +188,10 @@ def f_of_counts(counts, k=None, beta=1, f_weight=None) -> Result:
     counts = _counts(counts, k)
     value, beta, notes = _f(counts, beta, squared=weight.key == "beta-squared")
     if weight.key == "beta-squared":
-        from ..document import Formula
+        from .set_based import set_f_formula
 
         return Result("f", "F-measure", value, context=counts.describe(), tables=[counts.table()], notes=list(notes),
-                      parameters={"beta": beta}, conventions={"f_weight": weight},
-                      formula=Formula("F(x) = (1 + x) · P · R / (x · P + R)",
-                                      r"F(x) = \frac{(1+x)\, P \cdot R}{x P + R}"))
+                      parameters={"beta": beta}, conventions={"f_weight": weight}, formula=set_f_formula("R", "R"))
     return _result("f", "F-measure", value, counts, notes, {"beta": beta})
 
 

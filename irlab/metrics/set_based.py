@@ -124,6 +124,28 @@ def f_symbol(beta) -> str:
     return f"F_{exact.decimal_text(beta)}" if exact.is_terminating(beta, 3) else "F_β"
 
 
+def f_of_nodes(p: Traced, r: Traced, beta, squared: bool = False,
+               beta_label: str | None = "Weight of recall against precision") -> tuple[Traced, list]:
+    """F from traced precision and recall, and the notes it needs: F_β = (1 + β²)·P·R / (β²·P + R) (IIR eq. 8.5),
+    or with ``squared`` trec_eval's set_F, whose parameter is the weight x = β² itself: (1 + x)·P·R / (x·P + R)."""
+    symbol = f"F(x={exact.decimal_text(beta)})" if squared and beta != 1 else f_symbol(beta)
+    if p.value + r.value == 0:
+        return Traced(0, symbol, "F-measure"), [Note("warning", "precision and recall are both 0: F is reported as 0")]
+    if beta == 1:
+        return ((2 * p * r) / (p + r)).named(symbol, "F-measure (harmonic mean of P and Rec)"), []
+    if squared:
+        x = Traced(beta, "x", "Weight of recall (β² in IIR's terms)")
+        return (((1 + x) * p * r) / (x * p + r)).named(symbol, "F-measure"), []
+    b = Traced(beta, "β", beta_label)
+    return (((1 + b**2) * p * r) / (b**2 * p + r)).named(symbol, "F-measure"), []
+
+
+def set_f_formula(recall: str, recall_latex: str) -> Formula:
+    """trec_eval's set_F written with the recall symbol of the explanation (Rec for rankings, R for counts)."""
+    return Formula(f"F(x) = (1 + x) · P · {recall} / (x · P + {recall})",
+                   rf"F(x) = \frac{{(1+x)\, P \cdot {recall_latex}}}{{x P + {recall_latex}}}")
+
+
 def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None, f_weight=None) -> Result:
     """F-measure: the weighted harmonic mean of precision and recall (F1 for beta = 1).
 
@@ -149,24 +171,12 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
     p_node, r_node = p.traced, r.traced
     p_node.symbol, r_node.symbol = "P", "Rec"  # R is the number of relevant documents
     squared = weight.key == "beta-squared"
-    symbol = f"F(x={exact.decimal_text(beta)})" if squared and beta != 1 else f_symbol(beta)
-    notes = list(r.notes) + [n for n in p.notes if n not in r.notes]
-    if p_node.value + r_node.value == 0:
-        notes.append(Note("warning", "precision and recall are both 0: F is reported as 0"))
-        value = Traced(0, symbol, "F-measure")
-    elif beta == 1:
-        value = ((2 * p_node * r_node) / (p_node + r_node)).named(symbol, "F-measure (harmonic mean of P and Rec)")
-    elif squared:  # trec_eval's set_F: the parameter is the weight β² itself
-        x = Traced(beta, "x", "Weight of recall (β² in IIR's terms)")
-        value = (((1 + x) * p_node * r_node) / (x * p_node + r_node)).named(symbol, "F-measure")
-    else:
-        b = Traced(beta, "β", "Weight of recall against precision")
-        value = (((1 + b**2) * p_node * r_node) / (b**2 * p_node + r_node)).named(symbol, "F-measure")
+    value, zero = f_of_nodes(p_node, r_node, beta, squared)
+    notes = list(r.notes) + [n for n in p.notes if n not in r.notes] + zero
     conventions = {**p.conventions, **r.conventions}
     if f_weight is not None or squared:
         conventions["f_weight"] = weight
-    formula = Formula("F(x) = (1 + x) · P · Rec / (x · P + Rec)",
-                      r"F(x) = \frac{(1+x)\, P \cdot \mathrm{Rec}}{x P + \mathrm{Rec}}") if squared else None
+    formula = set_f_formula("Rec", r"\mathrm{Rec}") if squared else None
     return Result("f", "F-measure", value, ranking=ranking, formula=formula,
                   conventions=conventions, parameters={"k": p.parameters.get("k"), "beta": beta},
                   notes=notes, tables=p.tables)
