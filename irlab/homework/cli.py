@@ -116,15 +116,10 @@ def run_grade(args) -> int:
     report.write(args.format, sys.stdout)
     html, pdf = getattr(args, "html", None), getattr(args, "pdf", None)
     if html or pdf:
-        from ..printable import write_html, write_pdf
+        from ..printable import write_printables
         from .gradebook import class_report
 
-        document = class_report(report)
-        if pdf:
-            written = write_pdf(document, pdf)
-            print(f"irlab: wrote {written} (LaTeX source: {written.with_suffix('.tex')})", file=sys.stderr)
-        if html:
-            print(f"irlab: wrote {write_html(document, html)}", file=sys.stderr)
+        write_printables(class_report(report), pdf, html)
     problems = report.problems
     for note in report.notes:
         print(f"irlab: note: {note}", file=sys.stderr)
