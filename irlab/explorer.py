@@ -529,6 +529,19 @@ class Options:
     log_base: int = 2
     beta: object = 1
 
+    def gains_for(self, row: Row) -> dict | None:
+        """The gain table ``row``'s tool computes with: the user's, as the tool reads it, or None (its own gains)."""
+        if not self.gains:
+            return None
+        if "gains" in row.honours:
+            return self.gains
+        if "gains-as-grades" in row.honours and _integer_gains(self.gains):  # ir_measures: gains become grades
+            return {grade: max(gain, 0) for grade, gain in self.gains.items()}
+        return None
+
+    def log_base_for(self, row: Row) -> int:
+        return self.log_base if "log_base" in row.honours else 2
+
 
 def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, judges=None, options: Options = Options()):
     """The exact value of ``measure`` as ``row``'s tool computes it on ``case``."""
@@ -537,10 +550,7 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
     ties = row.choice("ties")
     if row.choice("non_positive_scores") == "not-retrieved" and case is not None and case.scores is not None:
         case = _not_retrieved_below_zero(case, measure)
-    gains = options.gains if "gains" in row.honours else None
-    if "gains-as-grades" in row.honours and options.gains and _integer_gains(options.gains):
-        gains = {grade: max(gain, 0) for grade, gain in options.gains.items()}  # ir_measures: gains become grades
-    log_base = options.log_base if "log_base" in row.honours else 2
+    gains, log_base = options.gains_for(row), options.log_base_for(row)
     if row.always_cut and k is None and case is not None:
         k = len(case.grades)
     if measure == "kappa":
@@ -652,14 +662,15 @@ class Comparison(Displayable):
     def option_notes(self) -> list:
         """Which tools take the gain table or the log base the user gave, and which cannot."""
         notes = []
-        for option, shown, what in (("gains", self.options.gains, "the gain table"),
-                                    ("log_base", self.options.log_base != 2 and self.options.log_base, "the log base")):
-            if not shown:
+        options = self.options
+        for text, what, takes in (
+                (options.gains and f"gain table {_gains_text(options.gains)}", "the gain table",
+                 lambda row: options.gains_for(row) is not None),
+                (options.log_base != 2 and f"log base {options.log_base}", "the log base",
+                 lambda row: options.log_base_for(row) != 2)):
+            if not text:
                 continue
-            taking = [row.tool.name for row, _ in self.values if option in row.honours
-                      or (option == "gains" and "gains-as-grades" in row.honours and _integer_gains(self.options.gains))]
-            text = (f"gain table {_gains_text(self.options.gains)}" if option == "gains"
-                    else f"log base {self.options.log_base}")
+            taking = [row.tool.name for row, _ in self.values if takes(row)]
             notes.append(Note("reading", f"{text}: taken by {', '.join(taking) or 'no tool here'}; the other tools "
                                          f"cannot take {what} and keep their own."))
         if self.measure == "f":
@@ -869,18 +880,6 @@ def add_conventions_parser(subparsers):
     return p
 
 
-def _int_option(text, what, minimum):
-    if text is None:
-        return None
-    cleaned = str(text).strip()
-    if not cleaned.isascii() or not cleaned.lstrip("+").isdigit() or len(cleaned) > 15:
-        raise ParameterError(f"{what} must be an integer, got {cleaned[:40]!r}")
-    value = int(cleaned)
-    if value < minimum:
-        raise ParameterError(f"{what} must be at least {minimum}, got {value}")
-    return value
-
-
 def _refuse_unused(args, measure: str) -> None:
     """Every option given is used: one that this comparison would ignore is an error, not silently dropped."""
     trec = bool(args.qrels or args.run)
@@ -910,8 +909,10 @@ def conventions_result(args) -> Displayable:
     if measure != "all":
         measure = measure_name(measure)
     _refuse_unused(args, measure)
-    k = _int_option(args.k, "--k", 1)
-    relevant = _int_option(args.relevant, "--relevant", 0)
+    from .cli import _integer  # the command line's one reading of an integer option
+
+    k = _integer(args.k, "--k", 1)
+    relevant = _integer(args.relevant, "--relevant", 0)
     if args.qrels or args.run:
         if not (args.qrels and args.run):
             raise ParameterError("--qrels and --run go together")
