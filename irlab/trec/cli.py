@@ -12,7 +12,6 @@ nicknames (``official`` -- the default -- and ``all_trec``).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 import time
@@ -139,25 +138,18 @@ class _Progress:
         return False
 
 
-def _size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
-
-
 def run_eval(args) -> int:
     """Run ``irlab eval`` for a parsed namespace; print to stdout; return exit code.
 
     Bad input raises :class:`irlab.errors.IrlabError` (the main CLI turns it
     into ``irlab: error: ...`` and exit status 2)."""
-    from irlab.trec.evaluate import prepare, read_inputs, topic_coverage_notes
+    from irlab.trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
     from irlab.trec.measures import compute_all, parse_measures
     from irlab.trec.output import format_result
 
     notes = []
     plan = parse_measures(args.measures or ["official"], notes=notes)
-    long_run = _size(args.run) + _size(args.qrels) >= _LONG_RUN_BYTES  # and >1 s, see _Progress
+    long_run = file_size(args.run) + file_size(args.qrels) >= _LONG_RUN_BYTES  # and >1 s, see _Progress
     show = long_run and sys.stdout.isatty() and sys.stderr.isatty()
     with _Progress("irlab eval", show) as prog:
         # without a progress bar the qrels are read beside the run, on a second core when one is idle

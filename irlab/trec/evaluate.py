@@ -481,7 +481,7 @@ def read_inputs(qrels, run, progress=None):
     if progress is None:
         qrels, run = read_both(qrels, run, check_run_duplicates=not deferred)
     else:
-        sizes = [_file_size(path) for path in (qrels, run)]
+        sizes = [file_size(path) for path in (qrels, run)]
         share = sizes[0] / max(sum(sizes), 1)
         if not isinstance(qrels, Qrels):
             qrels = read_qrels(qrels, progress=lambda f: progress(share * f))
@@ -490,7 +490,8 @@ def read_inputs(qrels, run, progress=None):
     return qrels, run, (_check_and_join(qrels, run) if deferred else None)
 
 
-def _file_size(path) -> int:
+def file_size(path) -> int:
+    """Bytes on disk, or 0 for what is not a readable file (already read, missing: the reader reports that)."""
     try:
         return os.path.getsize(path)
     except (OSError, TypeError, ValueError):
