@@ -522,5 +522,6 @@ def save_figure(fig, path, dpi: int = 100) -> Path:
     fmt = _FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ParameterError(f"cannot tell the figure format of {str(path)!r}: name it .png, .pdf or .svg")
-    path.write_bytes(_figure_bytes(fig, fmt, dpi))
-    return path
+    from .outputs import write_file
+
+    return write_file(path, _figure_bytes(fig, fmt, dpi))  # whole or not at all, never through a link

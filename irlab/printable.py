@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 
 from .document import Document, Figure, Section, figures_in
-from .errors import IrlabError
+from .errors import IrlabError, OutputFileError
+from .outputs import check_target, write_file
 
 TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-get install texlive-latex-base texlive-latex-recommended)"
 
@@ -115,20 +116,21 @@ def run_report(result, qrels, run, figures: int = 4) -> Document:
 def write_html(document: Document, path) -> Path:
     """One self-contained HTML page (inline CSS, images as data URIs) that prints cleanly."""
     path = Path(path)
-    _atomic_write(path, document.render("html", standalone=True).encode("utf-8"))
+    write_file(path, document.render("html", standalone=True).encode("utf-8"))
     return path
 
 
 def write_pdf(document: Document, path) -> Path:
     """Compile ``document`` with pdflatex into ``path``; the LaTeX source is written beside it as ``.tex``."""
-    path = Path(path)
+    path = check_target(path)  # before the .tex is written beside it
     source = document.render("latex", standalone=True)
     tex_path = path.with_suffix(".tex")
-    _atomic_write(tex_path, source.encode("ascii"))
     figures = {f.name: f.png for f in figures_in(document.blocks)}
-    if figures:
-        for name, png in figures.items():
-            _atomic_write(tex_path.parent / name, png)
+    for name, png in figures.items():
+        _check_figure_file(tex_path.parent / name, png)
+    write_file(tex_path, source.encode("ascii"))
+    for name, png in figures.items():
+        write_file(tex_path.parent / name, png)
     pdflatex = shutil.which("pdflatex")
     if pdflatex is None:
         raise PrintError(f"pdflatex was not found: {TEXLIVE_HINT}. The LaTeX source was written to {tex_path}")
@@ -145,16 +147,22 @@ def write_pdf(document: Document, path) -> Path:
         if done.returncode != 0 or not (build / "document.pdf").exists():
             problem = next((line for line in done.stdout.splitlines() if line.startswith("!")), "see the log")
             raise PrintError(f"pdflatex failed on {tex_path}: {problem}")
-        _atomic_write(path, (build / "document.pdf").read_bytes())
+        write_file(path, (build / "document.pdf").read_bytes())
     return path
+
+
+def _check_figure_file(path: Path, png: bytes) -> None:
+    """A figure's file is named by a hash of its bytes (Figure.name), so an existing file of that name holding
+    other bytes is not an earlier copy of this figure: it is someone's file, and it is not replaced."""
+    if path.is_file() and not path.is_symlink() and path.read_bytes() != png:
+        raise OutputFileError(path, "a file of this name exists and is not this figure (figure files are named by "
+                                    "their content); move it or write the PDF elsewhere")
 
 
 def write_printables(document: Document, pdf=None, html=None, announce: bool = True) -> tuple[list, list]:
     """Write the PDF (its LaTeX source beside it) and/or the HTML page of ``document``; return the files written and
     the lines that say so (printed on stderr when ``announce``). A failure names the user's path."""
     import sys
-
-    from .errors import OutputFileError
 
     def written(write, path):
         try:
@@ -174,19 +182,3 @@ def write_printables(document: Document, pdf=None, html=None, announce: bool = T
     if announce and said:
         print("\n".join(said), file=sys.stderr)
     return files, said
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside ``path`` and rename it, so a failure leaves no half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp creates 0600; give the usual permissions
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

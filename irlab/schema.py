@@ -198,6 +198,9 @@ def _grades(value, problem):
     if len(value) > limits.MAX_RANKS:
         problem(f"has {len(value):,} grades; irlab's limit is {limits.MAX_RANKS:,}")
     nested = bool(value) and all(isinstance(item, list) for item in value)
+    if not nested and any(isinstance(item, list) for item in value):
+        problem(f"mixes lists and single grades, got {_shown(value)}: give one list of grades per ranking, such as "
+                "[[2, 1], []], or one list of grades such as [2, 1]")
     for position, item in enumerate(value, 1):
         if nested:
             _grades(item, lambda text: problem(f"list {position}: {text}"))
@@ -595,7 +598,9 @@ def write_readme(path) -> bool:
     start, stop = text.index(BEGIN), text.index(END) + len(END)
     updated = text[:start] + readme_table() + text[stop:]
     if updated != text:
-        path.write_text(updated, encoding="utf-8")
+        from .outputs import write_text
+
+        write_text(path, updated)
     return updated != text
 
 

@@ -162,13 +162,14 @@ class Manifest:
 
 
 def write_manifest(path, set_id: str, set_file, seed, roster: list[RosterEntry], files: dict) -> Path:
+    from ..outputs import write_text
+
     path = Path(path)
     data = {"irlab_manifest": MANIFEST_VERSION, "set": set_id, "file": str(set_file), "sha256": file_digest(set_file),
             "seed": None if seed is None else str(seed),
             "students": [{"id": e.id, "name": e.name, "email": e.email, "code": variant_code(set_id, e.id, seed),
                           **files.get(e.key, {})} for e in roster]}
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
+    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")  # whole, never through a link
 
 
 def read_manifest(path) -> Manifest:
