@@ -306,16 +306,69 @@ def _explain_document(args):
     return Document(result.title, section.blocks, result.meta()), result
 
 
-def _check_printable_paths(args) -> None:
-    """--pdf names a .pdf (its LaTeX source goes beside it as .tex, which must not be the PDF itself or the HTML)."""
+# the files each command reads, as (argument, how a message names it); an argument may hold several files
+_INPUTS = {
+    "explain": (("qrels", "the --qrels file"), ("run", "the --run file")),
+    "conventions": (("qrels", "the --qrels file"), ("run", "the --run file")),
+    "solve": (("file", "the exercise set"),),
+    "sheet": (("file", "the exercise set"), ("roster", "the --roster file")),
+    "grade": (("file", "the exercise set"), ("answers", "the answers CSV"), ("manifest", "the --manifest file"),
+              ("roster", "the --roster file")),
+    "eval": (("qrels", "the qrels"), ("run", "the run")),
+    "compare": (("qrels", "the qrels"), ("runs", "one of the runs")),
+    "pool": (("runs", "one of the runs"),),
+}
+# the files a command writes besides its printables (--pdf, --html)
+_OUTPUTS = (("judging_list", "-o/--judging-list"), ("output", "-o/--output"))
+
+
+def _command_inputs(args) -> list:
+    """Every file the command reads, as (label, path); --manifest DIR reads DIR/manifest.json."""
     from pathlib import Path
 
+    inputs = []
+    for name, label in _INPUTS.get(args.command, ()):
+        value = getattr(args, name, None)
+        for path in value if isinstance(value, list) else [value]:
+            if path is not None and name == "manifest" and Path(path).is_dir():
+                path = Path(path) / "manifest.json"
+            inputs.append((label, path))
+    return inputs
+
+
+def _printable_outputs(pdf, html, whose="") -> list:
+    """The files --pdf and --html write, as (label, path): the PDF, its LaTeX source beside it, the HTML page."""
+    from pathlib import Path
+
+    outputs = []
+    if pdf:
+        outputs += [(f"{whose}--pdf", pdf), (f"the LaTeX source of {whose}--pdf", Path(pdf).with_suffix(".tex"))]
+    if html:
+        outputs.append((f"{whose}--html", html))
+    return outputs
+
+
+def _command_outputs(args) -> list:
+    """Every file the command writes (known before it runs), as (label, path); a sheet's key is written beside it."""
     pdf, html = getattr(args, "pdf", None), getattr(args, "html", None)
+    outputs = _printable_outputs(pdf, html)
+    if args.command == "sheet" and not getattr(args, "roster", None):
+        outputs += _printable_outputs(pdf and _key_path(pdf), html and _key_path(html), "the answer key of ")
+    return outputs + [(label, getattr(args, name, None)) for name, label in _OUTPUTS]
+
+
+def _check_printable_paths(args) -> None:
+    """Before anything is computed or written: --pdf names a .pdf (its LaTeX source goes beside it as .tex), and no
+    output path is one of the command's inputs or another output (outputs.check_outputs)."""
+    from pathlib import Path
+
+    from .outputs import check_outputs
+
+    pdf = getattr(args, "pdf", None)
     if pdf and Path(pdf).suffix.lower() != ".pdf":
         raise ParameterError(f"--pdf {pdf}: the file name must end in .pdf (the LaTeX source is written beside it "
                              f"as {Path(pdf).with_suffix('.tex').name})")
-    if pdf and html and Path(html).resolve() in (Path(pdf).resolve(), Path(pdf).with_suffix(".tex").resolve()):
-        raise ParameterError(f"--html {html} would overwrite the PDF or its LaTeX source; give another file")
+    check_outputs(_command_inputs(args), _command_outputs(args))
 
 
 def _write_printable(document, args, pdf=None, html=None, announce=True) -> tuple[list, list]:

@@ -357,24 +357,20 @@ def run_pool(args) -> int:
     from pathlib import Path
 
     from ..cli import _integer
-    from ..errors import OutputFileError
+    from ..outputs import check_outputs, write_text
 
     depth = _integer(args.depth, "pool depth k (--depth)", 1)
     target = args.judging_list
     if target is not None:
-        if Path(target).resolve() in {Path(r).resolve() for r in args.runs}:
-            raise ParameterError(f"--judging-list {target} is one of the runs; give another file")
         if Path(target).is_dir():
             raise ParameterError(f"--judging-list {target} is a directory; give a file name")
+        check_outputs([("one of the runs", run) for run in args.runs], [("-o/--judging-list", target)])
     elif args.list_format:
         raise ParameterError("--list-format applies to the judging list: give --judging-list FILE")
     pooled = pool_runs(args.runs, depth, args.topic)
     if target is not None:
         fmt = args.list_format or ("csv" if target.lower().endswith(".csv") else "qrels")
-        try:
-            Path(target).write_text(pooled.judging_list(fmt), encoding="utf-8")
-        except OSError as error:
-            raise OutputFileError(target, error.strerror or str(error)) from None
+        write_text(target, pooled.judging_list(fmt))
         print(f"irlab: wrote {target} ({pooled.size} documents to judge, {fmt})", file=sys.stderr)
     document = pooled.document()
     sys.stdout.write(document.render(args.format))
