@@ -80,32 +80,120 @@ def run_sheet(args) -> int:
 
 
 def _class_sheets(args) -> int:
-    """Every roster student's sheet and answer key in DIR, and DIR/manifest.json."""
-    from .identity import read_roster, safe_name, write_manifest
+    """Every roster student's sheet and answer key in DIR, and DIR/manifest.json.
+
+    Every file name is decided and checked first (no two students' files one file, ignoring case; none the
+    manifest; none an input; none a link; none a file of DIR that an earlier run's manifest does not list), every
+    document is rendered, and only then is anything written, each file whole (outputs.write_file)."""
+    from ..outputs import check_outputs, write_text
+    from .identity import read_roster, write_manifest
     from .variants import answer_key_document, sheet_document, variant_set
 
     roster = read_roster(args.roster)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    extension = _EXTENSIONS[args.format]
-    files, used = {}, set()
-    for entry in roster:
-        stem = safe_name(entry.id)
-        while stem.casefold() in used:  # two ids that make the same file name
-            stem += "_"
-        used.add(stem.casefold())
-        written = {}
-        for kind, make in (("sheet", sheet_document), ("key", answer_key_document)):
-            document = make(args.file, entry.id, args.seed, getattr(args, "exercise", None))
-            name = f"{stem}.{extension}" if kind == "sheet" else f"{stem}-key.{extension}"
-            (out / name).write_text(document.render(args.format, standalone=True), encoding="utf-8")
-            written[kind] = name
-        files[entry.key] = written
+    if out.exists() and not out.is_dir():
+        from ..errors import OutputFileError
+
+        raise OutputFileError(out, "it is not a directory (--out names the directory for the class's sheets)")
+    files = _class_file_names(roster, _EXTENSIONS[args.format], args.roster)
+    planned = [(f"the {_KINDS[kind]} of {entry.id!r}", out / files[entry.key][kind]) for entry in roster
+               for kind in _KINDS]
+    check_outputs([("the exercise set", args.file), ("the --roster file", args.roster)],
+                  planned + [("the class manifest", out / MANIFEST_NAME)])
+    _check_earlier_files(out, [path for _, path in planned])
+    exercise = getattr(args, "exercise", None)
+    texts = [make(args.file, entry.id, args.seed, exercise).render(args.format, standalone=True)
+             for entry in roster for make in (sheet_document, answer_key_document)]
+    _make_directory(out)
+    for (_, path), text in zip(planned, texts):
+        write_text(path, text)
     set_id = variant_set(args.file).id
-    manifest = write_manifest(out / "manifest.json", set_id, args.file, args.seed, roster, files)
+    manifest = write_manifest(out / MANIFEST_NAME, set_id, args.file, args.seed, roster, files)
     print(f"irlab: wrote {len(roster)} sheets and answer keys to {out}/ and the class manifest {manifest}",
           file=sys.stderr)
     return 0
+
+
+MANIFEST_NAME = "manifest.json"
+_KINDS = {"sheet": "sheet", "key": "answer key"}  # the files of one student, in the order they are written
+
+
+def _class_file_names(roster, extension: str, roster_path) -> dict:
+    """Each student's file names, {normalised id: {"sheet": "s1.html", "key": "s1-key.html"}}. Two students whose
+    files would be one file (compared ignoring case, as Windows and macOS do), a file named like the class manifest
+    or a name too long for a file system is an InputFileError on the roster naming both ids and the file."""
+    from ..errors import InputFileError
+    from ..outputs import NAME_MAX, folded
+    from .identity import safe_name
+
+    taken = {folded(MANIFEST_NAME): None}
+    files = {}
+    for entry in roster:
+        stem = safe_name(entry.id)
+        names = {"sheet": f"{stem}.{extension}", "key": f"{stem}-key.{extension}"}
+        for kind, name in names.items():
+            mine = f"the {_KINDS[kind]} of {entry.id!r}"
+            if len(name.encode("utf-8")) > NAME_MAX:
+                raise InputFileError(roster_path, entry.line, f"the roster id makes a file name of "
+                                     f"{len(name.encode('utf-8'))} bytes ({name[:40]}…); file systems allow "
+                                     f"{NAME_MAX}: give the student a shorter id")
+            if folded(name) not in taken:
+                taken[folded(name)] = (entry, mine)
+                continue
+            if taken[folded(name)] is None:
+                raise InputFileError(roster_path, entry.line, f"roster id {entry.id!r} would write {name} "
+                                     f"({mine}), the class manifest's file that irlab grade --manifest reads: "
+                                     "give the student another id")
+            other, theirs = taken[folded(name)]
+            raise InputFileError(roster_path, entry.line, f"roster ids {other.id!r} (line {other.line}) and "
+                                 f"{entry.id!r} (line {entry.line}) both make the file {name} ({theirs} and {mine}; "
+                                 "file names are compared ignoring case, after characters other than letters, digits, "
+                                 "'-', '_' and '.' become '_'): give one of them another id")
+        files[entry.key] = names
+    return files
+
+
+def _check_earlier_files(out: Path, paths) -> None:
+    """DIR may hold an earlier run's sheets: the files its manifest lists are replaced; any other existing file at
+    a sheet's path (or a manifest.json not written by irlab) is someone else's and is an OutputFileError."""
+    from ..errors import OutputFileError
+    from ..outputs import folded
+
+    earlier = _earlier_sheets(out / MANIFEST_NAME)
+    for path in paths:
+        if path.exists() and folded(path.name) not in earlier:
+            raise OutputFileError(path, f"the file exists and is not a sheet that {out / MANIFEST_NAME} lists from an "
+                                        "earlier irlab sheet run; move it or choose another --out")
+
+
+def _earlier_sheets(manifest: Path) -> set:
+    """The file names (folded) of the sheets and keys an earlier run's manifest lists; none when there is none."""
+    import json
+
+    from ..errors import OutputFileError
+    from ..outputs import folded
+
+    if not manifest.exists() or manifest.is_symlink():  # a link is refused with its name by check_outputs
+        return set()
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        students = data["students"] if isinstance(data, dict) and "irlab_manifest" in data else None
+        names = {folded(s[kind]) for s in students for kind in _KINDS if isinstance(s.get(kind), str)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        students = None
+    if students is None:
+        raise OutputFileError(manifest, "the file exists and is not a class manifest written by irlab sheet; move "
+                                        "it or choose another --out")
+    return names
+
+
+def _make_directory(out: Path) -> None:
+    from ..errors import OutputFileError
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFileError(out, "it is not a directory" if out.exists() else error.strerror or str(error)) from None
 
 
 def run_grade(args) -> int:
