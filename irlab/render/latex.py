@@ -7,7 +7,8 @@ import re
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, step_parts, value_latex
+from .common import (CONTROL_CHARACTER, NOTE_TITLES, _visible_width, break_latex, cell_latex, control_name,
+                     prose_parts, step_parts, value_latex)
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
@@ -44,34 +45,60 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 
 
 def latex_text(text: str) -> str:
-    """Escape prose for LaTeX text mode; short sub- and superscripts (log2, 2^g, rel_1) are set as such."""
+    """Escape prose for LaTeX text mode; short sub- and superscripts (log2, 2^g, rel_1) are set as such.
+
+    The result is printable ASCII that plain pdflatex compiles anywhere, as a command's argument too: a control
+    character is printed by its code point ('U+001B'), a blank line is a space (``latex_paragraphs`` keeps the
+    paragraphs of a statement), and a leading '[' cannot be read as an optional argument (after \\item or \\\\).
+    """
     out = []
+    text = _BLANK_LINES.sub("\n", text.replace("\r\n", "\n"))
     for kind, piece in prose_parts(text):
         escaped = _escape_text(piece)
         command = {"sub": "textsubscript", "sup": "textsuperscript"}.get(kind)
         out.append(rf"\{command}{{{escaped}}}" if command else escaped)
+    latex = "".join(out)
+    return "{}" + latex if latex.startswith("[") else latex
+
+
+_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")  # a paragraph break, which no argument of a LaTeX command may hold
+
+
+def latex_paragraphs(text: str) -> str:
+    """Prose of several paragraphs (a statement with blank lines) for LaTeX text mode, its paragraphs kept."""
+    pieces = _BLANK_LINES.split(text.replace("\r\n", "\n"))
+    separators = _BLANK_LINES.findall(text.replace("\r\n", "\n"))
+    out = [latex_text(pieces[0])]
+    for separator, piece in zip(separators, pieces[1:]):
+        out += [separator, latex_text(piece)]
     return "".join(out)
 
 
 def _escape_text(text: str) -> str:
     out = []
-    text = re.sub(r"([/,])(?=\S)", "\\1\x00", text)  # a long path or grade list may break after '/' or ','
-    for char in text:
-        if char == "\x00":
-            out.append(r"\allowbreak{}")
-        elif char in _SPECIAL:
-            out.append(_SPECIAL[char])
-        elif char in _UNICODE:
-            out.append(_UNICODE[char])
-        elif ord(char) < 128:
-            out.append(char)
-        else:
-            out.append(_other_unicode(char))
+    for i, char in enumerate(text):
+        out.append(_escape_char(char))
+        if char in "/," and i + 1 < len(text) and not text[i + 1].isspace():
+            out.append(r"\allowbreak{}")  # a long path or grade list may break after '/' or ','
     return "".join(out)
+
+
+def _escape_char(char: str) -> str:
+    if char in _SPECIAL:
+        return _SPECIAL[char]
+    if char in _UNICODE:
+        return _UNICODE[char]
+    if CONTROL_CHARACTER.match(char):
+        return rf"\texttt{{<{control_name(char)}>}}"
+    if ord(char) < 128:
+        return char
+    return _other_unicode(char)
 
 
 _ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0304": "=",
             "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r"}
+_GREEK_SMALL = {"ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON", "ZETA", "ETA", "THETA", "IOTA", "KAPPA", "LAMDA", "MU",
+                "NU", "XI", "PI", "RHO", "SIGMA", "TAU", "UPSILON", "PHI", "CHI", "PSI", "OMEGA"}  # LaTeX has these
 _GREEK_CAPITALS = {"GAMMA", "DELTA", "THETA", "LAMDA", "XI", "PI", "SIGMA", "UPSILON", "PHI", "PSI", "OMEGA"}
 
 
@@ -81,18 +108,16 @@ def _other_unicode(char):
     import unicodedata
 
     name = unicodedata.name(char, "")
-    if name.startswith("GREEK SMALL LETTER ") or name.startswith("GREEK CAPITAL LETTER "):
-        letter = name.rsplit(" ", 1)[-1]
-        if "SMALL" in name and letter.isalpha():
-            return rf"$\{'lambda' if letter == 'LAMDA' else letter.lower()}$"
-        if letter in _GREEK_CAPITALS:
-            return rf"$\{'Lambda' if letter == 'LAMDA' else letter.capitalize()}$"
+    for kind, letters in (("SMALL", _GREEK_SMALL), ("CAPITAL", _GREEK_CAPITALS)):
+        letter = name[len(f"GREEK {kind} LETTER "):].removeprefix("FINAL ")  # final sigma is a sigma
+        if name.startswith(f"GREEK {kind} LETTER ") and letter in letters:
+            command = "lambda" if letter == "LAMDA" else letter.lower()
+            return rf"$\{command if kind == 'SMALL' else command.capitalize()}$"
     decomposed = unicodedata.normalize("NFD", char)
-    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in _ACCENTS:
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[0].isalpha() and decomposed[1] in _ACCENTS:
         return rf"\{_ACCENTS[decomposed[1]]}{{{decomposed[0]}}}"
-    fraction = unicodedata.normalize("NFKD", char)
-    if "\u2044" in fraction:
-        top, bottom = fraction.split("\u2044")
+    top, slash, bottom = unicodedata.normalize("NFKD", char).partition("\u2044")
+    if slash and top.isascii() and top.isdigit() and bottom.isascii() and bottom.isdigit():
         return rf"$\frac{{{top}}}{{{bottom}}}$"
     return rf"\texttt{{<U+{ord(char):04X}>}}"
 
@@ -118,10 +143,10 @@ def _blocks(blocks, level):
             command = _SECTIONS.get(level, "paragraph*")
             lines += [rf"\{command}{{{latex_text(block.title)}}}", ""] + _blocks(block.blocks, level + 1)
         elif isinstance(block, Paragraph):
-            lines += [latex_text(block.text), ""]
+            lines += [latex_paragraphs(block.text), ""]
         elif isinstance(block, Note):
             title = NOTE_TITLES.get(block.kind, block.kind.title())
-            lines += [rf"\textbf{{{title}:}} {latex_text(block.text)}", ""]
+            lines += [rf"\textbf{{{title}:}} {latex_paragraphs(block.text)}", ""]
         elif isinstance(block, Formula):
             formulas = [part.strip() for part in block.latex.replace(r"\qquad", r"\quad").split(r", \quad")]
             rows = [piece for formula in formulas for piece in break_latex(formula, 70)]
@@ -173,7 +198,7 @@ def _blocks(blocks, level):
             lines += [r"\begin{center}\begin{minipage}{0.42\linewidth}\centering",  # the caption beside it
                       rf"\includegraphics[width=\linewidth]{{{block.name}}}",
                       r"\end{minipage}\hfill\begin{minipage}{0.54\linewidth}\raggedright",
-                      latex_text(block.caption), r"\end{minipage}\end{center}", ""]
+                      latex_paragraphs(block.caption), r"\end{minipage}\end{center}", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines
