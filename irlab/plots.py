@@ -330,35 +330,53 @@ def topic_bars(values, measure, title=None, ax=None) -> "Figure":
 
 
 def score_histogram(scores, max_score, title=None, ax=None) -> "Figure":
-    """How many students earned each score: one bar per bin of width 1 point, from 0 to ``max_score``.
+    """How many students earned each score, from 0 to ``max_score``.
 
-    ``scores`` are exact (or float) totals; a score s falls in the bin [i, i + 1) with i = floor(s), the full
-    mark in the last bin. Used by the homework class report.
+    Whole-number scores (one point per question) get one bar per score, 0, 1, …, ``max_score``: 4 and 5 points
+    are two bars. Scores with fractions of a point (partial credit) fall in bins of width 1 point: a score s in
+    the bin [i, i + 1) with i = floor(s), the full mark in the last bin. Used by the homework class report.
 
+    >>> fig = score_histogram([0, 4, 5, 5], 5)
+    >>> [int(p.get_height()) for p in fig.axes[0].patches]
+    [1, 0, 0, 0, 1, 2]
     >>> fig = score_histogram([0, 1.5, 2, 2, 3], 3)
     >>> [int(p.get_height()) for p in fig.axes[0].patches]
     [1, 1, 3]
     """
     if not isinstance(max_score, int) or max_score < 1:
         raise ParameterError(f"score_histogram needs a whole maximum score >= 1, got {max_score!r}")
-    bins = [0] * max_score
-    for score in scores:
-        value = _as_float(score)
+    values = [_as_float(score) for score in scores]
+    for value in values:
         if value < 0 or value > max_score:
             raise ParameterError(f"score {value:g} is outside 0..{max_score}")
-        bins[min(int(math.floor(value)), max_score - 1)] += 1
-    labels = [f"{i}–{i + 1}" if i < max_score - 1 else f"{i}–{max_score}" for i in range(max_score)]
+    if all(_is_whole(score) for score in scores):  # one bar per score
+        bins = [0] * (max_score + 1)
+        for value in values:
+            bins[int(value)] += 1
+        labels = [str(i) for i in range(max_score + 1)]
+    else:
+        bins = [0] * max_score
+        for value in values:
+            bins[min(int(math.floor(value)), max_score - 1)] += 1
+        labels = [f"{i}–{i + 1}" if i < max_score - 1 else f"{i}–{max_score}" for i in range(max_score)]
     with _style():
         fig, ax = _canvas(ax)
-        ax.bar(range(max_score), bins, width=0.8, color=LIGHT_GREY, edgecolor=BLACK, linewidth=0.8,
+        ax.bar(range(len(bins)), bins, width=0.8, color=LIGHT_GREY, edgecolor=BLACK, linewidth=0.8,
                gid="irlab-score-histogram")
-        ax.set_xticks(range(max_score))
-        ax.set_xticklabels(labels, fontsize=SMALL_SIZE, rotation=90 if max_score > 12 else 0)
+        ax.set_xticks(range(len(bins)))
+        ax.set_xticklabels(labels, fontsize=SMALL_SIZE, rotation=90 if len(bins) > 12 else 0)
         ax.yaxis.get_major_locator().set_params(integer=True)
         ax.grid(True, axis="y", color=LIGHT_GREY, linestyle=":", linewidth=0.8)
         ax.set_axisbelow(True)
         _finish(ax, f"Score (points of {max_score})", "Students", title or f"Score distribution ({sum(bins)} students)")
     return fig
+
+
+def _is_whole(score) -> bool:
+    """A whole number of points: exactly for ints and fractions, by its value for a float or a sympy number."""
+    if isinstance(score, numbers.Rational):
+        return score.denominator == 1
+    return _as_float(score).is_integer()
 
 
 # 4. the kappa contingency table -----------------------------------------------------------------
