@@ -83,7 +83,9 @@ def _integer(low, high=None):
     return check
 
 
-def _number(low, high, *, low_open=False):
+def _number(low, high, *, low_open=False, high_open=False):
+    """A number in [low, high] (either end open, or None for no bound), read exactly as the solvers read it."""
+
     def check(value, problem):
         from .exact import parse_number
 
@@ -93,10 +95,12 @@ def _number(low, high, *, low_open=False):
             number = parse_number(value) if isinstance(value, str) else Fraction(repr(value) if isinstance(value, float) else value)
         except (ValueError, OverflowError):
             problem(f"must be a number such as 0.25, \"1/4\" or \"25%\", got {_shown(value)}")
-        too_low = number <= low if low_open else number < low
-        if too_low or (high is not None and number > high):
-            problem(f"must lie in {'(' if low_open else '['}{low}, {high if high is not None else '∞'}"
-                    f"{']' if high is not None else ')'}, got {_shown(value)}")
+        too_low = low is not None and (number <= low if low_open else number < low)
+        too_high = high is not None and (number >= high if high_open else number > high)
+        if too_low or too_high:
+            problem(f"must lie in {'(' if low_open or low is None else '['}{low if low is not None else '-∞'}, "
+                    f"{high if high is not None else '∞'}{']' if high is not None and not high_open else ')'}, "
+                    f"got {_shown(value)}")
         bound = 10**limits.MAX_DIGITS
         if abs(number.numerator) >= bound or number.denominator >= bound:
             problem(f"has more than {limits.MAX_DIGITS} digits (irlab's limit), got {_shown(value)}")
@@ -286,6 +290,7 @@ def _metric_keys() -> list[Key]:
         "beta": (_number(0, limits.MAX_BETA, low_open=True), f"number in (0, {limits.MAX_BETA}]"),
         "gains": (_gain_table, 'a gain per grade: "1=1,2=5" or { 1 = 1, 2 = 5 }'),
         "log_base": (_integer(2, 10**6), "integer 2 … 1,000,000"),
+        "persistence": (_number(0, 1, low_open=True, high_open=True), "number in (0, 1) (0.8, \"4/5\", \"80%\")"),
     }
     keys, seen = [], {}
     for metric in METRICS:
@@ -523,6 +528,7 @@ def fill(template: str, values: dict, problem) -> str:
 VARIANT_KEYS = ("ranking", "rankings", "unretrieved", "judgments", "retrieved", "relevant", "collection", "threshold")
 _VARIANT_BOUNDS = {"grades": limits.MAX_GRADE, "threshold": limits.MAX_GRADE, "judges": 100,
                    "collection": limits.MAX_COLLECTION, "relevant": limits.MAX_RELEVANT}
+_VARIANT_LOWEST = {"threshold": 1}  # a grade >= 0 would make every document relevant: threshold starts at 1
 
 
 def check_variants(spec, problem) -> None:
@@ -558,8 +564,9 @@ def _check_draw(value, path: str, leaf: str, problem) -> None:
             _check_draw(inner, path, leaf, problem)
     elif _is_int(value):
         bound = _VARIANT_BOUNDS.get(leaf, limits.MAX_QUERIES if path == "rankings.count" else limits.MAX_RANKS)
-        if not 0 <= value <= bound:
-            problem(f"must be an integer in [0, {bound:,}] (irlab's limit), got {value:,}", where)
+        lowest = _VARIANT_LOWEST.get(path, 0)
+        if not lowest <= value <= bound:
+            problem(f"must be an integer in [{lowest}, {bound:,}] (irlab's limit), got {value:,}", where)
     else:
         problem(f"must be an integer, a range [low, high] or a table, got {_shown(value)}", where)
 
