@@ -24,6 +24,12 @@ class KeyParagraph(Paragraph):
 
 
 @dataclass(frozen=True)
+class StatementParagraph(Paragraph):
+    """A paragraph of an exercise's statement (its text and data: the ranking, the counts): rendered as any
+    paragraph, and kept by ``answers_only`` so a key can be checked against the data it answers."""
+
+
+@dataclass(frozen=True)
 class Note:
     """A remark that changes how to read the result: a convention, an assumption or a warning."""
 
@@ -47,6 +53,16 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     caption: str | None = None
+
+
+@dataclass(frozen=True)
+class StatementTable(Table):
+    """A table of an exercise's statement (the judgments): rendered as any table, and kept by ``answers_only``.
+
+    ``given`` is the table as the statement prints it when a solution added its own columns to it (each rule's
+    verdict): an answers-only key shows the statement's table, not the working."""
+
+    given: Table | None = None
 
 
 @dataclass(frozen=True)
@@ -295,12 +311,17 @@ def without_repeats(sections):
 
 
 def answers_only(document: Document) -> Document:
-    """An answer key without the working: each exercise's title, then every question's title and its answers."""
+    """An answer key without the working: each exercise's title and statement (its data: the ranking, the counts,
+    the judgments' table, and a warning about which data was solved), then every question's title and its answers."""
 
     def keep(blocks, depth):
         out = []
         for block in blocks:
-            if isinstance(block, (Answer, KeyParagraph)):
+            if isinstance(block, (Answer, KeyParagraph, StatementParagraph)):
+                out.append(block)
+            elif isinstance(block, StatementTable):
+                out.append(block.given or block)
+            elif isinstance(block, Note) and block.kind == "warning" and depth == 0:  # e.g. solved with the first 20
                 out.append(block)
             elif isinstance(block, Section) and "question" in block.meta:
                 out.append(Section(block.title, tuple(keep(block.blocks, depth + 1)), block.meta))

@@ -15,7 +15,8 @@ from pathlib import Path
 from . import conventions as conv
 from . import schema
 from .document import Answer as AnswerBlock
-from .document import Document, Formula, Note, Paragraph, Section, Steps, Table, gather_rank_tables
+from .document import (Document, Formula, Note, Paragraph, Section, StatementParagraph, StatementTable, Steps, Table,
+                       gather_rank_tables)
 from .errors import InputFileError, IrlabError
 from .ranking import Ranking
 
@@ -212,6 +213,12 @@ def _check_parameters(parameters: dict, where: Where) -> None:
         if several and per_query and len(value) != len(parameters["rankings"]):
             raise where.error(f"gives {len(value)} values for {len(parameters['rankings'])} rankings: one per ranking",
                               f"parameters.{key}")
+        if several and key == "unretrieved" and value and not per_query:
+            raise where.error(_UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
+
+
+_UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
+                            "rankings (a single list [2, 1] would not say which query's documents these are)")
 
 
 # the inputs each kind of solver reads: (any of these keys, what to say)
@@ -326,8 +333,12 @@ def _rankings(params, where: Where) -> list[Ranking]:
         relevant = params.get("relevant")
         relevant = relevant if isinstance(relevant, list) else [relevant] * len(texts)
         unretrieved = params.get("unretrieved") or [()] * len(texts)
-        if len(relevant) != len(texts) or len(unretrieved) != len(texts):
-            raise where.error(f"give one value per ranking ({len(texts)} rankings)", "relevant")
+        if not all(isinstance(grades, (list, tuple)) for grades in unretrieved):
+            raise where.error(_UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
+        for key, values in (("relevant", relevant), ("unretrieved", unretrieved)):
+            if len(values) != len(texts):
+                raise where.error(f"gives {len(values)} values for {len(texts)} rankings: one per ranking",
+                                  f"parameters.{key}")
         return [_parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **_ranking_known(params)})
                 for t, r, u in zip(texts, relevant, unretrieved)]
     if "ranking" not in params:
@@ -411,9 +422,7 @@ def solve_question(params: dict, question: Question, where: Where):
 def exercise_values(exercise: Exercise, params: dict) -> dict:
     """The values a statement or question text may name: the parameters, and length/relevant_shown (what the
     statement claims in [exercise.stated], else counted from the data)."""
-    values = {key: (", ".join(map(str, v)) if isinstance(v, list) and key != "rankings" else v) for key, v in params.items()}
-    if "rankings" in params:
-        values["rankings"] = " and ".join(str(r) for r in params["rankings"])
+    values = {key: _shown_parameter(key, value) for key, value in params.items()}
     written = exercise.parameters.get("ranking")
     if isinstance(written, (str, list)):  # an R/N string or a list of grades
         shown = _parse_ranking(written, {k: params[k] for k in ("threshold",) if k in params})
@@ -425,13 +434,37 @@ def exercise_values(exercise: Exercise, params: dict) -> dict:
     return values
 
 
+def _shown_parameter(key: str, value):
+    """A parameter as a statement prints it: a list as '3, 2, 0', several rankings as 'RNR and NRR', counts as
+    'tp = 20, fp = 40, fn = 60, tn = 880' (queries separated by ';'), systems and runs as 'A: …; B: …'."""
+    if key == "counts":
+        tables = value if isinstance(value, list) else [value]
+        return "; ".join(", ".join(f"{name} = {count}" for name, count in table.items()) for table in tables)
+    if key == "rankings":
+        return " and ".join(str(ranking) for ranking in value)
+    if isinstance(value, dict):  # systems (rankings or scores per system), runs (ids per run)
+        def entry(item):  # a system's rankings are joined like {rankings}, its scores like any list
+            return _shown_parameter("rankings" if key == "systems" and _rankings_of(item) else key, item)
+
+        return "; ".join(f"{name}: {entry(item)}" for name, item in value.items())
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value
+
+
+def _rankings_of(entry) -> bool:
+    """A system's entry is its rankings (one per query: R/N strings or lists of grades), not its per-topic scores."""
+    return isinstance(entry, list) and all(isinstance(item, (str, list)) for item in entry)
+
+
 def _fill(template: str, values: dict, where: Where, key: str) -> str:
     return schema.fill(template.strip(), values, lambda text: _problem(where)(text, key))
 
 
 def statement_text(exercise: Exercise, params: dict, path) -> str:
     """The statement with its placeholders ({ranking}, {relevant}, {length}, …) filled."""
-    return _fill(exercise.statement, exercise_values(exercise, params), Where(path, exercise.id), "statement")
+    where = Where(path, exercise.id)
+    return _fill(exercise.statement, _in_context(where, exercise_values, exercise, params), where, "statement")
 
 
 def question_text(exercise: Exercise, question: Question, path) -> str:
@@ -486,13 +519,15 @@ def exercise_title(exercise: Exercise) -> str:
 
 
 def statement_blocks(exercise: Exercise, path) -> list:
-    """The statement as paragraphs, followed by the judges' table when the statement does not print it itself."""
+    """The statement as paragraphs, followed by the judges' table when the statement does not print it itself
+    (statement blocks: an answers-only key keeps them)."""
     statement = _in_context(Where(path, exercise.id), statement_text, exercise, exercise.parameters, path)
-    blocks = [Paragraph(part.strip()) for part in statement.split("\n\n") if part.strip()]
+    blocks = [StatementParagraph(part.strip()) for part in statement.split("\n\n") if part.strip()]
     table = exercise.parameters.get("judgments")
     if isinstance(table, list) and table and "{judgments}" not in exercise.statement:
         columns = ("document", *(f"judge {i}" for i in range(1, len(table[0]))))
-        blocks.append(Table(columns, tuple(tuple(row) for row in table), "Relevance judgments (0 = non-relevant, 1 = relevant)"))
+        blocks.append(StatementTable(columns, tuple(tuple(row) for row in table),
+                                     "Relevance judgments (0 = non-relevant, 1 = relevant)"))
     return blocks
 
 
@@ -556,7 +591,8 @@ def _judgments_with_columns(blocks: list, shared: Table):
         if (isinstance(block, Table) and block.columns == shared.columns[:width]
                 and {tuple(map(str, row)) for row in block.rows} == {tuple(map(str, row[:width])) for row in shared.rows}):
             caption = f"{block.caption}, each rule's verdict and the retrieved set"
-            return blocks[:position] + [Table(shared.columns, shared.rows, caption)] + blocks[position + 1:], None
+            merged = StatementTable(shared.columns, shared.rows, caption, given=block)
+            return blocks[:position] + [merged] + blocks[position + 1:], None
     return blocks, Table(shared.columns, shared.rows, "Judgments (every question of this exercise refers to them)")
 
 
