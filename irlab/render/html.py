@@ -6,8 +6,8 @@ from html import escape
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, step_parts,
-                     value_latex, value_text)
+from .common import (CONTROL_CHARACTER, NOTE_TITLES, break_latex, cell_latex, cell_text, control_name, numeric_columns,
+                     prose_parts, step_parts, value_latex, value_text)
 from .latex import latex_text
 from .mathml import to_mathml
 
@@ -38,11 +38,18 @@ def render_html(document, standalone: bool = False, **_options) -> str:
     parts.append("</div>")
     body = "\n".join(p for p in parts if p) + "\n"
     if not standalone:
-        return body
-    return (
+        return _visible_controls(body)
+    return _visible_controls(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>{escape(document.title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n"
     )
+
+
+def _visible_controls(html: str) -> str:
+    """The page with each control character shown as '<U+001B>', in text and attributes alike: HTML forbids them,
+    and a replacement character would hide which byte of the file to fix. irlab's own markup holds none, so this
+    one pass over the page covers every piece of text copied from a file."""
+    return CONTROL_CHARACTER.sub(lambda m: f"&lt;{control_name(m.group())}&gt;", html.replace("\r\n", "\n"))
 
 
 def _blocks(blocks, level):

@@ -2,50 +2,76 @@
 
 from __future__ import annotations
 
+import re
+
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, cell_text, step_chain, value_latex
+from .common import CONTROL_CHARACTER, NOTE_TITLES, cell_text, control_name, step_chain, value_latex
 
 
 def render_markdown(document, **_options) -> str:
-    lines = [f"## {document.title}", ""] + _blocks(document.blocks, 3)
+    lines = [f"## {_line(document.title)}", ""] + _blocks(document.blocks, 3)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", r"\|").replace("*", r"\*")
+# what a Markdown viewer would act on in text irlab copies from a file: '<' where a tag, comment or autolink could
+# begin, '&' where a character reference could, ']' where a link or an image closes, '$' and '`' that open math and
+# code; '|' and '*' for tables and emphasis. A '<' or '&' that cannot open markup ('d < 0', 'Croft & Strohman')
+# stays as it is, so the output of irlab's own prose keeps its bytes.
+_ACTIVE = re.compile(r"<(?=[A-Za-z/!?])|&(?=[#A-Za-z0-9])|\](?=[(\[:])|[$`|*\\]")
+_ACTIVE_IN_BRACKETS = re.compile(_ACTIVE.pattern + r"|[\[\]]")  # an image's description ends at its first ']'
+_ESCAPED = {"<": "&lt;", "&": "&amp;"}
+
+
+def _escape(text: str, active=_ACTIVE) -> str:
+    """Text from a file or from irlab shown as written, never acted on: no tag, link, math or code span comes out of
+    it, and a control character reads '<U+001B>'."""
+    text = text.replace("\r\n", "\n")
+    text = CONTROL_CHARACTER.sub(lambda m: f"<{control_name(m.group())}>", text)
+    return active.sub(lambda m: _ESCAPED.get(m.group(), "\\" + m.group()), text)
+
+
+def _line(text: str, active=_ACTIVE) -> str:
+    """Escaped text that must stay on one line (a heading, a table cell, a caption): its line breaks become spaces."""
+    return _escape(re.sub(r"\s*\n\s*", " ", text), active)
+
+
+def _math(latex: str) -> str:
+    """LaTeX between $ signs with each control character written \\text{U+001B}."""
+    return CONTROL_CHARACTER.sub(lambda m: rf"\text{{{control_name(m.group())}}}", latex)
 
 
 def _blocks(blocks, level):
     lines = []
     for block in blocks:
         if isinstance(block, Section):
-            lines += [f"{'#' * min(level, 6)} {block.title}", ""] + _blocks(block.blocks, level + 1)
+            lines += [f"{'#' * min(level, 6)} {_line(block.title)}", ""] + _blocks(block.blocks, level + 1)
         elif isinstance(block, Paragraph):
             lines += [_escape(block.text), ""]
         elif isinstance(block, Note):
             lines += [f"> **{NOTE_TITLES.get(block.kind, block.kind.title())}:** {_escape(block.text)}", ""]
         elif isinstance(block, Formula):
             if block.caption:
-                lines += [f"*{block.caption}:*", ""]
-            lines += [f"$${block.latex}$$", ""]
+                lines += [f"*{_line(block.caption)}:*", ""]
+            lines += [f"$${_math(block.latex)}$$", ""]
         elif isinstance(block, Table):
             if block.caption:
-                lines += [f"*{_escape(block.caption)}*", ""]
-            lines.append("| " + " | ".join(_escape(c) for c in block.columns) + " |")
+                lines += [f"*{_line(block.caption)}*", ""]
+            lines.append("| " + " | ".join(_line(c) for c in block.columns) + " |")
             lines.append("|" + "|".join("---" for _ in block.columns) + "|")
             for row in block.rows:
-                lines.append("| " + " | ".join(_escape(cell_text(c)) for c in row) + " |")
+                lines.append("| " + " | ".join(_line(cell_text(c)) for c in row) + " |")
             lines.append("")
         elif isinstance(block, Steps):
             for number, step in enumerate(block.steps, 1):
-                note = f" ({_escape(step.note)})" if step.note else ""
-                lines.append(f"{number}. {_escape(step.label)}: ${step_chain(step, 'latex')}${note}")
+                note = f" ({_line(step.note)})" if step.note else ""
+                lines.append(f"{number}. {_line(step.label)}: ${_math(step_chain(step, 'latex'))}${note}")
             lines.append("")
         elif isinstance(block, Answer):
-            lines += [f"**{_escape(block.label)}:** ${symbol_latex(block.symbol)} = {value_latex(block.value, block.written_latex)}$", ""]
+            value = value_latex(block.value, block.written_latex)
+            lines += [f"**{_line(block.label)}:** ${_math(symbol_latex(block.symbol) + ' = ' + value)}$", ""]
         elif isinstance(block, Figure):
-            lines += [f"![{_escape(block.caption)}]({block.data_uri})", ""]
+            lines += [f"![{_line(block.caption, _ACTIVE_IN_BRACKETS)}]({block.data_uri})", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, numeric_columns, step_chain, value_text
+from .common import NOTE_TITLES, cell_text, numeric_columns, step_chain, value_text, visible_controls
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 
@@ -11,10 +11,12 @@ _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 def render_text(document, **_options) -> str:
     lines = _heading(document.title, 1)
     lines += _blocks(document.blocks, 2)
-    return "\n".join(lines).rstrip() + "\n"
+    # a terminal would obey an escape sequence in a student id or a title: every control character is shown instead
+    return visible_controls("\n".join(lines).rstrip() + "\n")
 
 
 def _heading(title, level):
+    title = visible_controls(title)
     return [title, _UNDERLINE.get(level, ".") * len(title), ""]
 
 
@@ -48,8 +50,8 @@ def _blocks(blocks, level):
 
 
 def _table(table):
-    header = list(table.columns)
-    body = [[cell_text(cell) for cell in row] for row in table.rows]
+    header = [visible_controls(column) for column in table.columns]
+    body = [[visible_controls(cell_text(cell)) for cell in row] for row in table.rows]
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
     numeric = numeric_columns(table)
 
