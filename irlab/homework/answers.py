@@ -2,7 +2,8 @@
 
 Accepted forms: integers (``3``), fractions (``21/50``, ``-1/3``), decimals (``0.42``, ``.42``, ``0,42``),
 percentages (``42%``, ``42 %``, ``0,5%``). Blank or unreadable answers never raise: :func:`parse_answer`
-returns a :class:`ParsedAnswer` whose ``problem`` says what is wrong, and such an answer is graded wrong.
+returns a :class:`ParsedAnswer` whose ``problem`` says what is wrong, and such an answer is graded wrong — so is
+an answer longer than :data:`MAX_ANSWER_CHARS` characters (or a Python number with more digits), named as such.
 
 Comparison (:func:`compare`) follows PrairieLearn's numeric questions, with both tolerances at once: an answer
 is right when it lies within the relative tolerance (``tolerance``, default ``1e-2``) *or* within the absolute
@@ -46,6 +47,10 @@ OPTION_KEYS = {
     "rounding_credit": "a share of the part's credit between 0 and 1, such as 0.5 or 1/2",
     "mistake_credit": "a share of the part's credit between 0 and 1, such as 0.5 or 1/2",
 }
+
+# characters of one answer as written (a pasted double has about 20, an exact fraction a few dozen): a longer one is
+# graded unreadable, with this limit named, instead of being converted digit by digit
+MAX_ANSWER_CHARS = 1000
 
 _FRACTION = re.compile(r"^[+-]?\d+\s*/\s*\d+$")
 _DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
@@ -101,6 +106,38 @@ class ParsedAnswer:
         return Fraction(0) if decimals is None else Fraction(1, 2 * 10**decimals)
 
 
+def _digits(number: int) -> int:
+    """About how many digits ``number`` has, without writing it out (Python refuses to print more than 4,300)."""
+    return int(abs(number).bit_length() * 0.30103) + 1
+
+
+def _too_long(number) -> bool:
+    """A number the student gave as a Python int or Fraction whose digits exceed :data:`MAX_ANSWER_CHARS`."""
+    if isinstance(number, Fraction):
+        return _digits(number.numerator) + _digits(number.denominator) > MAX_ANSWER_CHARS
+    return _digits(number) > MAX_ANSWER_CHARS
+
+
+def answer_text(raw) -> str:
+    """What a student gave, as text for feedback and reports; never raises (a number too long to write out is
+    described by its size, an object whose ``str`` fails by its type).
+
+    >>> answer_text(0.5), answer_text(10**5000)
+    ('0.5', 'a number of about 5,001 digits')
+    """
+    if raw is None:
+        return ""
+    if isinstance(raw, (int, Fraction)) and not isinstance(raw, bool) and _too_long(raw):
+        whole = raw if isinstance(raw, int) else raw.numerator
+        kind = "number" if isinstance(raw, int) else "fraction"
+        digits = _digits(whole) if isinstance(raw, int) else _digits(raw.numerator) + _digits(raw.denominator)
+        return f"a {kind} of about {digits:,} digits"
+    try:
+        return raw if isinstance(raw, str) else str(raw)
+    except Exception:  # whatever a notebook passes in: feedback says it cannot be read, check() never raises
+        return f"an unprintable {type(raw).__name__}"
+
+
 def parse_answer(raw) -> ParsedAnswer:
     """Read ``raw`` (text, int, float or Fraction) exactly; never raises.
 
@@ -108,11 +145,17 @@ def parse_answer(raw) -> ParsedAnswer:
     (Fraction(21, 50), Fraction(21, 50), Fraction(21, 50))
     >>> parse_answer("").problem
     'no answer given'
+    >>> parse_answer(10**5000).problem
+    'the answer is a number of about 5,001 digits; irlab reads answers of at most 1,000 characters'
     """
     if raw is None:
         return ParsedAnswer("", None, None, "no answer given")
     if isinstance(raw, bool):
         return ParsedAnswer(str(raw), None, None, f"{raw!r} is not a number")
+    if isinstance(raw, (int, Fraction)) and _too_long(raw):
+        text = answer_text(raw)
+        return ParsedAnswer(text, None, None, f"the answer is {text}; irlab reads answers of at most "
+                                              f"{MAX_ANSWER_CHARS:,} characters")
     if isinstance(raw, int):
         return ParsedAnswer(str(raw), raw, "integer")
     if isinstance(raw, Fraction):
@@ -121,10 +164,13 @@ def parse_answer(raw) -> ParsedAnswer:
         if raw != raw or raw in (float("inf"), float("-inf")):
             return ParsedAnswer(repr(raw), None, None, f"{raw!r} is not a finite number")
         return ParsedAnswer(repr(raw), exact.rational(Fraction(repr(raw))), "decimal")
-    text = str(raw)
+    text = answer_text(raw)
     cleaned = text.strip().replace("\u2212", "-")
     if not cleaned:
         return ParsedAnswer(text, None, None, "no answer given")
+    if len(cleaned) > MAX_ANSWER_CHARS:
+        return ParsedAnswer(text, None, None, f"the answer is {len(cleaned):,} characters long; irlab reads answers "
+                                              f"of at most {MAX_ANSWER_CHARS:,} characters")
     percent = cleaned.endswith("%")
     body = cleaned[:-1].strip() if percent else cleaned
     body = body.replace(" ", "") if _FRACTION.match(body) else body

@@ -26,7 +26,7 @@ from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..ranking import Ranking
 from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
-                      rational_value)
+                      rational_value, rounded)
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,17 @@ class Diagnosis:
     step: int | None  # first step (1-based) of the worked solution whose value the mistake changes
     mistaken_value: object
     alternatives: tuple = ()  # further Diagnoses the answer matches as well, at the precision it was written
+    own_message: str | None = None  # with alternatives: this mistake's own explanation (``message`` lists them all)
+    own_step: int | None = None
 
     @property
     def name(self) -> str:
         return self.mistake.name
+
+    def readings(self) -> list[tuple[str, int | None]]:
+        """(explanation, step) of every mistake named, the closest first."""
+        first = (self.message, self.step) if not self.alternatives else (self.own_message, self.own_step)
+        return [first, *((d.message, d.step) for d in self.alternatives)]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -323,6 +330,11 @@ def _distinct(a, b) -> bool:
     return not close(rational_value(a), b, _TELL_APART)
 
 
+def naming_gap(correct) -> Fraction:
+    """How far a mistake's value must lie from ``correct`` to be named at all (nearer, it is taken as the same)."""
+    return max(_TELL_APART.rtol * abs(rational_value(correct)), _TELL_APART.atol)
+
+
 def matches(given: Fraction, written, value, tolerance: Tolerance) -> bool:
     """An answer ``given`` (as ``written``, or None) matches ``value`` as a right answer would: within the
     tolerance, or the value correctly rounded to the decimals written."""
@@ -419,9 +431,200 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
                           for number, d in enumerate(named, 1))
     message = (f"{ctx['given']} matches {len(named)} common mistakes, which cannot be told apart at the precision "
                f"you wrote (give more decimals to tell them apart): {listed}")
-    return Diagnosis(first.mistake, message, shared_step, first.mistaken_value, tuple(named[1:]))
+    return Diagnosis(first.mistake, message, shared_step, first.mistaken_value, tuple(named[1:]), first.message,
+                     first.step)
 
 
 class _Fields(dict):
     def __missing__(self, key):
         return "?"
+
+
+# a named mistake inside the tolerance ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class TooClose:
+    """A named mistake whose value lies so near the right value that the tolerance accepts answers that fit both.
+
+    ``decimals``: an answer written with at least this many decimals tells them apart (the two values round
+    differently there and at every finer precision); ``grading_decimals``: the question option ``decimals = n``
+    that grades them apart whatever the answer's precision; ``tolerance``: a relative tolerance that does it
+    together with ``min_decimals = decimals``. ``separable`` is False when the values differ by less than 0.1 %:
+    irlab then grades an answer near either as right, at any precision.
+    """
+
+    mistake: Mistake
+    right: object
+    mistaken: object
+    decimals: int
+    grading_decimals: int
+    tolerance: Fraction
+    separable: bool
+    accepted: Tolerance
+    symbol: str = "the value"
+    where: str = ""  # e.g. "exercise 8.2, question a"
+
+    @property
+    def coarse_example(self) -> str | None:
+        """An answer that fits both and is graded right (one decimal short of telling them apart), or None."""
+        shown = self.decimals - 1
+        if (shown < 0 or self.accepted.decimals is not None or not self.accepted.accept_rounded
+                or shown < self.accepted.min_decimals):
+            return None
+        return exact.decimal_text(self.right, shown, strip=False)
+
+    def text(self) -> str:
+        """One note for the instructor: the question, both values, and what would tell them apart."""
+        head = (f"{self.where + ': ' if self.where else ''}the right value {self.symbol} = "
+                f"{exact.value_text(self.right)} and the value of a common mistake, {self.mistake.title} "
+                f"({self.mistake.name}), {exact.value_text(self.mistaken)}, are within the tolerance of each other "
+                f"({self.accepted.describe()}).")
+        shown = (exact.decimal_text(self.right, self.grading_decimals, strip=False),
+                 exact.decimal_text(self.mistaken, self.grading_decimals, strip=False))
+        if not self.separable:
+            return (f"{head} They differ by less than 0.1 %, so an answer near either is graded right, whatever its "
+                    f"precision; decimals = {self.grading_decimals} on the question would refuse {shown[1]} (as a "
+                    "wrong answer, without naming the mistake).")
+        shown = (exact.decimal_text(self.right, self.decimals, strip=False),
+                 exact.decimal_text(self.mistaken, self.decimals, strip=False))
+        coarse = self.coarse_example
+        coarse = f"; a coarser answer that fits both ({coarse}) is graded right" if coarse else ""
+        return (f"{head} An answer written to {self.decimals} or more decimals tells them apart ({shown[0]} vs "
+                f"{shown[1]}) and is graded as the one it is nearer{coarse}. To grade them apart at any precision, "
+                f"give the question decimals = {self.grading_decimals} (or tolerance = "
+                f"{exact.decimal_text(self.tolerance, 12)} with min_decimals = {self.decimals}).")
+
+
+def telling_decimals(right: Fraction, mistaken: Fraction) -> tuple[int, int]:
+    """(fewest decimals from which on the two values always round differently, fewest decimals d with
+    10^-d < |right - mistaken|); the second makes half-unit intervals around them disjoint."""
+    difference = abs(right - mistaken)
+    guaranteed = 0
+    while Fraction(1, 10**guaranteed) >= difference:  # past this, two roundings are at least one unit apart
+        guaranteed += 1
+    fewest = guaranteed
+    while fewest > 0 and rounded(right, fewest - 1) != rounded(mistaken, fewest - 1):
+        fewest -= 1
+    return fewest, guaranteed
+
+
+def _bound(value: Fraction, tolerance: Tolerance) -> Fraction:
+    if tolerance.decimals is not None:
+        return Fraction(1, 2 * 10**tolerance.decimals)
+    return max(tolerance.rtol * abs(value), tolerance.atol)
+
+
+def answers_fit_both(right: Fraction, mistaken: Fraction, tolerance: Tolerance) -> bool:
+    """True when some answer is graded right (within the tolerance of ``right``, or its correct rounding to at
+    least ``min_decimals`` decimals) and also matches ``mistaken`` the way :func:`diagnose` matches a mistake."""
+    if tolerance.form == "fraction":
+        return False  # only the exact fraction is right, and it is no other value
+    difference = abs(right - mistaken)
+    reach = _bound(right, tolerance) + _bound(mistaken, tolerance)
+    if difference <= reach:
+        return True
+    if tolerance.decimals is not None or not tolerance.accept_rounded:
+        return False
+    if difference > reach + Fraction(1, 10**tolerance.min_decimals):  # no correct rounding can bridge the gap
+        return False
+    fewest, guaranteed = telling_decimals(right, mistaken)
+    for shown in range(tolerance.min_decimals, max(guaranteed, tolerance.min_decimals) + 1):
+        near_right, near_mistaken = rounded(right, shown), rounded(mistaken, shown)
+        if (near_right == near_mistaken or close(near_right, mistaken, tolerance)
+                or close(near_mistaken, right, tolerance)):
+            return True
+    return False
+
+
+def _nice_below(limit: Fraction) -> Fraction:
+    """The largest 1, 2 or 5 times a power of ten strictly below ``limit`` (> 0): a tolerance easy to write."""
+    power = Fraction(1)
+    while power >= limit:
+        power /= 10
+    while power * 10 < limit:
+        power *= 10
+    return next(step * power for step in (5, 2, 1) if step * power < limit)
+
+
+def _separating_tolerance(right: Fraction, mistaken: Fraction, decimals: int, guaranteed: int,
+                          tolerance: Tolerance) -> tuple[Fraction, int]:
+    """A relative tolerance and min_decimals under which no answer fits both values (checked, not assumed)."""
+    scale = abs(right) + abs(mistaken)
+    rtol = _nice_below(abs(right - mistaken) / scale) if scale else Fraction(0)
+    for shown in range(decimals, guaranteed + 2):
+        for trial in (rtol, rtol / 10, rtol / 100):
+            candidate = replace(tolerance, rtol=trial, decimals=None, min_decimals=shown, form="any")
+            if not answers_fit_both(right, mistaken, candidate):
+                return trial, shown
+    return rtol / 100, guaranteed + 1
+
+
+def mistaken_values(correct, candidates) -> list[tuple[Mistake, object]]:
+    """Each mistake's value for one part: the re-solved ones (``candidates`` from :func:`mistaken_results`) and the
+    answer-scale ones (a percentage without its sign, …; given as a (scale,) tuple, multiplied only when needed)."""
+    values = [(mistake, result.value) for mistake, result, _ in candidates]
+    return values + [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
+
+
+def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value", where: str = "") -> list[TooClose]:
+    """The named mistakes (``mistaken``: (Mistake, value) pairs, see :func:`mistaken_values`) whose value differs
+    from ``correct`` but lies so near it that some answer is graded right and fits the mistake as well."""
+    if tolerance.form == "fraction":
+        return []
+    right, right_float = rational_value(correct), as_float(correct)
+    # wider than any answer that fits both can bridge: the two tolerances and a correct rounding on either side
+    margin = 2 * float(_bound(right, tolerance)) + 2 * float(tolerance.rtol) * abs(right_float or 0.0) \
+        + 10.0**-min(tolerance.min_decimals, 300)
+    found, seen = [], set()
+    for mistake, value in mistaken:
+        scale = value[0] if isinstance(value, tuple) else None
+        value_float = None if right_float is None else right_float * float(scale) if scale is not None \
+            else as_float(value)
+        if right_float is not None and value_float is not None and abs(right_float - value_float) > 2 * margin:
+            continue  # far apart (most mistakes), decided without exact arithmetic
+        if scale is not None:
+            value = exact.mul(correct, scale)
+        if _same(value, correct) or (mistake.name, str(value)) in seen:
+            continue
+        seen.add((mistake.name, str(value)))
+        wrong = rational_value(value)
+        if not answers_fit_both(right, wrong, tolerance):
+            continue
+        decimals, guaranteed = telling_decimals(right, wrong)
+        rtol, decimals_needed = _separating_tolerance(right, wrong, decimals, guaranteed, tolerance)
+        found.append(TooClose(mistake, correct, value, decimals_needed, guaranteed, rtol, _distinct(value, correct),
+                              tolerance, symbol, where))
+    return found
+
+
+def part_too_close(key, part) -> list[TooClose]:
+    """The :func:`too_close` findings of one part of a question's key (a :class:`~irlab.homework.key.Key`)."""
+    if part.result is None:  # a choice question: letters, not values
+        return []
+    where = f"exercise {key.exercise.id}, question {key.question.id}"
+    if len(key.parts) > 1:
+        where += f".{part.number} ({part.name})"
+    return too_close(part.value, key.tolerance, mistaken_values(part.value, key.mistaken(part)), part.result.symbol,
+                     where)
+
+
+def key_too_close(key) -> list[TooClose]:
+    """The :func:`too_close` findings of every part of one question's key."""
+    return [finding for part in key.parts for finding in part_too_close(key, part)]
+
+
+def set_too_close(path, student=None, seed=None, exercise_id=None) -> list[TooClose]:
+    """:func:`too_close` for every question of a set (``student``'s variant with ``seed``; the set as written when
+    student is None), in the set's order; ``exercise_id`` restricts it to one exercise."""
+    from .key import answer_key
+    from .variants import variant_set
+
+    exercise_set = variant_set(path, student, seed)
+    exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
+    found = []
+    for exercise in exercises:
+        for question in exercise.questions:
+            if question.solver == "free-text":  # read by the teacher, or graded by its letters
+                continue
+            found += key_too_close(answer_key(path, exercise.id, question.id, student, seed))
+    return found

@@ -5,6 +5,11 @@ Not quite: 0.555 is what you get if you divide by the 6 relevant documents retri
 
 ``check`` returns a :class:`Feedback` that prints as text and displays as Markdown/HTML in Jupyter;
 ``assert_answer`` raises AssertionError with the same text (for nbgrader/otter-grader test cells).
+
+When a named mistake's value lies within the tolerance of the right value, an answer written precisely enough to
+be nearer the mistake is graded as that mistake, and a right answer too coarse to tell them apart keeps its credit
+with the mistake named (:func:`_closer_reading`). A wrong answer that fits several readings at the precision it
+was written — the right value rounded too coarsely and a mistake's value, or several mistakes — names every one.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .. import exact
-from .answers import ParsedAnswer, compare, near_miss, parse_answer, rational_value
-from .diagnosis import diagnose
+from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value
+from .diagnosis import Diagnosis, diagnose, naming_gap, part_too_close, telling_decimals
 from .key import Key, Part, answer_key, split_reference
 
 
@@ -33,6 +38,10 @@ class PartFeedback:
     mistake: str | None = None  # the named mistake (the closest one)
     step: int | None = None
     also: tuple[str, ...] = ()  # further mistakes the answer matches as well at the precision it was written
+    # a named mistake's value within the tolerance of the right one (not in as_dict: the report's notes say it):
+    # "nearer-mistake" (graded as the mistake it shows) or "also-mistake" (graded right; close_to names the mistakes)
+    reading: str | None = None
+    close_to: tuple[str, ...] = ()
 
     @property
     def mistakes(self) -> tuple[str, ...]:
@@ -62,7 +71,7 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
     if part.choice is not None:  # a choice question: the letters named, compared as a set
         from ..solvers.choices import judge
 
-        shown = raw.shown if isinstance(raw, ParsedAnswer) else "" if raw is None else str(raw).strip()
+        shown = raw.shown if isinstance(raw, ParsedAnswer) else answer_text(raw).strip()
         choices = key.question.options.get("choices") or ()
         verdict, message = judge(shown, part.choice, len(choices), choices)
         return PartFeedback(key.exercise.id, key.question.id, None, None, shown,
@@ -80,21 +89,38 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
                             message=f"No answer recognised: {parsed.problem}.")
     verdict = compare(parsed, part.value, key.tolerance)
     if verdict.correct:
+        nearer, fitting = _closer_reading(key, part, parsed)
+        if nearer is not None:  # within the tolerance, but written precisely enough to show a named mistake
+            precision = "exactly" if parsed.resolution == 0 else f"to {parsed.decimals} decimals"
+            told = (f" {parsed.shown} is within the tolerance of the right value, but written {precision} it is "
+                    f"nearer this mistake's value ({exact.decimal_text(nearer.mistaken_value, max(4, parsed.decimals or 0), False)}) "
+                    "than the right one.")
+            return _mistake_feedback(common, key, weight, nearer, told, reading="nearer-mistake")
         if not reveal:
             shown = ""
         elif exact_values or not exact.is_symbolic(part.value):
             shown = f" ({symbol} = {exact.value_text(part.value)})"
         else:
             shown = f" ({symbol} ≈ {exact.decimal_text(part.value)})"
-        return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.")
+        note, reading = "", None
+        if fitting is not None:  # right at the precision written, and so is a named mistake: credit, and say so
+            readings = _listed([message for message, _ in fitting.readings()])
+            note = (f" At the precision written it also fits {readings}; write at least "
+                    f"{_decimals_to_tell(key, part, fitting)} decimals to show which one you computed.")
+            reading = "also-mistake"
+        return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.{note}",
+                            reading=reading, close_to=fitting.names if fitting is not None else ())
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
     diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
                          parsed.shown, key.mistaken(part), key.path, parsed.resolution)
     slip = near_miss(parsed, part.value, key.tolerance)
-    if slip is not None and diagnosis is not None:  # keep whichever explains the answer better
-        target = rational_value(part.value)
-        if abs(Fraction(parsed.value) - rational_value(diagnosis.mistaken_value)) < abs(Fraction(parsed.value) - target):
+    if slip is not None and diagnosis is not None:
+        given, target = Fraction(parsed.value), rational_value(part.value)
+        mistaken_distance = abs(given - rational_value(diagnosis.mistaken_value))
+        if slip.kind == "rounded-too-coarsely" and mistaken_distance <= parsed.resolution:
+            return _both_readings(common, key, weight, parsed, slip, diagnosis, mistaken_distance < abs(given - target))
+        if mistaken_distance < abs(given - target):  # keep whichever explains the answer better
             slip = None
     if slip is not None:
         partial = weight * key.tolerance.rounding_credit
@@ -102,15 +128,98 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
         return PartFeedback(**common, status="wrong", credit=partial, mistake=slip.kind,
                             message=f"Not quite: {slip.message}.{credit_note}")
     if diagnosis is not None:
-        where = f" (step {diagnosis.step} of the worked solution)" if diagnosis.step else ""
-        partial = weight * key.mistake_credit  # the question may give credit for a recognised, explainable slip
-        credit_note = f" Partial credit: {exact.exact_text(key.mistake_credit)} of this part." if partial else ""
-        return PartFeedback(**common, status="wrong", credit=partial, mistake=diagnosis.name, also=diagnosis.names[1:],
-                            step=diagnosis.step, message=f"Not quite: {diagnosis.message}{where}.{credit_note}")
+        return _mistake_feedback(common, key, weight, diagnosis)
     return PartFeedback(**common, status="wrong", credit=Fraction(0),
                         message=f"Not quite: {parsed.shown} is not {symbol} for this exercise ({key.tolerance.describe()}), "
                                 "and it matches none of the common mistakes irlab knows; compare your computation "
                                 "with the worked solution step by step.")
+
+
+def _mistake_feedback(common: dict, key: Key, weight: Fraction, diagnosis: Diagnosis, told: str = "",
+                      reading: str | None = None) -> PartFeedback:
+    """A wrong answer that a named mistake explains (``told``: why a value within the tolerance counts as it)."""
+    where = f" (step {diagnosis.step} of the worked solution)" if diagnosis.step else ""
+    partial = weight * key.mistake_credit  # the question may give credit for a recognised, explainable slip
+    credit_note = f" Partial credit: {exact.exact_text(key.mistake_credit)} of this part." if partial else ""
+    return PartFeedback(**common, status="wrong", credit=partial, mistake=diagnosis.name, also=diagnosis.names[1:],
+                        step=diagnosis.step, message=f"Not quite: {diagnosis.message}{where}.{told}{credit_note}",
+                        reading=reading)
+
+
+def _both_readings(common: dict, key: Key, weight: Fraction, parsed: ParsedAnswer, slip: NearMiss,
+                   diagnosis: Diagnosis, mistake_first: bool) -> PartFeedback:
+    """An answer that is the right value rounded too coarsely and, at the same precision, a named mistake's value:
+    both readings named (nearer first) and the better of their two credits given, since the answer cannot tell."""
+    mistakes = [f"{message} (step {step} of the worked solution)" if step else message
+                for message, step in diagnosis.readings()]
+    names = list(diagnosis.names)
+    listed = mistakes + [slip.message] if mistake_first else [slip.message] + mistakes
+    named = names + [slip.kind] if mistake_first else [slip.kind] + names
+    share = max(key.mistake_credit, key.tolerance.rounding_credit)
+    credit_note = f" Partial credit: {exact.exact_text(share)} of this part." if share else ""
+    readings = "; or ".join(f"({number}) {text}" for number, text in enumerate(listed, 1))
+    message = (f"Not quite: {parsed.shown} fits {len(listed)} readings, which cannot be told apart at the precision "
+               f"you wrote (give more decimals to tell them apart): {readings}.{credit_note}")
+    return PartFeedback(**common, status="wrong", credit=weight * share, mistake=named[0], also=tuple(named[1:]),
+                        message=message)
+
+
+def _closer_reading(key: Key, part: Part, parsed: ParsedAnswer) -> tuple[Diagnosis | None, Diagnosis | None]:
+    """How an answer within the tolerance reads when a named mistake's value lies within it too.
+
+    Returns (the mistake it is graded as, None), (None, the mistake it also fits) or (None, None). The rule, as a
+    careful grader would apply it, with κ = 93/133 ≈ 0.69925 and Cohen's per-judge kappa 0.7 as the example:
+
+    - the answer is the right value at the precision written — the exact value, or the right value rounded to
+      the decimals written (``93/133``, ``0.6992``, ``0.699``, ``0.70``, ``0.7``): right. It earns full credit even
+      when it is the mistake's value at that precision as well (``0.70``): nothing shows the mistake, and the
+      question accepts that precision. The feedback then names the mistake it also fits and the decimals that
+      would tell them apart (the second item);
+    - otherwise, written precisely enough to be nearer the mistake's value than the right one (``0.700``,
+      ``0.7000``, ``7/10``, and also ``0.6997``): graded as that mistake, named, with the question's
+      ``mistake_credit`` (the first item) — the answer shows what was computed;
+    - otherwise (nearer the right value, e.g. ``0.6996``): right.
+
+    Mistakes less than 0.1 % from the right value are never told apart (see diagnose). An answer that is the
+    exact value, or so precisely right that no such mistake can fit it, is decided without re-solving anything.
+    """
+    given, right = Fraction(parsed.value), rational_value(part.value)
+    right_distance = abs(given - right)
+    if right_distance == 0 or (right_distance <= parsed.resolution and 2 * parsed.resolution <= naming_gap(part.value)):
+        return None, None  # the exact value, or so precisely right that no mistake far enough to be named fits it too
+    findings = [finding for finding in part_too_close(key, part) if finding.separable]
+    if not findings:
+        return None, None
+    distances = [abs(given - rational_value(finding.mistaken)) for finding in findings]
+    if right_distance <= parsed.resolution:  # the right value at the precision written: credit
+        if not any(distance <= parsed.resolution for distance in distances):
+            return None, None
+        return None, _diagnosis(key, part, parsed)
+    if not any(distance < right_distance for distance in distances):
+        return None, None
+    diagnosis = _diagnosis(key, part, parsed)  # the nearest mistake, and those the answer cannot tell from it
+    if diagnosis is None or abs(given - rational_value(diagnosis.mistaken_value)) >= right_distance:
+        return None, None
+    return diagnosis, None
+
+
+def _diagnosis(key: Key, part: Part, parsed: ParsedAnswer) -> Diagnosis | None:
+    return diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance, parsed.shown,
+                    key.mistaken(part), key.path, parsed.resolution)
+
+
+def _decimals_to_tell(key: Key, part: Part, diagnosis: Diagnosis) -> int:
+    """The decimals from which on the right value and every mistake named round differently."""
+    right = rational_value(part.value)
+    return max(telling_decimals(right, rational_value(d.mistaken_value))[0]
+               for d in (diagnosis, *diagnosis.alternatives))
+
+
+def _listed(readings: list[str]) -> str:
+    """'a common mistake (…)' or 'N common mistakes: (1) …; or (2) …'."""
+    if len(readings) == 1:
+        return f"a common mistake ({readings[0]})"
+    return f"{len(readings)} common mistakes: " + "; or ".join(f"({n}) {text}" for n, text in enumerate(readings, 1))
 
 
 def missing_part(key: Key, part: Part) -> PartFeedback:
@@ -145,7 +254,8 @@ def count_values(raw) -> int:
     """How many values a whole-question answer holds (';' separates them)."""
     if isinstance(raw, (list, tuple)):
         return len(raw)
-    return 0 if raw is None or not str(raw).strip() else str(raw).count(";") + 1
+    text = answer_text(raw)
+    return 0 if not text.strip() else text.count(";") + 1
 
 
 def part_count_feedback(key: Key, raw) -> list[PartFeedback]:
@@ -153,7 +263,7 @@ def part_count_feedback(key: Key, raw) -> list[PartFeedback]:
     given = count_values(raw)
     qid, count = key.question.id, len(key.parts)
     names = "; ".join(p.label for p in key.parts)
-    shown = "; ".join(str(v) for v in raw) if isinstance(raw, (list, tuple)) else str(raw).strip()
+    shown = "; ".join(answer_text(v) for v in raw) if isinstance(raw, (list, tuple)) else answer_text(raw).strip()
     message = (f"No answer recognised: question {qid} asks for {count} values ({names}), in this order, separated "
                f"by ';'; the answer {shown!r} gives {given}. Answer every part, or each one on its own as "
                f"{qid}.1 … {qid}.{count}.")
