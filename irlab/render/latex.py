@@ -76,10 +76,14 @@ def latex_paragraphs(text: str) -> str:
 
 def _escape_text(text: str) -> str:
     out = []
+    escaped = [_escape_char(char) for char in text]
     for i, char in enumerate(text):
-        out.append(_escape_char(char))
-        if char in "/," and i + 1 < len(text) and not text[i + 1].isspace():
-            out.append(r"\allowbreak{}")  # a long path or grade list may break after '/' or ','
+        out.append(escaped[i])
+        following = text[i + 1:i + 2]
+        # a long path or grade list may break after '/' or ',', a run of code points (<U+65E5><U+672C>) between them
+        if (char in "/," and following and not following.isspace()) or (
+                following and escaped[i].startswith(r"\texttt") and escaped[i + 1].startswith(r"\texttt")):
+            out.append(r"\allowbreak{}")
     return "".join(out)
 
 
