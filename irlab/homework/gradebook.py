@@ -8,16 +8,18 @@
   them to the user field at import), then one column per question, ``Total`` and ``Percentage`` (Moodle docs,
   "Import grades").
 
+No cell reads as a spreadsheet formula (:mod:`irlab.spreadsheet`: a student's name ``=HYPERLINK(…)`` is written
+``'=HYPERLINK(…)``).
+
 Points are decimals rounded half away from zero to 4 places (irlab keeps them exact: ``--format json``).
 """
 
 from __future__ import annotations
 
-import csv
 import io
 from fractions import Fraction
 
-from .. import exact
+from .. import exact, spreadsheet
 from ..document import Document
 
 
@@ -37,7 +39,7 @@ def percentage(score: Fraction, max_score: int) -> Fraction:
 def gradebook_csv(report, layout: str) -> str:
     """One row per student (roster students without answers included, with 0) in Canvas's or Moodle's layout."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = spreadsheet.writer(out)
     columns = question_columns(report)
     set_name = report.set_id or "homework"
     total, percent = f"{set_name} total", f"{set_name} percentage"

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from .. import exact
+from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError
 from .diagnosis import BY_NAME
@@ -238,9 +238,10 @@ class GradeReport:
     # outputs -----------------------------------------------------------------------------------
     def to_csv(self) -> str:
         """One row per student and question (its parts' feedback joined), one per input row not graded, then one
-        'total' row per student; ``lines`` names the input rows behind each output row, so every input row appears."""
+        'total' row per student; ``lines`` names the input rows behind each output row, so every input row appears.
+        No cell reads as a spreadsheet formula (:mod:`irlab.spreadsheet`)."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = spreadsheet.writer(out)
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
         for s in self.students:

@@ -166,13 +166,15 @@ class TrecPool:
 
     def judging_list(self, fmt: str = "qrels") -> str:
         """The pooled documents to judge: qrels lines ``topic 0 docno -1`` (trec_eval reads -1 as "in the pool,
-        not judged" until the assessor writes a grade), or a CSV with an empty relevance column."""
+        not judged" until the assessor writes a grade), or a CSV with an empty relevance column (no topic or docno
+        cell reads as a spreadsheet formula: :mod:`irlab.spreadsheet`)."""
         if fmt == "csv":
-            import csv
             import io
 
+            from .. import spreadsheet
+
             out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
+            writer = spreadsheet.writer(out)
             writer.writerow(("topic", "docno", "relevance"))
             writer.writerows((topic, doc, "") for topic, docs in self.pools.items() for doc in docs)
             return out.getvalue()

