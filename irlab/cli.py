@@ -493,6 +493,10 @@ def _run(argv) -> int:
             sys.stdout.write(shown(solution_document(args.file, args.exercise)).render("html", standalone=True))
         else:
             sys.stdout.write(shown(solve(args.file, args.exercise)).render(args.format, standalone=args.standalone))
+        from .homework.diagnosis import too_close_notes
+
+        for note in too_close_notes(args.file, exercise_id=args.exercise):  # for the instructor, beside the solution
+            print(f"irlab: note: {note}", file=sys.stderr)
     elif args.command == "sheet":
         from .homework.cli import run_sheet
 

@@ -475,10 +475,9 @@ class TooClose:
 
     def text(self) -> str:
         """One note for the instructor: the question, both values, and what would tell them apart."""
-        head = (f"{self.where + ': ' if self.where else ''}the right value {self.symbol} = "
-                f"{exact.value_text(self.right)} and the value of a common mistake, {self.mistake.title} "
-                f"({self.mistake.name}), {exact.value_text(self.mistaken)}, are within the tolerance of each other "
-                f"({self.accepted.describe()}).")
+        head = (f"{self.where + ': ' if self.where else ''}the right value {self.symbol} {_shown(self.right)} and the "
+                f"value of a common mistake ({self.mistake.title}: {self.mistake.name}) {_shown(self.mistaken)} are "
+                f"within the tolerance of each other ({self.accepted.describe()}).")
         shown = (exact.decimal_text(self.right, self.grading_decimals, strip=False),
                  exact.decimal_text(self.mistaken, self.grading_decimals, strip=False))
         if not self.separable:
@@ -493,6 +492,14 @@ class TooClose:
                 f"{shown[1]}) and is graded as the one it is nearer{coarse}. To grade them apart at any precision, "
                 f"give the question decimals = {self.grading_decimals} (or tolerance = "
                 f"{exact.decimal_text(self.tolerance, 12)} with min_decimals = {self.decimals}).")
+
+
+def _shown(value) -> str:
+    """'= 93/133 ≈ 0.6992' for a rational value; '≈ 0.7860' for a logarithmic one (its expression is long)."""
+    if exact.is_symbolic(value):
+        return f"≈ {exact.decimal_text(value, strip=False)}"
+    text = exact.value_text(value)
+    return text if text.startswith(("≈", "=")) else f"= {text}"
 
 
 def telling_decimals(right: Fraction, mistaken: Fraction) -> tuple[int, int]:
@@ -615,16 +622,43 @@ def key_too_close(key) -> list[TooClose]:
 
 def set_too_close(path, student=None, seed=None, exercise_id=None) -> list[TooClose]:
     """:func:`too_close` for every question of a set (``student``'s variant with ``seed``; the set as written when
-    student is None), in the set's order; ``exercise_id`` restricts it to one exercise."""
+    student is None), in the set's order; ``exercise_id`` restricts it to one exercise. A question whose grading
+    options are broken raises their error."""
+    findings = []
+    for _, _, found in question_findings(path, student, seed, exercise_id):
+        if isinstance(found, IrlabError):
+            raise found
+        findings += found
+    return findings
+
+
+def question_findings(path, student=None, seed=None, exercise_id=None):
+    """Yields (exercise, question, its :func:`key_too_close` findings or the IrlabError its key raised) for every
+    question of the set graded by value (free-text ones are not)."""
     from .key import answer_key
     from .variants import variant_set
 
     exercise_set = variant_set(path, student, seed)
-    exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
-    found = []
-    for exercise in exercises:
+    for exercise in [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises:
         for question in exercise.questions:
             if question.solver == "free-text":  # read by the teacher, or graded by its letters
                 continue
-            found += key_too_close(answer_key(path, exercise.id, question.id, student, seed))
-    return found
+            try:
+                found = key_too_close(answer_key(path, exercise.id, question.id, student, seed))
+            except IrlabError as error:
+                found = error
+            yield exercise, question, found
+
+
+def too_close_notes(path, student=None, seed=None, exercise_id=None) -> list[str]:
+    """The instructor's notes on a set (``irlab solve``, ``irlab sheet``): one per named mistake within the
+    tolerance of a question's right value (:meth:`TooClose.text`), in the set's order. A question whose grading
+    options are broken gets a note saying so instead (``irlab sheet``/``irlab grade`` refuse it with the error)."""
+    notes = []
+    for exercise, question, found in question_findings(path, student, seed, exercise_id):
+        if isinstance(found, IrlabError):
+            notes.append(f"exercise {exercise.id}, question {question.id}: not checked for named mistakes within the "
+                         f"tolerance: {found}")
+        else:
+            notes += [finding.text() for finding in found]
+    return notes

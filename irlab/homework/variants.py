@@ -337,7 +337,31 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
     meta = _variant_meta(exercise_set, student, seed)
     meta["questions"] = [{"exercise": e.id, "question": q.id, "text": question_text(e, q, exercise_set.path)}
                          for e in exercises for q in e.questions]
+    _warn_instructor(path, student, seed, exercise_id)
     return Document(exercise_set.title, blocks, meta)
+
+
+_WARNED: set = set()  # (set file, exercise, question, mistake) already warned about in this process
+
+
+def _warn_instructor(path, student, seed, exercise_id) -> None:
+    """On stderr, never on the sheet: each named mistake within the tolerance of a question's right value, once per
+    question and mistake (a class's sheets repeat it for the students whose variants have it; their keys say so)."""
+    import sys
+
+    from .diagnosis import question_findings
+
+    for exercise, _, found in question_findings(path, student, seed, exercise_id):
+        if isinstance(found, IrlabError):
+            raise found
+        for finding in found:
+            seen = (str(Path(path).resolve()), finding.where, finding.mistake.name)
+            if seen in _WARNED:
+                continue
+            _WARNED.add(seen)
+            whose = (f" (in student {student}'s variant; other students' answer keys say whether theirs has it)"
+                     if student is not None and exercise.variants else "")
+            print(f"irlab: warning: {finding.text()}{whose}", file=sys.stderr)
 
 
 def answer_key_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:
@@ -346,4 +370,13 @@ def answer_key_document(path, student: str | None, seed=None, exercise_id: str |
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(f"Answer key. {_who(exercise_set, student, seed)}")]
     blocks += [solve_exercise(exercise, exercise_set.path) for exercise in exercises]
+    blocks += _grading_notes(path, student, seed, exercise_id)
     return Document(f"{exercise_set.title} — answer key", blocks, _variant_meta(exercise_set, student, seed))
+
+
+def _grading_notes(path, student, seed, exercise_id) -> list:
+    """A last section of the key for the grader, when a named mistake lies within the tolerance of a right value."""
+    from .diagnosis import set_too_close
+
+    notes = [Paragraph(finding.text()) for finding in set_too_close(path, student, seed, exercise_id)]
+    return [Section("Grading notes", tuple(notes))] if notes else []
