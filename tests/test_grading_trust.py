@@ -65,19 +65,20 @@ def test_every_row_has_a_status_in_every_format(tmp_path):
     assert {r["line"]: r["status"] for r in data["rows"]} == STATUSES
     assert data["row_counts"] == {"duplicate": 1, "graded": 2, "no-student": 1, "unknown-exercise": 2,
                                   "unknown-part": 1, "unknown-question": 1, "wrong-part-count": 1}
-    # text: the accounting line, every row not graded, and no "Every answer is correct" for s2
+    # text: the accounting line, every row not graded; s2, whose only row was rejected, is no student
     text = report.render("text")
     assert "9 answer rows read: 2 graded, 1 duplicate, 1 no-student, 2 unknown-exercise, 1 unknown-part, " \
            "1 unknown-question, 1 wrong-part-count." in text
     for line in (3, 4, 5, 6, 7, 9, 10):
         assert f"line {line} (" in text
-    s2 = text.split("s2: 0 of 6")[1]
-    assert "Every answer is correct" not in s2 and "line 10 (unknown-exercise)" in s2
-    # s1 has 8/2 a and b right: 2 of the 6 questions of the exercises graded (8/2 and 8/4)
-    assert [q for q in report.questions] == [("8/2", "a"), ("8/2", "b"), ("8/2", "c"), ("8/4", "a"), ("8/4", "b"),
-                                             ("8/4", "c")]
+    assert [s.student for s in report.students] == ["s1"] and "s2: " not in text
+    assert "line 10 (unknown-exercise)" in text.split("Rows not graded")[1]
+    # s1 has 8/2 a and b right: 2 of the 16 questions of the set, every one counted (nobody answered 8/1 or 8/3)
+    assert report.questions == [("8/1", q) for q in "abcdefgh"] + [("8/2", q) for q in "abc"] + \
+        [("8/3", q) for q in "ab"] + [("8/4", q) for q in "abc"]
     s1 = next(s for s in report.students if s.student == "s1")
-    assert s1.score == 2
+    assert (s1.score, s1.max_score) == (2, 16)
+    assert "Graded: every question of the set, exercises 8/1, 8/2, 8/3, 8/4 (16 questions, 1 point each)." in text
 
 
 def test_cli_summarises_problems_on_stderr_and_fails(cli, tmp_path):
@@ -170,13 +171,17 @@ def test_roster_reports_strangers_absentees_and_spellings(tmp_path):
             f"dave,1,a,{precision('dave', '2026')}\n"    # 4: not on the roster
             f"bob,1,a,0\n")                              # 5
     report = grade(VARIANTS, write(tmp_path, "student,exercise,question,answer\n" + rows), "2026", roster=roster)
-    assert [s.student for s in report.students] == ["Alice", "dave", "bob", "carol"]
-    assert [s.score for s in report.students] == [1, 1, 0, 0]
+    assert [s.student for s in report.students] == ["Alice", "bob", "carol"]  # the roster, in its order
+    assert [s.score for s in report.students] == [1, 0, 0]
+    assert [(s.student, s.score) for s in report.kept_out] == [("dave", 1)]  # graded, but not in the class
     assert report.students[0].questions[0].lines == (2,) and report.students[0].questions[1].lines == (3,)
     notes = "\n".join(report.notes)
     assert "student ids 'alice' (line 2), 'ALICE' (line 3) differ only in case or spaces: graded as one student, " \
            "as on the roster: 'Alice'" in notes
-    assert "student 'dave' (line 4) is not on the roster" in notes
+    assert "dave" not in notes and report.problems == [
+        f"{tmp_path / 'answers.csv'}:4: student 'dave' (line 4) is not on the roster: no sheet was issued to this id "
+        "(a typo?); graded against its own variant in this report, kept out of the gradebook exports and the class "
+        "statistics"]
     assert "1 roster student has no answers (scored 0): carol" in notes
 
 
@@ -222,7 +227,8 @@ ROSTER = "id,name,email\ns1,Ann Lee,ann@example.org\ns2,Bo Yu,bo@example.org\ns3
 
 
 def test_canvas_and_moodle_gradebooks(tmp_path):
-    report = grade(SEED, write(tmp_path, CLASS), variants=False, roster=write(tmp_path, ROSTER, "roster.csv"))
+    report = grade(SEED, write(tmp_path, CLASS), variants=False, roster=write(tmp_path, ROSTER, "roster.csv"),
+                   exercises=["8/2"])
     canvas = list(csv.reader(io.StringIO(report.render("canvas"))))
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "chapter8-seed 8/2a",
                          "chapter8-seed 8/2b", "chapter8-seed 8/2c", "chapter8-seed total", "chapter8-seed percentage"]
@@ -240,7 +246,8 @@ def test_canvas_and_moodle_gradebooks(tmp_path):
 
 
 def test_class_summary_per_question(tmp_path):
-    report = grade(SEED, write(tmp_path, CLASS), variants=False, roster=write(tmp_path, ROSTER, "roster.csv"))
+    report = grade(SEED, write(tmp_path, CLASS), variants=False, roster=write(tmp_path, ROSTER, "roster.csv"),
+                   exercises=["8/2"])
     summary = {r["question"]: r for r in report.question_summary()}
     # a: scores 1, 1, 0, 0 -> mean 1/2, median 1/2, share 2/4; b: 0, 1, 0, 0 -> 1/4, 0, 1/4; c: 1/2, 1, 0, 0
     assert (summary["a"]["mean"], summary["a"]["median"], summary["a"]["share_correct"]) == (F(1, 2), F(1, 2), F(1, 2))
@@ -251,7 +258,7 @@ def test_class_summary_per_question(tmp_path):
 
 def test_html_class_report_has_the_histogram(cli, tmp_path):
     page = tmp_path / "grades.html"
-    out = cli("grade", str(SEED), str(write(tmp_path, CLASS)), "--as-written", "--html", str(page))
+    out = cli("grade", str(SEED), str(write(tmp_path, CLASS)), "--as-written", "--exercise", "8/2", "--html", str(page))
     assert out.returncode == 0, out.stderr
     html = page.read_text()
     assert "data:image/png;base64," in html and "Score distribution of the 3 students (points of 3)" in html
@@ -266,7 +273,7 @@ def test_trailing_empty_fields_are_not_extra_fields(tmp_path):
 @pytest.mark.skipif(not __import__("shutil").which("pdflatex"), reason="needs pdflatex")
 def test_pdf_class_report(cli, tmp_path):
     pdf = tmp_path / "grades.pdf"
-    out = cli("grade", str(SEED), str(write(tmp_path, CLASS)), "--as-written", "--pdf", str(pdf))
+    out = cli("grade", str(SEED), str(write(tmp_path, CLASS)), "--as-written", "--exercise", "8/2", "--pdf", str(pdf))
     assert out.returncode == 0, out.stderr
     assert pdf.read_bytes()[:5] == b"%PDF-"
     tex = pdf.with_suffix(".tex").read_text()
@@ -316,7 +323,7 @@ def test_a_row_answered_again_only_in_part_still_counts_for_the_other_parts(tmp_
     report = grade(SEED, path, variants=False)
     assert [row.status for row in report.rows] == ["graded", "graded"]
     assert report.rows[0].message == "b.1 answered again at line 3, which counts for that part"
-    b = next(q for q in report.students[0].questions if q.question == "b")
+    b = next(q for q in report.students[0].questions if (q.exercise, q.question) == ("8/4", "b"))
     assert b.score == 1 and b.lines == (2, 3)
     path = write(tmp_path, "student,exercise,question,answer\ns1,8/4,b.1,0.3\ns1,8/4,b,0.2;0.5;2/7\n", "b.csv")
     assert [row.status for row in grade(SEED, path, variants=False).rows] == ["duplicate", "graded"]

@@ -46,10 +46,12 @@ def test_sheet_and_key(capsys):
 def test_grade(capsys, tmp_path):
     answers = tmp_path / "answers.csv"
     answers.write_text("student,exercise,question,answer\ns1,8/2,b,0.7\ns1,8/2,a,3/5\n", encoding="utf-8")
-    code, out = run(capsys, "grade", SEED, answers, "--as-written")
+    code, out = run(capsys, "grade", SEED, answers, "--as-written", "--exercise", "8/2")
     assert code == 0
     assert out.splitlines()[0] == "student,exercise,question,score,max,answer,mistakes,feedback,status,lines"
     assert out.splitlines()[-1] == "s1,,total,1,3,,,,total,"
+    code, out = run(capsys, "grade", SEED, answers, "--as-written")  # every question of the set counts
+    assert out.splitlines()[-1] == "s1,,total,1,16,,,,total,"
     code, out = run(capsys, "grade", SEED, answers, "--as-written", "--format", "json")
     assert json.loads(out)["mistakes"][0]["mistake"] == "ap-divided-by-relevant-retrieved"
     code, out = run(capsys, "grade", SEED, answers, "--seed", "x", "--format", "text")

@@ -45,8 +45,8 @@ def by_question(report, student):
 
 
 def test_class_as_written_exact_scores(tmp_path):
-    report = grade(SEED, write(tmp_path, CLASS), variants=False)
-    assert [s.student for s in report.students] == ["s1", "s2", "s3"]
+    report = grade(SEED, write(tmp_path, CLASS), variants=False, exercises=["8/2", "8/4"])
+    assert [s.student for s in report.students] == ["s1", "s2"]  # s3's only row was rejected: no student
     assert report.questions == [("8/2", "a"), ("8/2", "b"), ("8/2", "c"), ("8/4", "a"), ("8/4", "b"), ("8/4", "c")]
     s1, q1 = by_question(report, "s1")
     assert [q1[k].score for k in report.questions] == [1, 1, 1, 1, 1, F(1, 3)]  # c: P right, Rec wrong, F missing
@@ -58,33 +58,36 @@ def test_class_as_written_exact_scores(tmp_path):
     assert q2[("8/2", "a")].feedback == "No answer recognised: no answer given."
     assert q2[("8/2", "b")].parts[0].mistake == "ap-divided-by-relevant-retrieved"
     assert q2[("8/4", "b")].parts[0].message == "No answer submitted."
-    s3, _ = by_question(report, "s3")
-    assert s3.score == 0
     assert report.problems == [f"{tmp_path / 'answers.csv'}:14: unknown exercise '8/9' (the set has 8/1, 8/2, 8/3, 8/4); not graded"]
     assert report.mistake_summary() == [{"mistake": "ap-divided-by-relevant-retrieved",
                                          "title": "AP divided by the relevant documents retrieved instead of all R",
                                          "answers": 1, "students": 1, "questions": ["8/2 b"]}]
     means = {(r["exercise"], r["question"]): r["mean"] for r in report.question_summary()}
-    assert means[("8/2", "c")] == F(1, 2) and means[("8/4", "c")] == F(1, 9)
+    # the class means are over s1 and s2 (s3 is no student): 8/2 c (1 + 1/2) / 2, 8/4 c (1/3 + 0) / 2
+    assert means[("8/2", "c")] == F(3, 4) and means[("8/4", "c")] == F(1, 6)
 
 
 def test_csv_and_json_outputs(tmp_path):
-    report = grade(SEED, write(tmp_path, CLASS), variants=False)
+    report = grade(SEED, write(tmp_path, CLASS), variants=False, exercises=["8/2", "8/4"])
     rows = list(csv.DictReader(io.StringIO(report.render("csv"))))
     assert list(rows[0]) == ["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback",
                             "status", "lines"]
     totals = {r["student"]: r["score"] for r in rows if r["question"] == "total"}
-    assert totals == {"s1": "5.3333", "s2": "1.5", "s3": "0"}
+    assert totals == {"s1": "5.3333", "s2": "1.5"}
+    s3 = [r for r in rows if r["student"] == "s3"]  # rejected row only: listed once, no total
+    assert [(r["exercise"], r["status"], r["lines"]) for r in s3] == [("8/9", "unknown-exercise", "14")]
     s2b = next(r for r in rows if (r["student"], r["exercise"], r["question"]) == ("s2", "8/2", "b"))
     assert s2b["mistakes"] == "ap-divided-by-relevant-retrieved" and s2b["score"] == "0"
     assert s2b["feedback"].startswith("Not quite: 0.7 is what you get if you divide by the 3 relevant documents retrieved")
     data = json.loads(report.render("json"))
-    assert [(s["student"], s["score"]) for s in data["students"]] == [("s1", "16/3"), ("s2", "3/2"), ("s3", "0")]
+    assert [(s["student"], s["score"]) for s in data["students"]] == [("s1", "16/3"), ("s2", "3/2")]
+    assert data["graded"] == {"exercises": ["8/2", "8/4"], "left_out": ["8/1", "8/3"], "read_by_teacher": []}
     part = data["students"][0]["questions"][5]["parts"][1]
     assert (part["part"], part["part_name"], part["status"], part["credit"]) == ("2", "recall", "wrong", "0")
     assert data["mistakes"][0]["mistake"] == "ap-divided-by-relevant-retrieved"
     text = report.render("text")
     assert "Most common mistakes" in text and "s1: 16/3 of 6" in text and "unknown exercise '8/9'" in text
+    assert "Graded: the exercises chosen, exercises 8/2, 8/4 (6 questions, 1 point each); left out: 8/1, 8/3." in text
 
 
 def test_each_student_is_graded_against_their_own_variant(tmp_path):
@@ -97,7 +100,7 @@ def test_each_student_is_graded_against_their_own_variant(tmp_path):
     lines += [f"{s},8/1,a,{precision[s]}" for s in students]
     other = next(s for s in students[1:] if precision[s] != precision["s0"])
     lines.append(f"zz,8/1,a,{precision[other]}")  # answers with a classmate's numbers
-    report = grade(SEED, write(tmp_path, "\n".join(lines) + "\n"), seed="2026")
+    report = grade(SEED, write(tmp_path, "\n".join(lines) + "\n"), seed="2026", exercises=["8/1"])
     scores = {s.student: s.score for s in report.students}
     for student in students:
         assert scores[student] == 1
@@ -129,7 +132,7 @@ def test_header_is_required_and_empty_files_are_reported(tmp_path):
 def test_columns_in_any_order_and_case_extra_columns_ignored(tmp_path):
     text = "Answer,Question,comment,EXERCISE,student\n0.6,a,first try,8/2,s1\n"
     report = grade(SEED, write(tmp_path, text), variants=False)
-    assert report.students[0].questions[0].score == 1
+    assert by_question(report, "s1")[1][("8/2", "a")].score == 1
 
 
 def test_bad_rows_are_listed_with_their_line_or_stop_the_run_when_strict(tmp_path):
@@ -149,14 +152,14 @@ def test_bad_rows_are_listed_with_their_line_or_stop_the_run_when_strict(tmp_pat
     assert "again at line 7; this earlier answer is not counted" in report.problems[4]
     assert [row.status for row in report.rows] == ["no-student", "unknown-question", "unknown-part", "wrong-part-count",
                                                    "duplicate", "graded"]
-    assert report.students[0].questions[0].score == 1
+    assert by_question(report, "s1")[1][("8/2", "a")].score == 1
     with pytest.raises(InputFileError, match=rf"^{path}:2: no student id; not graded$"):
         grade(SEED, path, variants=False, strict=True)
 
 
 def test_short_rows_grade_blank(tmp_path):
     report = grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2,a\n"), variants=False)
-    assert report.students[0].questions[0].parts[0].status == "invalid"
+    assert by_question(report, "s1")[1][("8/2", "a")].parts[0].status == "invalid"
     short = grade(SEED, write(tmp_path, "student,exercise,question,answer\ns1,8/2,a,1\ns1,8/2\n", "short.csv"),
                   variants=False)
     assert short.problems == [f"{tmp_path / 'short.csv'}:3: the row has 2 fields, no question; not graded"]
@@ -169,7 +172,7 @@ def test_most_common_mistakes_first(tmp_path):
             "c,8/2,b,42\n"         # a percentage without its % sign
             "c,8/3,b,0.5056\n"     # MAP with each AP ÷ relevant retrieved
             "d,8/2,a,0.6\n")
-    report = grade(SEED, write(tmp_path, text), variants=False)
+    report = grade(SEED, write(tmp_path, text), variants=False, exercises=["8/2", "8/3"])
     summary = report.mistake_summary()
     assert [(m["mistake"], m["answers"], m["students"]) for m in summary] == [
         ("ap-divided-by-relevant-retrieved", 3, 3), ("percent-without-sign", 1, 1)]
@@ -180,7 +183,7 @@ def test_most_common_mistakes_first(tmp_path):
 
 def test_semicolon_separated_files_with_decimal_commas(tmp_path):
     text = "student;exercise;question;answer\ns1;8/2;a;0,6\ns1;8/2;b;\"0,7\"\n"
-    report = grade(SEED, write(tmp_path, text), variants=False)
+    report = grade(SEED, write(tmp_path, text), variants=False, exercises=["8/2"])
     scores = [q.score for q in report.students[0].questions]
     assert scores == [1, 0, 0]
     assert report.students[0].questions[1].parts[0].mistake == "ap-divided-by-relevant-retrieved"

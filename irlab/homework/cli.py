@@ -2,13 +2,14 @@
 
     irlab sheet FILE --student ID [--seed S] [--key] [--exercise ID] [--format text|markdown|latex|html|json]
     irlab sheet FILE --roster ROSTER.csv --out DIR [--seed S] [--format …]     # a class: sheets, keys, manifest
-    irlab grade FILE ANSWERS.csv [--seed S | --manifest DIR] [--roster ROSTER.csv] [--strict] [--allow-ungraded]
-                [--as-written] [--format csv|json|text|markdown|canvas|moodle] [--html F] [--pdf F]
+    irlab grade FILE ANSWERS.csv [--seed S | --manifest DIR] [--roster ROSTER.csv] [--exercise ID[,ID]]... [--strict]
+                [--allow-ungraded] [--as-written] [--format csv|json|text|markdown|canvas|moodle] [--html F] [--pdf F]
 
 ``add_homework_parsers(subparsers)`` adds both to the main parser's subparsers; ``run_sheet(args)`` and
 ``run_grade(args)`` print to stdout and return the exit code (bad input raises an IrlabError subclass).
-``irlab grade`` prints a summary of the rows it could not grade (and roster notes) on stderr and exits 1 when
-any row could not be graded, unless ``--allow-ungraded``; the report itself lists every row either way.
+``irlab grade`` prints a summary of the rows it could not grade and of the ids not on the roster (and roster
+notes) on stderr and exits 1 when there is any, unless ``--allow-ungraded``; the report itself lists every row
+either way. ``--exercise`` names the exercises to grade; by default every question of the set counts.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def add_homework_parsers(subparsers) -> None:
                                                           "(gives the seed and the roster; checks the set)")
     grade.add_argument("--roster", metavar="FILE", help="class roster CSV (id[,name,email]): report students not on "
                                                         "it, without answers, or written differently")
+    grade.add_argument("--exercise", metavar="ID", action="append",
+                       help="grade only this exercise, every one of its questions (repeat it, or list them: "
+                            "--exercise 8/2,8/4); by default every question of the set counts")
     grade.add_argument("--strict", action="store_true", help="stop at the first row that cannot be graded")
     grade.add_argument("--allow-ungraded", action="store_true",
                        help="exit 0 even when some rows could not be graded (they are still listed)")
@@ -200,7 +204,8 @@ def run_grade(args) -> int:
     from .grading import grade
 
     report = grade(args.file, args.answers, args.seed, getattr(args, "strict", False),
-                   not getattr(args, "as_written", False), getattr(args, "roster", None), getattr(args, "manifest", None))
+                   not getattr(args, "as_written", False), getattr(args, "roster", None), getattr(args, "manifest", None),
+                   getattr(args, "exercise", None))
     report.write(args.format, sys.stdout)
     html, pdf = getattr(args, "html", None), getattr(args, "pdf", None)
     if html or pdf:
@@ -212,12 +217,13 @@ def run_grade(args) -> int:
     for note in report.notes:
         print(f"irlab: note: {note}", file=sys.stderr)
     if problems:
-        print(f"irlab: {report.accounting()} Not graded:", file=sys.stderr)
+        print(f"irlab: {report.accounting()} {'Problems' if report.id_problems else 'Not graded'}:", file=sys.stderr)
         for problem in problems[:20]:
             print(f"  {problem}", file=sys.stderr)
         if len(problems) > 20:
             print(f"  … and {len(problems) - 20} more (every row is listed in the report)", file=sys.stderr)
         if not getattr(args, "allow_ungraded", False):
-            print("irlab: some rows could not be graded (exit 1); --allow-ungraded accepts that", file=sys.stderr)
+            print("irlab: some rows could not be graded" + (" or ids are not on the roster" if report.id_problems else "")
+                  + " (exit 1); --allow-ungraded accepts that", file=sys.stderr)
             return UNGRADED_EXIT
     return 0

@@ -8,6 +8,9 @@
   them to the user field at import), then one column per question, ``Total`` and ``Percentage`` (Moodle docs,
   "Import grades").
 
+Every question of the set graded is a column, answered by anyone or not (``--exercise`` names the exercises to
+grade), so the points possible never shrink. The rows are the class: the roster's students in its order (ids not
+on the roster are problems of the report, never rows here); without a roster, every id with an answer to the set.
 No cell reads as a spreadsheet formula (:mod:`irlab.spreadsheet`: a student's name ``=HYPERLINK(…)`` is written
 ``'=HYPERLINK(…)``).
 

@@ -7,9 +7,12 @@ tabs, as spreadsheets in decimal-comma locales write them (then ``0,42`` needs n
 for a whole question (a several-part question takes its values separated by ``;``, quoted in a
 semicolon-separated file), ``b.2`` or ``b:recall`` for one part.
 
-Scoring: every question of every exercise that appears in the file is worth 1 point, split equally between its
-parts; a part earns its share when the answer is correct (see :mod:`irlab.homework.answers` for tolerances). A
-question a student did not answer scores 0 ("No answer submitted.").
+Scoring: every question of the set is worth 1 point — or every question of the exercises named with
+``exercises`` (``irlab grade --exercise``), whose other exercises' rows are ``not-selected`` —, split equally
+between its parts; a part earns its share when the answer is correct (see :mod:`irlab.homework.answers` for
+tolerances). A question nobody answered still counts: a question a student did not answer scores 0 ("No answer
+submitted."). Free-text questions are read by the teacher and not scored; the report names them and the
+exercises graded (:meth:`GradeReport.graded_sentence`).
 
 Nothing is dropped silently: every input row gets a status (:data:`ROW_STATUSES`) that every output format shows
 — ``graded``, or why it was not (unknown exercise, question or part; no student; a duplicate; more fields than
@@ -20,8 +23,12 @@ graded (another exercise set; every variant code wrong, i.e. the wrong seed) is 
 When a student answers the same part twice, the later row counts and the earlier one is a ``duplicate``.
 
 Student ids are normalised as sheets are (:func:`~irlab.homework.identity.normalise_student`); with a roster,
-students not on it, roster students without answers and ids written differently (``Alice``/``alice``) are
-reported in :attr:`GradeReport.notes`.
+roster students without answers and ids written differently (``Alice``/``alice``) are reported in
+:attr:`GradeReport.notes`. :attr:`GradeReport.students` is the class the gradebook exports and the class
+statistics count: with a roster, the roster's students in its order; without one, every id with an answer to the
+set, as they first appear. An id not on the roster is a problem (:attr:`GradeReport.problems`), graded against its
+own variant in :attr:`GradeReport.kept_out` when it has answers, and an id none of whose rows could be read as an
+answer to the set (every one rejected) is no student at all: its rows stay in the report and the problems.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from pathlib import Path
 
 from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
-from ..errors import InputFileError, IrlabError
+from ..errors import InputFileError, IrlabError, ParameterError
 from .diagnosis import BY_NAME
 from .feedback import Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .identity import Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, variant_code
@@ -60,7 +67,10 @@ ROW_STATUSES = {
     "short-row": "not graded: fewer fields than the header",
     "variant-mismatch": "not graded: the variant code is not the one on this student's sheet",
     "free-text": "not graded: a free-text question, read by the teacher (the key has the model answer)",
+    "not-selected": "not graded: an exercise left out of the grading (--exercise names the exercises graded)",
 }
+# the statuses of rows that are a student's answers to the set (every other status rejects the row)
+ANSWER_STATUSES = ("graded", "wrong-part-count", "duplicate", "free-text", "not-selected")
 
 
 @dataclass
@@ -152,6 +162,7 @@ class StudentGrade:
     name: str = ""
     email: str = ""
     rows: list[AnswerRow] = field(default_factory=list)  # this student's input rows that were not graded
+    kept_out: str = ""  # why this id is not in the class (not on the roster); "" for the class's students
 
     @property
     def score(self) -> Fraction:
@@ -185,11 +196,32 @@ class GradeReport:
     variants: bool = True
     notes: list[str] = field(default_factory=list)  # roster and set warnings (not rows)
     set_id: str = ""
+    exercises: list[str] = field(default_factory=list)  # the exercises graded, in set order
+    left_out: list[str] = field(default_factory=list)  # the set's other exercises (not named with --exercise)
+    read_by_teacher: list[tuple[str, str]] = field(default_factory=list)  # free-text questions graded: not scored
+    kept_out: list[StudentGrade] = field(default_factory=list)  # ids not on the roster, graded but not in the class
+    id_problems: list[str] = field(default_factory=list)  # ``file:line: message`` for ids not on the roster
 
     @property
     def problems(self) -> list[str]:
-        """``file:line: message`` for every input row that was not graded (or graded 0 for its form)."""
-        return [f"{self.answers_file}:{row.line}: {row.message}" for row in self.rows if not row.graded]
+        """``file:line: message`` for every input row that was not graded (or graded 0 for its form), except rows
+        of exercises left out on purpose (``not-selected``), then for every id not on the roster."""
+        return [f"{self.answers_file}:{row.line}: {row.message}" for row in self.rows
+                if not row.graded and row.status != "not-selected"] + self.id_problems
+
+    def graded_sentence(self) -> str:
+        """Which exercises were graded and what the points are out of, e.g. 'Graded: every question of the set,
+        exercise 8.9 (8 questions, 1 point each).'"""
+        count, named = len(self.questions), len(self.exercises)
+        scope = "the exercises chosen" if self.left_out else "every question of the set"
+        sentence = (f"Graded: {scope}, exercise{'s' * (named != 1)} {', '.join(self.exercises) or 'none'} "
+                    f"({count} question{'s' * (count != 1)}, 1 point each)")
+        if self.left_out:
+            sentence += f"; left out: {', '.join(self.left_out)}"
+        if self.read_by_teacher:
+            sentence += (f". Free-text, read by the teacher and not scored: "
+                         f"{', '.join(f'{exercise} {question}' for exercise, question in self.read_by_teacher)}")
+        return sentence + "."
 
     def row_counts(self) -> Counter:
         return Counter(row.status for row in self.rows)
@@ -238,13 +270,14 @@ class GradeReport:
     # outputs -----------------------------------------------------------------------------------
     def to_csv(self) -> str:
         """One row per student and question (its parts' feedback joined), one per input row not graded, then one
-        'total' row per student; ``lines`` names the input rows behind each output row, so every input row appears.
-        No cell reads as a spreadsheet formula (:mod:`irlab.spreadsheet`)."""
+        'total' row per student; ids kept out of the class follow, their last row's status ``kept-out`` (the reason
+        in ``feedback``); ``lines`` names the input rows behind each output row, so every input row appears. No
+        cell reads as a spreadsheet formula (:mod:`irlab.spreadsheet`)."""
         out = io.StringIO()
         writer = spreadsheet.writer(out)
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
-        for s in self.students:
+        for s in self.students + self.kept_out:
             scores = [q.score for q in s.questions]  # each summed once (StudentGrade.score sums the same, in order)
             for q, score in zip(s.questions, scores):
                 answers = "; ".join(p.answer for p in q.parts)
@@ -255,16 +288,18 @@ class GradeReport:
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
-            writer.writerow([s.student, "", "total", _decimal(sum(scores, Fraction(0))), s.max_score, "", "", "", "total",
-                             ""])
+            writer.writerow([s.student, "", "total", _decimal(sum(scores, Fraction(0))), s.max_score, "", "", s.kept_out,
+                             "kept-out" if s.kept_out else "total", ""])
         for row in self.orphan_rows():
             writer.writerow([row.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                              row.line])
         return out.getvalue()
 
     def orphan_rows(self) -> list[AnswerRow]:
-        """Rows not graded that belong to no student (no student id)."""
-        return [row for row in self.rows if not row.graded and not normalise_student(row.student)]
+        """Rows not graded that belong to no student of the report: no student id, or an id none of whose rows is
+        an answer to the set (or, with a roster, not on it and without a graded answer)."""
+        listed = {s.key for s in self.students + self.kept_out}
+        return [row for row in self.rows if not row.graded and normalise_student(row.student) not in listed]
 
     def as_dict(self) -> dict:
         return self._json_value(lazy=False)
@@ -275,7 +310,10 @@ class GradeReport:
         return {
             "file": self.file, "set": self.set_id, "answers": self.answers_file, "seed": self.seed,
             "variants": self.variants,
+            "graded": {"exercises": self.exercises, "left_out": self.left_out,
+                       "read_by_teacher": [{"exercise": e, "question": q} for e, q in self.read_by_teacher]},
             "students": listed(map(_student_json, self.students)),
+            "kept_out": [{**_student_json(s), "reason": s.kept_out} for s in self.kept_out],
             "questions": [{**row, "mean": exact.exact_text(row["mean"]), "mean_decimal": float(row["mean"]),
                            "median": exact.exact_text(row["median"]),
                            "share_correct": exact.exact_text(row["share_correct"])}
@@ -302,16 +340,20 @@ class GradeReport:
         against = f"each student's variant of {self.file}" if self.variants else f"{self.file} as written (no variants)"
         blocks = [Paragraph(f"Answers {self.answers_file} graded against {against}"
                             + (f" (seed {self.seed})." if self.seed is not None and self.variants else ".")),
-                  Paragraph(self.accounting()), students, questions, *figures]
+                  Paragraph(self.graded_sentence()), Paragraph(self.accounting()), students, questions, *figures]
         if mistakes:
             blocks.append(Table(("mistake", "answers", "students", "where"),
                                 tuple((f"{m['mistake']}: {m['title']}", m["answers"], m["students"], ", ".join(m["questions"]))
                                       for m in mistakes), "Most common mistakes"))
         else:
             blocks.append(Paragraph("No known mistake was recognised in the wrong answers."))
-        if self.problems:
+        if any(not row.graded for row in self.rows):
             blocks.append(Section("Rows not graded", tuple(
                 Paragraph(f"line {row.line} ({row.status}): {row.message}") for row in self.rows if not row.graded)))
+        if self.id_problems:
+            blocks.append(Section("Not in the class", tuple(Paragraph(problem) for problem in self.id_problems) + tuple(
+                Paragraph(f"{s.student}: {exact.exact_text(s.score)} of {s.max_score} against this id's own variant "
+                          "(not in the gradebook exports or class statistics)") for s in self.kept_out)))
         if self.notes:
             blocks.append(Section("Roster and set", tuple(Paragraph(note) for note in self.notes)))
         feedback = []
@@ -413,13 +455,33 @@ def _collecting_per_batch():
 
 def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="answers.csv", strict: bool = False,
                variants: bool = True, roster: list[RosterEntry] | None = None,
-               manifest: Manifest | None = None) -> GradeReport:
-    """Grade parsed answer rows (see the module docstring); ``variants=False`` grades against the set as written."""
+               manifest: Manifest | None = None, exercises=None) -> GradeReport:
+    """Grade parsed answer rows (see the module docstring); ``variants=False`` grades against the set as written;
+    ``exercises`` (ids) grades only those exercises of the set, every one of their questions."""
     with _collecting_per_batch():
-        return _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest)
+        return _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest, exercises)
 
 
-def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest) -> GradeReport:
+def _chosen_exercises(base, named) -> list[str]:
+    """The ids of the exercises to grade, in set order: every exercise of the set, or the ones ``named`` (ids, or
+    comma-separated lists of ids: ``["8/2,8/4"]``); a ParameterError names an id the set does not have."""
+    every = [e.id for e in base.exercises]
+    if named is None:
+        return every
+    wanted = []
+    for item in [named] if isinstance(named, str) else named:
+        item = str(item).strip()
+        wanted += [item] if item in every else [part.strip() for part in item.split(",") if part.strip()]
+    unknown = [name for name in wanted if name not in every]
+    if unknown:
+        raise ParameterError(f"set {base.id!r} has no exercise {', '.join(repr(n) for n in unknown)} to grade "
+                             f"(it has {', '.join(every)})")
+    if not wanted:
+        raise ParameterError(f"no exercise named to grade (set {base.id!r} has {', '.join(every)})")
+    return [e for e in every if e in wanted]
+
+
+def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest, chosen=None) -> GradeReport:
     exercise_file = Path(exercise_file)
     base = _validate_set(exercise_file)
     notes: list[str] = []
@@ -435,6 +497,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     on_roster = {entry.key: entry for entry in roster or []}
     exercise_ids = [e.id for e in base.exercises]
     exercises = {e.id: e for e in base.exercises}
+    chosen = _chosen_exercises(base, chosen)
 
     def refuse(row: AnswerRow, status: str, message: str):
         row.status, row.message = status, message
@@ -464,6 +527,10 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
             refuse(row, "unknown-exercise", f"unknown exercise {row.exercise!r} (the set has {', '.join(exercise_ids)}); "
                                             "not graded")
             continue
+        if row.exercise not in chosen:  # the teacher's choice, not a problem with the row: never refused as one
+            row.status, row.message = "not-selected", (f"exercise {row.exercise} is not among the exercises graded "
+                                                       f"({', '.join(chosen)}); not graded")
+            continue
         if row.variant:
             expected = manifest.codes.get(who) if manifest is not None and who in manifest.codes else None
             expected = expected or variant_code(base.id, who, seed)
@@ -491,15 +558,18 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                 continue
         row.status, row.message = "graded", ""
         by_student[who].append((row, question_id, part_ref))
-    _refuse_unusable_file(rows, base, seed, answers_file)
-    seen_exercises = {row.exercise for row in rows if row.graded}
-    questions = [(e.id, q.id) for e in base.exercises if e.id in seen_exercises for q in e.questions
-                 if not _read_by_teacher(q)]
+    _refuse_unusable_file(rows, base, seed, answers_file, chosen)
+    # every question of the exercises graded counts, answered by anyone or not (the points possible never shrink)
+    graded_set = [e for e in base.exercises if e.id in chosen]
+    questions = [(e.id, q.id) for e in graded_set for q in e.questions if not _read_by_teacher(q)]
+    read_by_teacher = [(e.id, q.id) for e in graded_set for q in e.questions if _read_by_teacher(q)]
+    have_roster = roster is not None
+    the_class, outsiders = _class_and_outsiders(student_rows, by_student, on_roster, have_roster)
     # pass 2, one student at a time (their variant's keys stay in the small caches while they are needed)
     report = []
     # answer_key(exercise_file, ...) without looking at the file's date and size again for every answer
     file_text, stamp, seed_text = str(exercise_file), _stamp(exercise_file), None if seed is None else str(seed)
-    for number, who in enumerate(list(by_student) + [k for k in on_roster if k not in by_student], 1):
+    for number, who in enumerate(the_class + outsiders, 1):
         if number % _GC_BATCH == 0:
             gc.collect(1)
         entry = on_roster.get(who)
@@ -546,14 +616,47 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
             grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines,
                                         "wrong-part-count" if "wrong-part-count" in statuses else "graded"))
         own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
-        report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own))
-    notes += _roster_notes(spellings, on_roster, roster is not None)
+        report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own,
+                                   OFF_ROSTER if who in outsiders else ""))
+    notes += _roster_notes(spellings, on_roster, have_roster)
+    id_problems = _off_roster_problems(spellings, on_roster, answers_file, outsiders) if have_roster else []
     if roster is None and manifest is None and seed is None and variants and any(e.variants for e in base.exercises) \
             and not any(row.variant for row in rows):
         notes.append("graded against variants drawn without a seed: if the sheets were made with --seed, grade with "
                      "the same --seed (or --manifest)")
-    return GradeReport(str(exercise_file), str(answers_file), None if seed is None else str(seed), report, questions,
-                       rows, variants, notes, base.id)
+    kept_out = report[len(the_class):]
+    return GradeReport(str(exercise_file), str(answers_file), None if seed is None else str(seed),
+                       report[:len(the_class)], questions, rows, variants, notes, base.id, exercises=chosen,
+                       left_out=[e for e in exercise_ids if e not in chosen], read_by_teacher=read_by_teacher,
+                       kept_out=kept_out, id_problems=id_problems)
+
+
+OFF_ROSTER = ("not on the roster (a typo?): graded against this id's own variant, kept out of the gradebook exports "
+              "and the class statistics")
+
+
+def _class_and_outsiders(student_rows: dict, by_student: dict, on_roster: dict, have_roster: bool):
+    """The class (with a roster, the roster in its order; else every id with a row answering the set, in order of
+    appearance) and the ids not on the roster that have an answer to grade. An id all of whose rows were rejected
+    is in neither: it is no student, its rows are problems."""
+    if have_roster:
+        return list(on_roster), [who for who in by_student if who not in on_roster and by_student[who]]
+    return [who for who in by_student if any(row.status in ANSWER_STATUSES for row in student_rows[who])], []
+
+
+def _off_roster_problems(spellings: dict, on_roster: dict, answers_file, outsiders: list) -> list[str]:
+    """``file:line: message`` for every id not on the roster: never in a gradebook import or the class means."""
+    problems = []
+    for who, written in spellings.items():
+        if who in on_roster:
+            continue
+        lines = sorted(n for lines in written.values() for n in lines)
+        what = ("graded against its own variant in this report" if who in outsiders else "no answer of it graded")
+        problems.append(f"{answers_file}:{lines[0]}: student {next(iter(written))!r} (line{'s' if len(lines) > 1 else ''} "
+                        f"{', '.join(map(str, lines[:5]))}{', …' if len(lines) > 5 else ''}) is not on the roster: no "
+                        f"sheet was issued to this id (a typo?); {what}, kept out of the gradebook exports and the class "
+                        "statistics")
+    return problems
 
 
 def _read_by_teacher(question) -> bool:
@@ -561,7 +664,7 @@ def _read_by_teacher(question) -> bool:
     return question.solver == "free-text" and "correct" not in question.options
 
 
-def _refuse_unusable_file(rows: list[AnswerRow], base, seed, answers_file) -> None:
+def _refuse_unusable_file(rows: list[AnswerRow], base, seed, answers_file, chosen=()) -> None:
     """A file none of whose rows can be graded is an error that says why, never a class of zeros."""
     if not rows:
         raise InputFileError(answers_file, None, "no answer rows to grade (only a header)")
@@ -579,6 +682,11 @@ def _refuse_unusable_file(rows: list[AnswerRow], base, seed, answers_file) -> No
         coded = [row for row in rows if row.status == "variant-mismatch"]
         raise InputFileError(answers_file, None, f"none of the {len(rows)} rows' variant codes matches the students' "
                                                  f"sheets of set {base.id!r}: {_code_hint(coded, base.id, seed)}")
+    if status == "not-selected":
+        named = sorted({row.exercise for row in rows if row.status == "not-selected"})
+        raise InputFileError(answers_file, None, f"none of the {len(rows)} rows answers the exercise"
+                                                 f"{'s' if len(chosen) > 1 else ''} chosen to grade ({', '.join(chosen)}): "
+                                                 f"the answers name {', '.join(named)}")
     raise InputFileError(answers_file, None, f"none of the {len(rows)} rows can be graded: "
                                              + "; ".join(f"{n} {s}" for s, n in counts.most_common()))
 
@@ -591,11 +699,6 @@ def _roster_notes(spellings: dict, on_roster: dict, have_roster: bool) -> list[s
                               for spelling, lines in written.items())
             target = f", as on the roster: {on_roster[who].id!r}" if who in on_roster else ""
             notes.append(f"student ids {forms} differ only in case or spaces: graded as one student{target}")
-        if have_roster and who not in on_roster:
-            lines = sorted(n for lines in written.values() for n in lines)
-            notes.append(f"student {next(iter(written))!r} (line{'s' if len(lines) > 1 else ''} "
-                         f"{', '.join(map(str, lines[:5]))}{', …' if len(lines) > 5 else ''}) is not on the roster: "
-                         "no sheet was issued to this id (a typo?); graded against its own variant")
     if have_roster:
         absent = [entry.id for who, entry in on_roster.items() if who not in spellings]
         if absent:
@@ -616,11 +719,12 @@ def clear_caches() -> None:
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,
-          manifest=None) -> GradeReport:
+          manifest=None, exercises=None) -> GradeReport:
     """Grade the answers CSV ``answers_file`` against every student's variant of ``exercise_file``.
 
     ``roster`` is a roster file or a list of :class:`~irlab.homework.identity.RosterEntry`; ``manifest`` the
     ``manifest.json`` that ``irlab sheet --roster --out`` wrote (or its directory): it gives the seed and roster.
+    ``exercises`` (a list of exercise ids) grades only those exercises; by default every question of the set counts.
     """
     from .identity import read_manifest, read_roster
 
@@ -629,4 +733,4 @@ def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants
     if manifest is not None and not isinstance(manifest, Manifest):
         manifest = read_manifest(manifest)
     rows = read_answers(answers_file)
-    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest)
+    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest, exercises)
