@@ -463,6 +463,7 @@ class TooClose:
     accepted: Tolerance
     symbol: str = "the value"
     where: str = ""  # e.g. "exercise 8.2, question a"
+    part: str | None = None  # the part's number, when the question has several
 
     @property
     def coarse_example(self) -> str | None:
@@ -591,9 +592,9 @@ def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value"
             continue  # far apart (most mistakes), decided without exact arithmetic
         if scale is not None:
             value = exact.mul(correct, scale)
-        if _same(value, correct) or (mistake.name, str(value)) in seen:
+        if _same(value, correct) or (mistake.name, value) in seen:
             continue
-        seen.add((mistake.name, str(value)))
+        seen.add((mistake.name, value))
         wrong = rational_value(value)
         if not answers_fit_both(right, wrong, tolerance):
             continue
@@ -611,8 +612,9 @@ def part_too_close(key, part) -> list[TooClose]:
     where = f"exercise {key.exercise.id}, question {key.question.id}"
     if len(key.parts) > 1:
         where += f".{part.number} ({part.name})"
-    return too_close(part.value, key.tolerance, mistaken_values(part.value, key.mistaken(part)), part.result.symbol,
-                     where)
+    found = too_close(part.value, key.tolerance, mistaken_values(part.value, key.mistaken(part)), part.result.symbol,
+                      where)
+    return [replace(finding, part=part.number) for finding in found] if len(key.parts) > 1 else found
 
 
 def key_too_close(key) -> list[TooClose]:

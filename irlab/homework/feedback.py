@@ -15,12 +15,13 @@ was written — the right value rounded too coarsely and a mistake's value, or s
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .. import exact
 from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value
-from .diagnosis import Diagnosis, diagnose, naming_gap, part_too_close, telling_decimals
+from .diagnosis import Diagnosis, diagnose, key_too_close, naming_gap, part_too_close, telling_decimals
 from .key import Key, Part, answer_key, split_reference
 
 
@@ -220,6 +221,75 @@ def _listed(readings: list[str]) -> str:
     if len(readings) == 1:
         return f"a common mistake ({readings[0]})"
     return f"{len(readings)} common mistakes: " + "; or ".join(f"({n}) {text}" for n, text in enumerate(readings, 1))
+
+
+class CloseCalls:
+    """What grading a class met of named mistakes within the tolerance of a right value, as notes for the report.
+
+    :meth:`add` each student's graded parts; :meth:`notes` gives, in the set's order, one note per question part:
+    for a question every student had as written, whenever one of its mistakes lies within the tolerance (the
+    values, the decimals that tell them apart, the option that would); for a question drawn per student, when
+    answers were affected, with one student's variant as the example (checking every variant would re-solve every
+    question under every mistake: ``irlab sheet`` warns per variant when the sheets are made). Either way it counts
+    the answers graded as the mistake they are nearer and the right ones too coarse to tell.
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict = {}  # (exercise, question, part number or None) -> Counter of readings
+        self.examples: dict = {}  # same -> (student, [TooClose] of that student's key)
+
+    def add(self, student: str, key: Key, parts: list[PartFeedback]) -> None:
+        for feedback in parts:
+            if feedback.reading is None:
+                continue
+            address = (feedback.exercise, feedback.question, feedback.part)
+            self.counts.setdefault(address, Counter())[feedback.reading] += 1
+            if address not in self.examples:
+                part = key.parts[int(feedback.part or 1) - 1]
+                self.examples[address] = (student, part_too_close(key, part))
+
+    def notes(self, path, questions: list[tuple[str, str]], per_student: set) -> list[str]:
+        """``questions``: (exercise, question) graded, in order; ``per_student``: the exercises graded against each
+        student's own variant (the others' findings come from the set as written)."""
+        notes = []
+        for exercise_id, question_id in questions:
+            as_written = [] if exercise_id in per_student else key_too_close(answer_key(path, exercise_id, question_id))
+            addresses = sorted((address for address in self.counts if address[:2] == (exercise_id, question_id)),
+                               key=lambda address: int(address[2] or 1))
+            told: set = set()
+            for finding in as_written:  # the class's counts after the part's first note
+                address = (exercise_id, question_id, finding.part)
+                notes.append(finding.text() + ("" if address in told else self._counted(address)))
+                told.add(address)
+            for address in addresses:
+                if address in told:
+                    continue
+                student, findings = self.examples[address]
+                example = " ".join(replace(finding, where="").text() for finding in findings)
+                notes.append(f"{_where(address)}: in some students' variants a common mistake's value lies within the "
+                             f"tolerance of the right value.{self._counted(address)} For example, in {student}'s "
+                             f"variant: {example}")
+        return notes
+
+    def _counted(self, address) -> str:
+        counts = self.counts.get(address)
+        if not counts:
+            return ""
+        nearer, also = counts["nearer-mistake"], counts["also-mistake"]
+        total = nearer + also
+        told = []
+        if nearer:
+            told.append(f"{nearer} written precisely enough {'was' if nearer == 1 else 'were'} graded as the mistake "
+                        f"{'it is' if nearer == 1 else 'they are'} nearer")
+        if also:
+            told.append(f"{also} too coarse to tell {'was' if also == 1 else 'were'} graded right")
+        return (f" In this class, {total} answer{'s' if total != 1 else ''} within the tolerance "
+                f"{'fits' if total == 1 else 'fit'} such a mistake: {', '.join(told)}.")
+
+
+def _where(address) -> str:
+    exercise_id, question_id, part = address
+    return f"exercise {exercise_id}, question {question_id}" + (f".{part}" if part else "")
 
 
 def missing_part(key: Key, part: Part) -> PartFeedback:

@@ -46,7 +46,7 @@ from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError, ParameterError
 from .diagnosis import BY_NAME
-from .feedback import Feedback, PartFeedback, grade_reference, missing_part, split_answers
+from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .identity import Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, variant_code
 from .jsonstream import Lazy, write_json
 from .key import _key_cached, answer_key, split_reference
@@ -569,6 +569,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     report = []
     # answer_key(exercise_file, ...) without looking at the file's date and size again for every answer
     file_text, stamp, seed_text = str(exercise_file), _stamp(exercise_file), None if seed is None else str(seed)
+    close_calls = CloseCalls()  # answers graded by the closer reading of a mistake within the tolerance
     for number, who in enumerate(the_class + outsiders, 1):
         if number % _GC_BATCH == 0:
             gc.collect(1)
@@ -611,6 +612,8 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
             else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
                 key = answer_key(exercise_file, exercise_id, question_id)
             parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
+            if who not in outsiders:
+                close_calls.add(shown, key, parts)
             lines = tuple(sorted({slot[i][1].line for i in slot}))
             statuses = {slot[i][1].status for i in slot}
             grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines,
@@ -619,6 +622,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own,
                                    OFF_ROSTER if who in outsiders else ""))
     notes += _roster_notes(spellings, on_roster, have_roster)
+    notes += close_calls.notes(exercise_file, questions, {e.id for e in graded_set if e.variants} if variants else set())
     id_problems = _off_roster_problems(spellings, on_roster, answers_file, outsiders) if have_roster else []
     if roster is None and manifest is None and seed is None and variants and any(e.variants for e in base.exercises) \
             and not any(row.variant for row in rows):
