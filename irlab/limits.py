@@ -7,7 +7,7 @@ textbook exercise or one TREC topic needs (a TREC run keeps 1,000 documents per 
 
 from __future__ import annotations
 
-from .errors import LimitError
+from .errors import InputFileError, LimitError
 
 MAX_RANKS = 20_000  # documents in one ranking (retrieved, or judged but not retrieved)
 MAX_RELEVANT = 20_000  # R, the relevant documents of one query
@@ -19,6 +19,28 @@ MAX_NUMBER_TEXT = 40  # characters of a number as written
 MAX_BETA = 1000  # the F-measure's weight of recall
 MAX_QUERIES = 1000  # rankings averaged in one explanation or exercise
 MAX_TEXT = 100_000  # characters of one ranking or column as written
+
+# Files: bounds that no real file meets, so that a small hostile file (a gzip bomb, gigabytes of NUL bytes, a flood
+# of blank lines, one endless line) ends in one error within seconds and bounded memory instead of minutes and GBs.
+# TREC qrels and run files (irlab eval, irlab pool); trec_eval 10.0 is the guide (../shared/trec_eval, 10.0 source):
+MAX_LINE_BYTES = 10_000  # one line; trec_eval reads a run from stdin with fgets(lineBuffer, MAXLINE) and
+#                          MAXLINE 10000 (get_trec_results.c). A TREC line has under 200 bytes.
+MAX_ID_BYTES = 255  # a qid or docno. trec_eval has no bound of its own but the line's; the longest real ids have
+#                     about 45 bytes (TREC RAG's msmarco_v2.1 segment ids), Wikipedia titles, the ids of some
+#                     collections, at most 255. The reader's columns are as wide as the longest id (a power of two
+#                     up to 256 bytes), so this also bounds the memory of every row.
+MAX_GZIP_RATIO = 100  # bytes a .gz qrels or run file may inflate to, per compressed byte: real TREC files compress
+#                       4-10 times (a 7M-line run: 5 times), deflate can reach 1032, so a bomb is stopped after
+#                       reading 100 times its size (a 1 MB file: 100 MB, well under a second) ...
+MAX_GZIP_SLACK = 16 << 20  # ... plus this much, whatever the ratio (a tiny .gz of a small file)
+MAX_SKIPPED_LINES = 10_000  # blank or comment lines of one file; beyond it they may not outnumber the data lines.
+#                             trec_eval stops at the first blank line; irlab skips them, and a file that is mostly
+#                             blank would otherwise be read line by line for minutes.
+# Class files: a class of 12,500 students with 10 answers each is a 2 MB answers CSV (benchmarks/bench_grading.py).
+MAX_SET_BYTES = 1 << 20  # an exercise set (TOML): 170 times the largest in exercises/ (6 KB); read in about 0.2 s
+MAX_CLASS_FILE_BYTES = 64 << 20  # an answers CSV, a roster CSV or a class manifest
+MAX_CSV_LINE = 100_000  # characters of one line of a class CSV (a field longer than 131,072 characters is refused
+#                         by Python's csv module, whose default limit irlab keeps)
 
 
 def check_at_most(value: int, limit: int, what: str) -> int:
@@ -44,3 +66,17 @@ def _short(value: int) -> str:
     """An integer for a message: its digits, or how many there are when it is long."""
     digits = len(str(value)) if abs(value).bit_length() < 200 else None
     return f"{value:,}" if digits is not None else f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+
+
+def read_at_most(path, limit: int, limit_name: str, what: str) -> bytes:
+    """The bytes of the file ``path``; an InputFileError naming the limit when it holds more than ``limit`` bytes.
+
+    Never reads more than ``limit + 1`` bytes, so a huge file or a device (/dev/zero) is refused at once. A missing
+    file or a directory raises the OSError of ``open``, for the caller to word.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputFileError(path, None, f"more than {limit:,} bytes: {what} is at most {limit:,} bytes "
+                                         f"(irlab's limit {limit_name}; no real one is that large)")
+    return data

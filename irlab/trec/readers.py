@@ -15,6 +15,14 @@ the line: wrong number of fields, a score that is not a finite number, a grade
 that is not an integer (trec_eval would silently truncate ``1.7`` to ``1``;
 irlab refuses), the same docno twice for one topic, a file without data lines.
 
+Bounds (irlab/limits.py, each named in its error), so that a small hostile
+file ends within seconds: a line has at most MAX_LINE_BYTES, a qid or docno
+MAX_ID_BYTES; a .gz file inflates to at most MAX_GZIP_RATIO times its size
+(plus MAX_GZIP_SLACK); beyond MAX_SKIPPED_LINES, blank and comment lines may
+not outnumber data lines.  The array parse checks what it takes on the way
+(lines of exactly the expected fields); everything else is checked with
+array operations before any line-by-line work (:class:`_LineBounds`).
+
 Speed: a file is read in chunks of a few MB (a small file in one piece), and
 each chunk is split and converted with array operations on its bytes
 (:func:`_vector_parse`: one pass finds where tokens start, numbers of up to 8
@@ -43,6 +51,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from irlab.errors import InputFileError
+from irlab.limits import MAX_GZIP_RATIO, MAX_GZIP_SLACK, MAX_ID_BYTES, MAX_LINE_BYTES, MAX_SKIPPED_LINES
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "read_both", "release_free_memory", "in_parallel",
            "duplicate_check", "raise_duplicate", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
@@ -69,7 +78,8 @@ def _show(b: bytes) -> str:
 
 
 def open_maybe_gzip(path):
-    """Open ``path`` for binary reading, transparently decompressing gzip."""
+    """Open ``path`` for binary reading, transparently decompressing gzip (at most MAX_GZIP_RATIO times the
+    compressed size: :class:`_BoundedGzipFile`)."""
     path = os.fspath(path)
     try:
         f = open(path, "rb")
@@ -78,8 +88,53 @@ def open_maybe_gzip(path):
     magic = f.read(2)
     f.seek(0)
     if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=f, mode="rb")
+        return _BoundedGzipFile(path, f)
     return f
+
+
+class _BoundedGzipFile(gzip.GzipFile):
+    """A gzip file that refuses to inflate to more than MAX_GZIP_RATIO times its compressed size plus
+    MAX_GZIP_SLACK: a gzip bomb (a few hundred KB that inflate to gigabytes of blank lines) ends in an
+    InputFileError after reading that much, which no real qrels or run file reaches.  Every read goes through
+    ``read``, ``read1`` or ``readline`` (``readinto`` and iteration call them), each asking for no more than
+    the bound leaves."""
+
+    def __init__(self, path, fileobj):
+        super().__init__(fileobj=fileobj, mode="rb")
+        self._path = path
+        try:
+            self._packed = os.fstat(fileobj.fileno()).st_size
+        except (OSError, AttributeError, ValueError):
+            self._packed = 0
+        self._allowed = MAX_GZIP_RATIO * self._packed + MAX_GZIP_SLACK
+        self._inflated = 0
+
+    def _room(self, size):
+        room = self._allowed - self._inflated + 1   # one byte more than allowed proves the file too large
+        return room if size is None or size < 0 else min(size, room)
+
+    def _count(self, data):
+        self._inflated += len(data)
+        if self._inflated > self._allowed:
+            raise InputFileError(
+                self._path, None,
+                f"inflates to more than {self._allowed:,} bytes, {MAX_GZIP_RATIO} times its {self._packed:,} "
+                f"compressed bytes plus {MAX_GZIP_SLACK >> 20} MiB (irlab's limit MAX_GZIP_RATIO; real qrels and "
+                "run files compress 4 to 10 times): a gzip bomb?")
+        return data
+
+    def read(self, size=-1):
+        return self._count(super().read(self._room(size)))
+
+    def read1(self, size=-1):
+        return self._count(super().read1(self._room(size)))
+
+    def readline(self, size=-1):
+        return self._count(super().readline(self._room(size)))
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self._inflated = super().seek(offset, whence)
+        return self._inflated
 
 
 @dataclass
@@ -132,7 +187,9 @@ class Run:
 def _chunks(f, size=None):
     """Yield pieces of the file that end at a newline, as bytearrays read in
     place (the caller counts the lines: a vectorised parse knows how many it
-    found)."""
+    found).  A piece ends without a newline at the end of the file, or when
+    its last line is longer than MAX_LINE_BYTES (which :class:`_LineBounds`
+    then reports): a file without newlines is never read whole."""
     size = size or _CHUNK_BYTES
     while True:
         block = bytearray(size)
@@ -141,7 +198,7 @@ def _chunks(f, size=None):
             return
         del block[got:]
         if block[-1] != 10:
-            block += f.readline()   # complete the last line (bytearray grows in place)
+            block += f.readline(MAX_LINE_BYTES + 1)   # complete the last line (bytearray grows in place)
         yield block
 
 
@@ -159,6 +216,80 @@ class _Spec:
             self.fields_doc = "qid iter docno grade"
 
 
+_BLANK_BYTE = np.zeros(256, dtype=bool)
+_BLANK_BYTE[[9, 10, 11, 12, 13, 32]] = True   # the bytes bytes.split() splits on (as _check_line does)
+_BOUNDS_PIECE = 1 << 20                        # bytes checked at a time (bounded temporaries)
+
+
+class _LineBounds:
+    """Checks, with array operations, the pieces of a file that the array parse did not take (it takes only
+    lines of exactly the expected fields, none longer than MAX_LINE_BYTES): every line is at most MAX_LINE_BYTES
+    long, and beyond MAX_SKIPPED_LINES the blank and comment lines never outnumber the data lines.  So a file of
+    NUL bytes, of one endless line or mostly of blank lines stops at the first piece that shows it, and the line
+    by line readers that follow (the slow parse, trec_eval's reading notes) do a bounded amount of work."""
+
+    def __init__(self, path):
+        self.path = path
+        self.data_lines = 0
+        self.skipped = 0
+
+    def count_data(self, lines):
+        """``lines`` data lines read by the array parse."""
+        self.data_lines += lines
+
+    def check(self, data, first_line):
+        """Check ``data`` (whole lines; its first is line ``first_line``), a piece at a time."""
+        start, line = 0, first_line
+        while start < len(data):
+            stop = min(len(data), start + _BOUNDS_PIECE)
+            if stop < len(data):   # end the piece after a newline, or just past a line that is too long
+                newline = data.find(b"\n", stop, stop + MAX_LINE_BYTES + 1)
+                stop = newline + 1 if newline >= 0 else min(len(data), stop + MAX_LINE_BYTES + 1)
+            line = self._check_piece(np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start), line)
+            start = stop
+
+    def _check_piece(self, u, first_line):
+        n = len(u)
+        newlines = np.flatnonzero(u == 10)
+        ends = newlines if u[n - 1] == 10 else np.append(newlines, n)
+        begins = np.concatenate(([0], ends[:-1] + 1))
+        long = np.flatnonzero(ends - begins > MAX_LINE_BYTES)
+        if len(long):
+            raise InputFileError(self.path, first_line + int(long[0]),
+                                 f"the line is longer than {MAX_LINE_BYTES:,} bytes (irlab's limit MAX_LINE_BYTES, "
+                                 "trec_eval 10.0's line buffer; a TREC line has under 200 bytes)")
+        skipped = _skipped_lines(u, begins, ends)
+        skipped_so_far = self.skipped + np.cumsum(skipped)
+        data_so_far = self.data_lines + np.arange(1, len(ends) + 1) - (skipped_so_far - self.skipped)
+        flood = np.flatnonzero((skipped_so_far > MAX_SKIPPED_LINES) & (skipped_so_far > data_so_far))
+        if len(flood):
+            i = int(flood[0])
+            raise InputFileError(self.path, first_line + i,
+                                 f"{int(skipped_so_far[i]):,} blank or comment lines up to here and "
+                                 f"{int(data_so_far[i]):,} data lines: beyond {MAX_SKIPPED_LINES:,}, blank and "
+                                 "comment lines may not outnumber data lines (irlab's limit MAX_SKIPPED_LINES; "
+                                 "trec_eval 10.0 stops at the first blank line)")
+        self.skipped, self.data_lines = int(skipped_so_far[-1]), int(data_so_far[-1])
+        return first_line + len(newlines)
+
+
+def _skipped_lines(u, begins, ends):
+    """Which lines (``u[begins[i]:ends[i]]``) are blank or comments (their first field starts with '#'), as
+    _check_line reads them.  A line that starts with a byte other than a blank is decided by that byte; only the
+    others (rare in a real file) need the first byte that is not blank."""
+    first = u[begins]
+    skipped = first == 35
+    indented = np.flatnonzero(_BLANK_BYTE[first])
+    if len(indented):
+        ink = np.flatnonzero(~_BLANK_BYTE[u])   # where the bytes that are not blank are
+        at = np.searchsorted(ink, begins[indented])
+        has_ink = at < len(ink)
+        first_ink = ink[np.minimum(at, len(ink) - 1)] if len(ink) else np.zeros(len(indented), np.int64)
+        blank = ~has_ink | (first_ink >= ends[indented])
+        skipped[indented] = blank | (u[first_ink] == 35)
+    return skipped
+
+
 def _check_line(spec, path, lineno, toks, seen, out):
     """Careful validation of one split line; appends to ``out`` lists."""
     if not toks or toks[0].startswith(b"#"):
@@ -170,6 +301,10 @@ def _check_line(spec, path, lineno, toks, seen, out):
             f"expected {spec.nfields} fields ({spec.fields_doc}), found {len(toks)}",
         )
     q, d = toks[0], toks[2]
+    for name, token in (("topic id", q), ("docno", d)):
+        if len(token) > MAX_ID_BYTES:
+            raise InputFileError(path, lineno, f"{name} {_show(token)!r} has {len(token):,} bytes; a {name} has at "
+                                               f"most {MAX_ID_BYTES} (irlab's limit MAX_ID_BYTES)")
     if spec.kind == "run":
         s = toks[4]
         if not _FLOAT_RE.match(s):
@@ -233,6 +368,36 @@ def _first_data_tokens(data):
 
 def _round8(n):
     return max(8, (n + 7) // 8 * 8)
+
+
+_MAX_WIDTH = MAX_ID_BYTES + 1   # loadtxt's widest qid or docno column: a value that fills it is too long
+assert _MAX_WIDTH % 8 == 0      # like every column width (ids are read as 64-bit words)
+
+
+def _sample_widths(data):
+    """Column widths of qid and docno for loadtxt, from the first data lines of ``data`` (at most _MAX_WIDTH)."""
+    lens = [1, 1]
+    for toks in _first_data_tokens(data):
+        lens[0] = max(lens[0], len(toks[0]))
+        if len(toks) > 2:
+            lens[1] = max(lens[1], len(toks[2]))
+    return [min(_round8(length + 1), _MAX_WIDTH) for length in lens]
+
+
+def _loadtxt_rows(spec, data, widths):
+    """(rows, widths): loadtxt's parse of ``data``, a column widened (doubled) while a value fills it.  Rows are
+    None when loadtxt cannot read the data or an id needs more than _MAX_WIDTH bytes: the line by line reader
+    then decides (and names the line)."""
+    arr = _fast_chunk(spec, data, widths)
+    while arr is not None:
+        full = (_field_full(arr, "q"), _field_full(arr, "d"))
+        if not any(full):
+            break
+        if any(f and w >= _MAX_WIDTH for w, f in zip(widths, full)):
+            return None, widths
+        widths = [min(w * 2, _MAX_WIDTH) if f else w for w, f in zip(widths, full)]
+        arr = _fast_chunk(spec, data, widths)
+    return arr, widths
 
 
 _MIN_WIDTH = 16
@@ -399,20 +564,21 @@ def _read(path, kind, progress=None, check_duplicates=True):
         gz = isinstance(f, gzip.GzipFile)
         if disk_size is not None and disk_size <= _WHOLE_FILE_LIMIT // (8 if gz else 1):
             try:
-                data = f.read()
+                data = f.read(_WHOLE_FILE_LIMIT + 1)   # a .gz that inflates more than 8 times is read in chunks
             except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
                 raise InputFileError(path, None, f"cannot read file: {exc}") from None
-            if progress is not None:
-                progress(0.3)
-            spec.needs_scan = _may_need_notes(data)
-            res = _read_whole(spec, data)
+            if len(data) <= _WHOLE_FILE_LIMIT:
+                if progress is not None:
+                    progress(0.3)
+                spec.needs_scan = _may_need_notes(data)
+                res = _read_whole(spec, data, path)
+                if res is not None:
+                    q, d, v, runid = res
+                    res = (*_code_topics(q), d, v, runid)
+                    del q
+                if progress is not None:
+                    progress(1.0)
             del data
-            if res is not None:
-                q, d, v, runid = res
-                res = (*_code_topics(q), d, v, runid)
-                del q
-            if progress is not None:
-                progress(1.0)
         if res is None:
             f.seek(0)
             res = _read_chunked(spec, path, f, raw, disk_size, progress)
@@ -703,6 +869,11 @@ def _vector_parse(spec, data):
         newlines = np.flatnonzero(u == 10)
         if (starts[nf - 1::nf] > newlines).any() or (first[1:] < newlines[:-1]).any():
             return None
+    # no line longer than MAX_LINE_BYTES: from one line's first token to the next one's is at most that and its
+    # newline (a longer gap may be blanks before a token, which _LineBounds tells apart)
+    if int(first[0]) > MAX_LINE_BYTES or n - int(first[-1]) > MAX_LINE_BYTES + 1 or \
+            (len(first) > 1 and int((first[1:] - first[:-1]).max()) > MAX_LINE_BYTES + 1):
+        return None
     vf = 4 if spec.kind == "run" else 3
     # one separator byte after every token (as many blank bytes as tokens, and
     # none before the first): each length follows from where the next token starts
@@ -731,7 +902,7 @@ def _vector_parse(spec, data):
     return q, d, v
 
 
-def _read_whole(spec, data):
+def _read_whole(spec, data, path):
     """One loadtxt call over a whole (ASCII, comment-free, valid) file;
     None when the chunked reader must decide."""
     if not data or b"#" in data:
@@ -740,20 +911,10 @@ def _read_whole(spec, data):
     vec = _vector_parse(spec, data)
     if vec is not None:
         return (*vec, runid)
-    lens = [1, 1]
-    for toks in _first_data_tokens(data[:_SAMPLE_BYTES]):
-        lens[0] = max(lens[0], len(toks[0]))
-        if len(toks) > 2:
-            lens[1] = max(lens[1], len(toks[2]))
-    widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
-    while True:
-        arr = _fast_chunk(spec, data, widths)
-        if arr is None or len(arr) == 0:
-            return None
-        full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
-        if not (full_q or full_d):
-            break
-        widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
+    _LineBounds(path).check(data, 1)
+    arr, _ = _loadtxt_rows(spec, data, _sample_widths(data[:_SAMPLE_BYTES]))
+    if arr is None or len(arr) == 0:
+        return None
     return arr["q"], arr["d"], arr["v"], runid
 
 
@@ -812,30 +973,23 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
     widths = None
     cols = None
     total = None if isinstance(f, gzip.GzipFile) else disk_size
+    bounds = _LineBounds(path)
     try:
         first_line = 1
         for data, vec in _parsed_chunks(spec, _chunks(f)):
+            if vec is None:   # what the array parse did not take may be hostile: check it before any other parse
+                bounds.check(data, first_line)
             if widths is None:
-                lens = [1, 1]
-                for toks in _first_data_tokens(data):
-                    lens[0] = max(lens[0], len(toks[0]))
-                    if len(toks) > 2:
-                        lens[1] = max(lens[1], len(toks[2]))
-                widths = [_round8(lens[0] + 1), _round8(lens[1] + 1)]
+                widths = _sample_widths(data)
                 lines = max(data.count(b"\n"), 1)
                 est = int((total or 4 * len(data)) / max(len(data) / lines, 1) * 1.02) + 1024
                 cols = _Columns(est, widths[1], np.float64 if kind == "run" else np.int64)
             if vec is not None:   # no comment or blank line when the vectorised parse succeeds
+                bounds.count_data(len(vec[2]))
                 cols.add(*vec, vec[1].dtype.itemsize)
                 rid = None
             else:
-                arr = _fast_chunk(spec, data, widths)
-                while arr is not None:
-                    full_q, full_d = _field_full(arr, "q"), _field_full(arr, "d")
-                    if not (full_q or full_d):
-                        break
-                    widths = [w * 2 if full else w for w, full in zip(widths, (full_q, full_d))]
-                    arr = _fast_chunk(spec, data, widths)
+                arr, widths = _loadtxt_rows(spec, data, widths)
                 if arr is None:
                     q, d, v, rid = _slow_chunk(spec, path, first_line, bytes(data), None)
                     cols.add(q, d, v, d.dtype.itemsize)
