@@ -7,6 +7,7 @@ metric or a solver and its options. See ``exercises/README.md`` for the format.
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,6 +19,7 @@ from .document import Answer as AnswerBlock
 from .document import (Document, Formula, Note, Paragraph, Section, StatementParagraph, StatementTable, Steps, Table,
                        gather_rank_tables)
 from .errors import InputFileError, IrlabError
+from .limits import MAX_SET_BYTES, read_at_most
 from .ranking import Ranking
 
 # the format itself (every key, its type, range, default and solvers) is data in irlab/schema.py
@@ -93,6 +95,16 @@ def _problem(where: Where, prefix: str = ""):
     return problem
 
 
+def _long_number_line(text: str) -> int | None:
+    """The line of the first run of letters and digits longer than Python converts to an integer."""
+    import re
+
+    for match in re.finditer(r"[0-9A-Za-z_]+", text):
+        if len(match.group()) > sys.get_int_max_str_digits():
+            return text.count("\n", 0, match.start()) + 1
+    return None
+
+
 def load(path) -> ExerciseSet:
     """Read and validate an exercise set; every problem raises InputFileError naming file, exercise, question and key.
 
@@ -101,7 +113,7 @@ def load(path) -> ExerciseSet:
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_at_most(path, MAX_SET_BYTES, "MAX_SET_BYTES", "an exercise set")
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except IsADirectoryError:
@@ -120,6 +132,12 @@ def load(path) -> ExerciseSet:
             line = int(message.split("(at line ")[1].split(",")[0])
             message = message.split(" (at line ")[0]
         raise InputFileError(path, line, f"not valid TOML: {message}") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise InputFileError(path, _long_number_line(text), "an integer of more than "
+                             f"{sys.get_int_max_str_digits():,} digits, Python's limit (no exercise needs one)") from None
+    except RecursionError:  # arrays or inline tables nested deeper than Python's TOML reader can follow
+        raise InputFileError(path, None, "not a set irlab can read: arrays or inline tables nested too deeply "
+                                         "for Python's TOML reader (an exercise set nests a few levels)") from None
     where = Where(path)
     schema.check_table(data, "set", _problem(where))
     schema.check_table(data.get("grading", {}), "grading", _problem(where, "grading."))
