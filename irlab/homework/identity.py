@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputFileError
+from ..limits import MAX_CLASS_FILE_BYTES, MAX_CSV_LINE, read_at_most
 
 # Crockford's base 32: no I, L, O or U, so a code copied by hand survives (read_code maps the look-alikes)
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -69,13 +70,21 @@ class RosterEntry:
 
 def read_csv_text(path: Path) -> str:
     """A class file's text (UTF-8, a spreadsheet's byte-order mark dropped); a missing or undecodable file is an
-    InputFileError naming it."""
+    InputFileError naming it.  A file of more than MAX_CLASS_FILE_BYTES, or with a line of more than MAX_CSV_LINE
+    characters, is refused before the CSV is parsed (irlab/limits.py)."""
     try:
-        return path.read_text(encoding="utf-8-sig")
+        raw = read_at_most(path, MAX_CLASS_FILE_BYTES, "MAX_CLASS_FILE_BYTES", "a class CSV")
+        text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8-sig").read()  # newlines as read_text reads them
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except UnicodeDecodeError as error:
         raise InputFileError(path, None, f"not UTF-8 text ({error.reason})") from None
+    lengths = [len(line) for line in text.split("\n")]
+    if max(lengths) > MAX_CSV_LINE:
+        number = next(i for i, length in enumerate(lengths, 1) if length > MAX_CSV_LINE)
+        raise InputFileError(path, number, f"the line has {lengths[number - 1]:,} characters; a line of a class CSV "
+                                           f"has at most {MAX_CSV_LINE:,} (irlab's limit MAX_CSV_LINE)")
+    return text
 
 
 def csv_delimiter(text: str) -> str:
@@ -88,14 +97,23 @@ def csv_delimiter(text: str) -> str:
     return ","
 
 
+def _csv_rows(reader, path):
+    """The rows of a csv.reader; what it cannot read (a field over its 131,072 characters) an InputFileError."""
+    try:
+        yield from reader
+    except csv.Error as error:
+        raise InputFileError(path, reader.line_num, f"not valid CSV: {error}") from None
+
+
 def read_roster(path) -> list[RosterEntry]:
     """Read a roster CSV (``id`` or ``student``; optional ``name``, ``email``); duplicates after normalising are an
     error naming both lines."""
     path = Path(path)
     text = read_csv_text(path)
     reader = csv.reader(io.StringIO(text), delimiter=csv_delimiter(text))
+    rows = _csv_rows(reader, path)
     try:
-        header = [cell.strip().lower() for cell in next(reader)]
+        header = [cell.strip().lower() for cell in next(rows)]
     except StopIteration:
         raise InputFileError(path, 1, "empty roster: the first line must be a header naming id (and name, email)") from None
     column = "id" if "id" in header else "student" if "student" in header else None
@@ -104,7 +122,7 @@ def read_roster(path) -> list[RosterEntry]:
     index = {name: header.index(name) for name in (column, "name", "email") if name in header}
     entries: list[RosterEntry] = []
     seen: dict[str, RosterEntry] = {}
-    for cells in reader:
+    for cells in rows:
         line = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
@@ -177,11 +195,14 @@ def read_manifest(path) -> Manifest:
     if path.is_dir():
         path = path / "manifest.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_at_most(path, MAX_CLASS_FILE_BYTES, "MAX_CLASS_FILE_BYTES", "a class manifest")
+                          .decode("utf-8"))
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file (irlab sheet --roster FILE --out DIR writes DIR/manifest.json)") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise InputFileError(path, None, f"not a manifest written by irlab sheet ({error})") from None
+    except RecursionError:  # arrays nested deeper than Python's JSON reader follows; irlab's nest three levels
+        raise InputFileError(path, None, "not a manifest written by irlab sheet (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("irlab_manifest") != MANIFEST_VERSION or \
             not isinstance(data.get("students"), list):
         raise InputFileError(path, None, "not a manifest written by irlab sheet --roster FILE --out DIR")
