@@ -275,9 +275,11 @@ def _read_run(read_run, path):
 
 
 def _looks_like_qrels(path, line: int) -> bool:
+    from ..limits import MAX_LINE_BYTES
+
     try:
-        with open(path, "rb") as handle:
-            for number, text in enumerate(handle, 1):
+        with open(path, "rb") as handle:  # a line read at most MAX_LINE_BYTES at a time (a file of NULs has none)
+            for number, text in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), 1):
                 if number == line:
                     fields = text.split()
                     return len(fields) == 4 and all(f.lstrip(b"-").isdigit() for f in (fields[1], fields[3]))
