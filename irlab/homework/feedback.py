@@ -90,27 +90,7 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
                             message=f"No answer recognised: {parsed.problem}.")
     verdict = compare(parsed, part.value, key.tolerance)
     if verdict.correct:
-        nearer, fitting = _closer_reading(key, part, parsed)
-        if nearer is not None:  # within the tolerance, but written precisely enough to show a named mistake
-            precision = "exactly" if parsed.resolution == 0 else f"to {parsed.decimals} decimals"
-            told = (f" {parsed.shown} is within the tolerance of the right value, but written {precision} it is "
-                    f"nearer this mistake's value ({exact.decimal_text(nearer.mistaken_value, max(4, parsed.decimals or 0), False)}) "
-                    "than the right one.")
-            return _mistake_feedback(common, key, weight, nearer, told, reading="nearer-mistake")
-        if not reveal:
-            shown = ""
-        elif exact_values or not exact.is_symbolic(part.value):
-            shown = f" ({symbol} = {exact.value_text(part.value)})"
-        else:
-            shown = f" ({symbol} ≈ {exact.decimal_text(part.value)})"
-        note, reading = "", None
-        if fitting is not None:  # right at the precision written, and so is a named mistake: credit, and say so
-            readings = _listed([message for message, _ in fitting.readings()])
-            note = (f" At the precision written it also fits {readings}; write at least "
-                    f"{_decimals_to_tell(key, part, fitting)} decimals to show which one you computed.")
-            reading = "also-mistake"
-        return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.{note}",
-                            reading=reading, close_to=fitting.names if fitting is not None else ())
+        return _within_tolerance(common, key, part, parsed, reveal, exact_values)
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
     diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
@@ -134,6 +114,33 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
                         message=f"Not quite: {parsed.shown} is not {symbol} for this exercise ({key.tolerance.describe()}), "
                                 "and it matches none of the common mistakes irlab knows; compare your computation "
                                 "with the worked solution step by step.")
+
+
+def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, reveal: bool,
+                      exact_values: bool) -> PartFeedback:
+    """An answer within the tolerance: right, unless it shows a named mistake (:func:`_closer_reading`)."""
+    weight, symbol = common["weight"], part.result.symbol
+    nearer, fitting = _closer_reading(key, part, parsed)
+    if nearer is not None:  # within the tolerance, but written precisely enough to show a named mistake
+        precision = "exactly" if parsed.resolution == 0 else f"to {parsed.decimals} decimals"
+        mistaken = exact.decimal_text(nearer.mistaken_value, max(4, parsed.decimals or 0), strip=False)
+        told = (f" {parsed.shown} is within the tolerance of the right value, but written {precision} it is nearer "
+                f"this mistake's value ({mistaken}) than the right one.")
+        return _mistake_feedback(common, key, weight, nearer, told, reading="nearer-mistake")
+    if not reveal:
+        shown = ""
+    elif exact_values or not exact.is_symbolic(part.value):
+        shown = f" ({symbol} = {exact.value_text(part.value)})"
+    else:
+        shown = f" ({symbol} ≈ {exact.decimal_text(part.value)})"
+    if fitting is None:
+        return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.")
+    # right at the precision written, and so is a named mistake: the credit, and the mistake named
+    readings = _listed([message for message, _ in fitting.readings()])
+    note = (f" At the precision written it also fits {readings}; write at least "
+            f"{_decimals_to_tell(part, fitting)} decimals to show which one you computed.")
+    return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.{note}",
+                        reading="also-mistake", close_to=fitting.names)
 
 
 def _mistake_feedback(common: dict, key: Key, weight: Fraction, diagnosis: Diagnosis, told: str = "",
@@ -209,7 +216,7 @@ def _diagnosis(key: Key, part: Part, parsed: ParsedAnswer) -> Diagnosis | None:
                     key.mistaken(part), key.path, parsed.resolution)
 
 
-def _decimals_to_tell(key: Key, part: Part, diagnosis: Diagnosis) -> int:
+def _decimals_to_tell(part: Part, diagnosis: Diagnosis) -> int:
     """The decimals from which on the right value and every mistake named round differently."""
     right = rational_value(part.value)
     return max(telling_decimals(right, rational_value(d.mistaken_value))[0]
