@@ -6,14 +6,14 @@ Not quite: 0.555 is what you get if you divide by the 6 relevant documents retri
 
 Modules: :mod:`.answers` (reading and comparing answers), :mod:`.variants` (per-student parameters, sheets and
 answer keys), :mod:`.key` (a question's parts), :mod:`.diagnosis` (the catalogue of mistakes),
-:mod:`.feedback` (check, assert_answer), :mod:`.grading` (a class's CSV, every row accounted for),
+:mod:`.feedback` (check, assert_answer; a named mistake within the tolerance: :func:`.diagnosis.too_close`), :mod:`.grading` (a class's CSV, every row accounted for),
 :mod:`.identity` (student ids, roster, variant codes, class manifest), :mod:`.gradebook` (Canvas/Moodle exports,
 class report), :mod:`.cli` (sheet and grade).
 """
 
 from .answers import ParsedAnswer, Tolerance, parse_answer
 from .cli import add_homework_parsers, run_grade, run_sheet
-from .diagnosis import MISTAKES, Diagnosis, Mistake, diagnose
+from .diagnosis import MISTAKES, Diagnosis, Mistake, TooClose, diagnose, set_too_close, too_close, too_close_notes
 from .feedback import Feedback, PartFeedback, assert_answer, check
 from .grading import ROW_STATUSES, GradeReport, grade, grade_rows, read_answers
 from .identity import normalise_student, read_manifest, read_roster, variant_code
@@ -23,6 +23,7 @@ from .variants import answer_key_document, sheet_document, variant_set
 __all__ = [
     "check", "assert_answer", "Feedback", "PartFeedback", "grade", "grade_rows", "read_answers", "GradeReport",
     "sheet_document", "answer_key_document", "variant_set", "answer_key", "parse_answer", "ParsedAnswer", "Tolerance",
-    "MISTAKES", "Mistake", "Diagnosis", "diagnose", "add_homework_parsers", "run_sheet", "run_grade",
+    "MISTAKES", "Mistake", "Diagnosis", "diagnose", "TooClose", "too_close", "set_too_close", "too_close_notes",
+    "add_homework_parsers", "run_sheet", "run_grade",
     "ROW_STATUSES", "normalise_student", "read_roster", "read_manifest", "variant_code",
 ]
