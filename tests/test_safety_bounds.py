@@ -312,3 +312,15 @@ def test_a_manifest_nested_too_deeply_or_too_large_is_an_error(tmp_path, monkeyp
     (tmp_path / "manifest.json").write_text('{"irlab_manifest": 1, "students": []}')
     error = refused(identity.read_manifest, tmp_path / "manifest.json")
     assert "a class manifest is at most 10 bytes (irlab's limit MAX_CLASS_FILE_BYTES" in error.problem
+
+
+def test_sheet_refuses_a_deep_file_in_place_of_an_earlier_manifest_without_a_traceback(tmp_path):
+    from pathlib import Path
+
+    homework = Path(__file__).resolve().parents[1] / "exercises" / "homework-variants.toml"
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "manifest.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "roster.csv").write_text("id\nalice\n")
+    code, stderr, _, _ = run_measured(["sheet", str(homework), "--roster", "roster.csv", "--out", "out"], tmp_path)
+    assert code == 2 and stderr == ("irlab: error: out/manifest.json: cannot write: the file exists and is not a "
+                                    "class manifest written by irlab sheet; move it or choose another --out\n")

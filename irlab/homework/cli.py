@@ -175,15 +175,17 @@ def _earlier_sheets(manifest: Path) -> set:
     import json
 
     from ..errors import OutputFileError
+    from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
     from ..outputs import folded
 
     if not manifest.exists() or manifest.is_symlink():  # a link is refused with its name by check_outputs
         return set()
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = json.loads(read_at_most(manifest, MAX_CLASS_FILE_BYTES, "MAX_CLASS_FILE_BYTES", "a class manifest")
+                          .decode("utf-8"))
         students = data["students"] if isinstance(data, dict) and "irlab_manifest" in data else None
         names = {folded(s[kind]) for s in students for kind in _KINDS if isinstance(s.get(kind), str)}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):  # too large, too deep: not one
         students = None
     if students is None:
         raise OutputFileError(manifest, "the file exists and is not a class manifest written by irlab sheet; move "
