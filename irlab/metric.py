@@ -9,7 +9,8 @@ from typing import Any, Callable
 from . import exact, trace
 from .conventions import Choice, Convention
 from .document import Answer, Displayable, Document, Formula, Note, Paragraph, Section, Steps, Table
-from .errors import ParameterError
+from .errors import InputTypeError, ParameterError
+from .limits import MAX_CUTOFF, MAX_DIGITS, check_at_most, check_digits
 
 
 @dataclass(frozen=True)
@@ -165,11 +166,18 @@ def shortened(table: Table) -> Table:
     return Table(table.columns, table.rows[:SHOWN_ROWS] + (gap,) + table.rows[-SHOWN_ROWS:], caption)
 
 
-def _declared_formula(metric: str) -> Formula | None:
-    from .metrics import REGISTRY  # the declarations import this module
+# metric name -> the formula of its declaration, shown by a result that has none of its own; irlab.metrics
+# fills it when it declares the metrics (the declarations import this module, so it cannot import them)
+DECLARED_FORMULAS: dict[str, Formula] = {}
 
-    declaration = REGISTRY.get(metric)
-    return declaration.formula if declaration else None
+
+def declare_formulas(metrics) -> None:
+    """Record the formula of each declared metric, for the results that do not give one."""
+    DECLARED_FORMULAS.update((metric.name, metric.formula) for metric in metrics)
+
+
+def _declared_formula(metric: str) -> Formula | None:
+    return DECLARED_FORMULAS.get(metric)
 
 
 def _jsonable(value):
@@ -183,9 +191,6 @@ def _jsonable(value):
 # parameter checks shared by the metrics --------------------------------------------------------
 
 def check_cutoff(k) -> int | None:
-    from .errors import InputTypeError
-    from .limits import MAX_CUTOFF, check_at_most
-
     if k is None:
         return None
     if isinstance(k, bool) or not isinstance(k, int):
@@ -202,9 +207,6 @@ def check_cutoff(k) -> int | None:
 
 def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fraction | int:
     """A number parameter read exactly ('0.25', '1/4', '25%', 0.25 as written, Fraction(1, 4)) and range-checked."""
-    from .errors import InputTypeError
-    from .limits import MAX_DIGITS, check_digits
-
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
         raise InputTypeError(f"{name} must be a number such as 0.25, '1/4' or '25%', got {type(value).__name__} {value!r}")
     shown = exact._clip(value) if isinstance(value, str) else repr(value)

@@ -6,8 +6,8 @@ The declarations drive ``irlab metrics`` (the list), ``irlab explain`` (the opti
 from __future__ import annotations
 
 from .. import conventions as conv
-from ..errors import ParameterError
-from ..metric import Metric, Parameter
+from ..errors import InputTypeError, ParameterError
+from ..metric import Metric, Parameter, declare_formulas
 from .agreement import cohen_kappa
 from .average_precision import average_precision
 from .dcg import cumulative_gain, dcg, idcg, ndcg
@@ -191,12 +191,11 @@ METRICS += (
 
 REGISTRY = {m.name: m for m in METRICS}
 ALIASES = {alias: m.name for m in METRICS for alias in m.aliases}
+declare_formulas(REGISTRY.values())  # a result without a formula of its own shows its declaration's
 
 
 def get_metric(name: str) -> Metric:
     if not isinstance(name, str):
-        from ..errors import InputTypeError
-
         raise InputTypeError(f"a metric name is text such as 'ap' (`irlab metrics` lists them), got {type(name).__name__} {name!r:.40}")
     key = name.strip().lower()
     key = ALIASES.get(key, key)
