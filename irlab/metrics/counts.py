@@ -20,11 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note, Table
 from ..errors import ParameterError, RankingError
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced
+from .agreement import cohen_kappa
+from .common import rank_table
+from .fbeta import f_of_nodes, set_f_formula
 
 _NAMES = ("tp", "fp", "fn", "tn")
 _LABELS = {
@@ -170,8 +174,6 @@ def recall_of_counts(counts, k=None) -> Result:
 
 
 def _f(counts, beta, squared=False):
-    from .set_based import f_of_nodes
-
     beta = check_fraction(beta, "beta", 0, None, low_open=True)
     p = precision_of_counts(counts).traced
     r = recall_of_counts(counts).traced
@@ -182,14 +184,10 @@ def _f(counts, beta, squared=False):
 def f_of_counts(counts, k=None, beta=1, f_weight=None) -> Result:
     """F_β = (1 + β²) · P · R / (β² · P + R) from the counts (IIR 8.3, eq. 8.5); with ``f_weight="beta-squared"``
     the parameter is the weight x = β², as trec_eval's set_F reads it: (1 + x) · P · R / (x · P + R)."""
-    from .. import conventions as conv
-
     weight = conv.F_WEIGHT.choice(f_weight)
     counts = _counts(counts, k)
     value, beta, notes = _f(counts, beta, squared=weight.key == "beta-squared")
     if weight.key == "beta-squared":
-        from .set_based import set_f_formula
-
         return Result("f", "F-measure", value, context=counts.describe(), tables=[counts.table()], notes=list(notes),
                       parameters={"beta": beta}, conventions={"f_weight": weight}, formula=set_f_formula("R", "R"))
     return _result("f", "F-measure", value, counts, notes, {"beta": beta})
@@ -253,8 +251,6 @@ def break_even(ranking) -> Result:
     >>> break_even(Ranking.parse("RNRRNN", relevant=4)).value
     Fraction(3, 4)
     """
-    from .common import rank_table
-
     total = ranking.total_relevant
     if total == 0:
         raise ParameterError("the break-even point needs at least one relevant document")
@@ -279,8 +275,6 @@ def kappa_from_table(table, kappa_marginals=None) -> Result:
     >>> kappa_from_table("300,20,10,70").value
     Fraction(277, 357)
     """
-    from .agreement import cohen_kappa
-
     return cohen_kappa(*table_columns(table), kappa_marginals=kappa_marginals)
 
 

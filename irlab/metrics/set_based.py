@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from .. import conventions as conv
-from .. import exact
 from ..document import Formula, Note
 from ..limits import MAX_BETA
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced, call, minimum
 from .common import rank_table, ranking_notes, relevant_leaf
+from .counts import f_of_counts, precision_of_counts, recall_of_counts
+from .fbeta import f_of_nodes, set_f_formula
 
 
 def _hits_leaf(ranking, cut: Cut) -> Traced:
@@ -53,8 +54,6 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
     Fraction(1, 2)
     """
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
-        from .counts import precision_of_counts
-
         return precision_of_counts(ranking, k)
     cut = Cut.of(ranking, k)
     notes = []
@@ -92,8 +91,6 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
     Fraction(3, 5)
     """
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
-        from .counts import recall_of_counts
-
         return recall_of_counts(ranking, k)
     cut = Cut.of(ranking, k)
     notes = ranking_notes(ranking)
@@ -117,35 +114,6 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
                   parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
 
 
-def f_symbol(beta) -> str:
-    """'F1', 'F_0.5' for β = 1/2: a subscript that cannot be read as a division; 'F_β' when β has no short decimal."""
-    if beta == 1:
-        return "F1"
-    return f"F_{exact.decimal_text(beta)}" if exact.is_terminating(beta, 3) else "F_β"
-
-
-def f_of_nodes(p: Traced, r: Traced, beta, squared: bool = False,
-               beta_label: str | None = "Weight of recall against precision") -> tuple[Traced, list]:
-    """F from traced precision and recall, and the notes it needs: F_β = (1 + β²)·P·R / (β²·P + R) (IIR eq. 8.5),
-    or with ``squared`` trec_eval's set_F, whose parameter is the weight x = β² itself: (1 + x)·P·R / (x·P + R)."""
-    symbol = f"F(x={exact.decimal_text(beta)})" if squared and beta != 1 else f_symbol(beta)
-    if p.value + r.value == 0:
-        return Traced(0, symbol, "F-measure"), [Note("warning", "precision and recall are both 0: F is reported as 0")]
-    if beta == 1:
-        return ((2 * p * r) / (p + r)).named(symbol, "F-measure (harmonic mean of P and Rec)"), []
-    if squared:
-        x = Traced(beta, "x", "Weight of recall (β² in IIR's terms)")
-        return (((1 + x) * p * r) / (x * p + r)).named(symbol, "F-measure"), []
-    b = Traced(beta, "β", beta_label)
-    return (((1 + b**2) * p * r) / (b**2 * p + r)).named(symbol, "F-measure"), []
-
-
-def set_f_formula(recall: str, recall_latex: str) -> Formula:
-    """trec_eval's set_F written with the recall symbol of the explanation (Rec for rankings, R for counts)."""
-    return Formula(f"F(x) = (1 + x) · P · {recall} / (x · P + {recall})",
-                   rf"F(x) = \frac{{(1+x)\, P \cdot {recall_latex}}}{{x P + {recall_latex}}}")
-
-
 def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None, f_weight=None) -> Result:
     """F-measure: the weighted harmonic mean of precision and recall (F1 for beta = 1).
 
@@ -161,8 +129,6 @@ def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denomi
     Fraction(3, 5)
     """
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
-        from .counts import f_of_counts
-
         return f_of_counts(ranking, k, beta, f_weight)
     weight = conv.F_WEIGHT.choice(f_weight)
     beta = check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
