@@ -20,6 +20,7 @@ from ..limits import MAX_RANKS, MAX_TEXT, check_at_most
 from ..metric import Result, check_cutoff
 from ..ranking import parse_ids
 from ..trace import Traced, minimum, total
+from .scores import average_ranks, read_scores, traced_sqrt  # as the paired tests read them: '0.1' and 0.1 are 1/10
 
 
 def _same_items(a, b, hint=""):
@@ -135,8 +136,6 @@ SHOWN_VALUES = 12  # values of each list written out in the one-line context
 
 def _score_list(values, name: str) -> list:
     """One list of exact scores: '0.3,0.2,0.2' or a list/tuple (or 1-d numpy array) of int, Fraction, float, str."""
-    from .significance import _values  # the paired tests read numbers the same way: '0.1' and 0.1 are 1/10
-
     if hasattr(values, "tolist") and not isinstance(values, (str, list, tuple)):
         values = values.tolist()  # a numpy array
     if not isinstance(values, (str, list, tuple)):
@@ -145,7 +144,7 @@ def _score_list(values, name: str) -> list:
     if isinstance(values, str):
         check_at_most(len(values), MAX_TEXT, f"the length of {name} as written (characters)")
     check_at_most(len(values), MAX_RANKS, f"the number of values in {name}")
-    scores = _values(values, name)
+    scores = read_scores(values, name)
     return check_at_most(len(scores), MAX_RANKS, f"the number of values in {name}") and scores
 
 
@@ -326,11 +325,9 @@ def kendall_tau(x, y, tau_variant=None, *, names=("x", "y")) -> Result:
     if choice.key == "a":
         tau = (difference / pairs).named("τ_a", "Kendall's tau-a")
     elif choice.key == "b":
-        from .significance import _sqrt
-
         n1 = Traced(tied_x, "n_1", f"Pairs tied in {names[0]} (Σ t(t - 1)/2 over groups of t equal values)")
         n2 = Traced(tied_y, "n_2", f"Pairs tied in {names[1]}")
-        root = _sqrt((pairs - n1) * (pairs - n2), None, None)
+        root = traced_sqrt((pairs - n1) * (pairs - n2), None, None)
         tau = (difference / root).named("τ_b", "Kendall's tau-b")
     else:
         distinct_x = Traced(len(set(xs)), "k_x", f"Distinct values of {names[0]}")
@@ -366,9 +363,7 @@ def mid_ranks(values) -> list:
     >>> mid_ranks([10, 20, 20, 30])
     [1, Fraction(5, 2), Fraction(5, 2), 4]
     """
-    from .significance import _average_ranks
-
-    return [exact.rational(rank) for rank in _average_ranks(list(values))]
+    return [exact.rational(rank) for rank in average_ranks(list(values))]
 
 
 def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
@@ -392,8 +387,6 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
     >>> spearman_rho_scores("1,2,3,4", "1,3,2,2").value  # 3/2 / √(5 · 9/2); the shortcut gives 7/20
     sqrt(10)/10
     """
-    from .significance import _sqrt
-
     names = _names(names)
     labels, xs, ys = _paired_scores(x, y, names, "Spearman's rho")
     constant = [name for name, values in zip(names, (xs, ys)) if len(set(values)) == 1]
@@ -409,7 +402,7 @@ def spearman_rho_scores(x, y, *, names=("x", "y")) -> Result:
     s_xy = total([a * b for a, b in zip(dev_x, dev_y)], "S_xy", f"Σ (rank of {names[0]} - r_mean)(rank of {names[1]} - r_mean)")
     s_xx = total([a ** 2 for a in dev_x], "S_xx", f"Σ (rank of {names[0]} - r_mean)²")
     s_yy = total([b ** 2 for b in dev_y], "S_yy", f"Σ (rank of {names[1]} - r_mean)²")
-    rho = (s_xy / _sqrt(s_xx * s_yy, None, None)).named("ρ", "Spearman's rho: Pearson's correlation of the mid-ranks")
+    rho = (s_xy / traced_sqrt(s_xx * s_yy, None, None)).named("ρ", "Spearman's rho: Pearson's correlation of the mid-ranks")
     _written_as_value(rho)
     differences = [exact.sub(r, s) for r, s in zip(rx, ry)]
     squares = total([Traced(exact.mul(d, d)) for d in differences], "Σd²", "Sum of squared mid-rank differences d = r - s")

@@ -31,7 +31,8 @@ from .. import exact
 from ..document import Note, Table
 from ..errors import ParameterError, RankingError
 from ..metric import Result, check_fraction
-from ..trace import Traced, call, mean, minimum, total
+from ..trace import Traced, mean, minimum, total
+from .scores import average_ranks, read_scores, traced_sqrt
 
 EXACT_PERMUTATION_LIMIT = 20  # 2^20 sign assignments: enumerated exactly; above, a seeded sample
 EXACT_WILCOXON_LIMIT = 100  # the signed-rank distribution is enumerated exactly up to this many non-zero differences
@@ -41,7 +42,7 @@ DEFAULT_ALPHA = Fraction(1, 20)
 
 def _scipy_stats():
     try:
-        import scipy.stats
+        import scipy.stats  # deferred: scipy is heavy and optional (irlab[stats]); two tests need it
     except ImportError:  # pragma: no cover - depends on the environment
         raise ParameterError("this test reads its p-value off a continuous distribution with scipy.stats, "
                              "which is not installed: pip install 'irlab[stats]'") from None
@@ -50,33 +51,7 @@ def _scipy_stats():
 
 # inputs ----------------------------------------------------------------------------------------------
 
-def _number(value, what):
-    if isinstance(value, bool):
-        raise RankingError(f"{what} is {value!r}, expected a number")
-    if isinstance(value, (int, Fraction)):
-        return exact.rational(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise RankingError(f"{what} is {value!r}, expected a finite number")
-        return exact.rational(Fraction(repr(value)))  # the shortest decimal that is this float: 0.1 -> 1/10
-    if isinstance(value, str):
-        try:
-            return exact.parse_number(value)
-        except ValueError:
-            raise RankingError(f"{what} is {value!r}, expected a number such as 0.25 or 1/3") from None
-    if hasattr(value, "item"):  # a numpy scalar
-        return _number(value.item(), what)
-    raise RankingError(f"{what} is {value!r}, expected a number")
-
-
-def _values(values, what):
-    if isinstance(values, str):
-        items = [t for t in values.replace(";", ",").replace(" ", ",").split(",") if t.strip()]
-    else:
-        items = list(values)
-    if not items:
-        raise RankingError(f"{what} has no values")
-    return [_number(v, f"{what}: value {i}") for i, v in enumerate(items, 1)]
+_values = read_scores  # the name irlab.solvers.extended imports
 
 
 @dataclass(frozen=True)
@@ -128,10 +103,10 @@ def paired(a, b, names=("A", "B")) -> Paired:
                      f"only {names[1]} has topics {', '.join(map(str, only_b))}" if only_b else ""]
             raise RankingError("a paired test needs both systems on the same topics: " + "; ".join(p for p in parts if p))
         topics = tuple(sorted(a, key=_topic_key))
-        xs = _values([a[t] for t in topics], f"system {names[0]}")
-        ys = _values([b[t] for t in topics], f"system {names[1]}")
+        xs = read_scores([a[t] for t in topics], f"system {names[0]}")
+        ys = read_scores([b[t] for t in topics], f"system {names[1]}")
         return Paired(tuple(str(t) for t in topics), tuple(xs), tuple(ys), tuple(names))
-    xs, ys = _values(a, f"system {names[0]}"), _values(b, f"system {names[1]}")
+    xs, ys = read_scores(a, f"system {names[0]}"), read_scores(b, f"system {names[1]}")
     if len(xs) != len(ys):
         raise RankingError(f"a paired test needs one score per topic for both systems: {names[0]} has {len(xs)} "
                            f"scores, {names[1]} has {len(ys)}")
@@ -300,7 +275,7 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
 
 
 def _sampled_extreme(weights, observed_sum, choice, samples, seed) -> int:
-    import numpy as np
+    import numpy as np  # deferred: `import irlab` loads no numpy; only a sampled test needs it
 
     rng = np.random.default_rng(seed)
     n = len(weights)
@@ -317,22 +292,6 @@ def _sampled_extreme(weights, observed_sum, choice, samples, seed) -> int:
 
 
 # Wilcoxon's signed-rank test --------------------------------------------------------------------------
-
-def _average_ranks(magnitudes) -> list[Fraction]:
-    """Ranks 1..n of the values, tied values sharing the mean of their ranks."""
-    order = sorted(range(len(magnitudes)), key=lambda i: magnitudes[i])
-    ranks = [Fraction(0)] * len(magnitudes)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and magnitudes[order[end + 1]] == magnitudes[order[start]]:
-            end += 1
-        shared = Fraction(start + 1 + end + 1, 2)
-        for i in order[start:end + 1]:
-            ranks[i] = shared
-        start = end + 1
-    return ranks
-
 
 def _rank_sum_counts(doubled_ranks) -> list[int]:
     """counts[s] = the number of subsets of the ranks whose doubled sum is s (each subset = one sign pattern)."""
@@ -363,7 +322,7 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
     kept = [i for i, x in enumerate(d) if x != 0]
     if not kept:
         raise ParameterError("the signed-rank test needs at least one topic where the systems differ; every topic is a tie")
-    kept_ranks = _average_ranks([abs(d[i]) for i in kept])
+    kept_ranks = average_ranks([abs(d[i]) for i in kept])
     ranks = [None] * pairs.n
     for i, r in zip(kept, kept_ranks):
         ranks[i] = r
@@ -412,20 +371,12 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
 
 def _float(value):
     """A p-value read off a continuous distribution: a floating-point number, marked as such (a sympy Float)."""
-    import sympy
+    import sympy  # deferred: sympy is heavy; only a p-value read off a continuous distribution needs it
 
     return sympy.Float(float(value), 15)
 
 
 # the paired t-test ------------------------------------------------------------------------------------
-
-def _sqrt(node: Traced, symbol, label) -> Traced:
-    import sympy
-
-    value = node.value
-    root = sympy.sqrt(sympy.Rational(value.numerator, value.denominator)) if isinstance(value, Fraction) else sympy.sqrt(value)
-    return call("sqrt", [node], root, symbol, label)
-
 
 def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     """Paired t-test: t = d_mean / (s / √n) with n - 1 degrees of freedom.
@@ -450,10 +401,10 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     variance = (squares / (n_node - 1)).named("s²", "Sample variance of the differences")
     if variance.value == 0:
         raise ParameterError("the t-test is undefined: every topic has the same difference, so s = 0")
-    standard_error = _sqrt(variance / n_node, "SE", "Standard error of the mean difference √(s² / n)")
+    standard_error = traced_sqrt(variance / n_node, "SE", "Standard error of the mean difference √(s² / n)")
     t = (d_mean / standard_error).named("t", "t statistic")
     df = (n_node - 1).named("df", "Degrees of freedom")
-    effect = (d_mean / _sqrt(variance, "s", "Standard deviation of the differences")).named(
+    effect = (d_mean / traced_sqrt(variance, "s", "Standard deviation of the differences")).named(
         "d_z", "Effect size (Cohen's d_z = d_mean / s)")
     stats = _scipy_stats()
     t_float = exact.to_float(t.value)
@@ -487,7 +438,7 @@ def bootstrap_interval(a, b, *, alpha=None, samples=None, seed=0, names=("A", "B
     >>> result.value, [step.value for step in result.steps if step.symbol.startswith("CI")]
     (Fraction(1, 5), [Fraction(2, 25), Fraction(9, 25)])
     """
-    import numpy as np
+    import numpy as np  # deferred: `import irlab` loads no numpy; only the bootstrap needs it
 
     pairs = paired(a, b, names)
     alpha = _alpha(alpha)
