@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ParameterError
+from .errors import InputTypeError, ParameterError
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,6 @@ class Convention:
 
     def choice(self, key: str | None) -> Choice:
         if key is not None and not isinstance(key, str):
-            from .errors import InputTypeError
-
             keys = ", ".join(repr(c.key) for c in self.choices)
             raise InputTypeError(f"{self.name} is one of {keys}, got {type(key).__name__} {key!r:.40}")
         key = self.default if key is None else key.strip().lower().replace("_", "-")

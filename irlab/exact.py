@@ -16,7 +16,7 @@ DECIMALS = 4  # fixed rounding for every decimal irlab prints (trec_eval prints 
 
 
 def _sympy():
-    import sympy  # lazy: only log-based values need it
+    import sympy  # deferred: sympy is heavy; only log-based values need it
 
     return sympy
 
@@ -266,7 +266,7 @@ def _log2_prime_power(prime: int, exponent: int):
 
 
 def _canonical_order(terms) -> None:
-    from sympy.core.add import _addsort  # the order sympy's Add keeps its terms in
+    from sympy.core.add import _addsort  # deferred: sympy is heavy; the order sympy's Add keeps its terms in
 
     _addsort(terms)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, wraps
 
+from .display import ranking_document
 from .errors import InputTypeError, LimitError, RankingError
 from .limits import MAX_COLLECTION, MAX_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most
 
@@ -225,8 +226,6 @@ class Ranking:
         return ",".join(str(g) for g in self.grades)
 
     def _repr_html_(self) -> str:  # Jupyter: the rank table, typeset (irlab.display)
-        from .display import ranking_document
-
         return ranking_document(self).render("html")
 
     def describe(self) -> str:
@@ -271,8 +270,6 @@ def as_ranking(value) -> Ranking:
 
 def accepting_text(metric):
     """``metric`` as the public API offers it: its ranking may also be written as text (``irlab.precision("RNR")``)."""
-    from functools import wraps
-
     @wraps(metric)
     def checked(ranking, *args, **options):
         return metric(as_ranking(ranking), *args, **options)

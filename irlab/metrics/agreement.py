@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import conventions as conv
 from ..document import Note, Table
-from ..errors import ParameterError, RankingError
+from ..errors import InputTypeError, ParameterError, RankingError
+from ..limits import MAX_RANKS, check_at_most
 from ..metric import Result
 from ..trace import Traced
 
@@ -19,12 +20,8 @@ def parse_judgments(column, what: str) -> tuple[int, ...]:
     elif isinstance(column, (list, tuple)):
         items = list(column)
     else:
-        from ..errors import InputTypeError
-
         raise InputTypeError(f"{what} must be a list of 0/1 judgments or text such as '0,1,1', got {type(column).__name__} "
                              f"{column!r:.40}")
-    from ..limits import MAX_RANKS, check_at_most
-
     check_at_most(len(items), MAX_RANKS, f"the number of judgments in {what}")
     if not items:
         raise RankingError(f"{what} is empty")

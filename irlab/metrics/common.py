@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..document import Note, Table
+from ..errors import ParameterError
 from ..trace import Traced
 
 
@@ -48,8 +49,6 @@ def ideal_grades(ranking) -> tuple[list[int], list[Note]]:
     It includes the judged documents that were not retrieved. When only R is known and the ranking is
     binary, the relevant documents not retrieved have grade 1; for graded rankings their grades must be given.
     """
-    from ..errors import ParameterError
-
     grades = [g for g in ranking.grades + ranking.unretrieved if g > 0]
     notes = []
     missing = ranking.total_relevant - ranking.relevant_retrieved - ranking.relevant_unretrieved

@@ -7,6 +7,7 @@ from fractions import Fraction
 from .. import exact
 from ..document import Formula, Note, Table
 from ..errors import ParameterError
+from ..limits import MAX_GRADE, check_at_most
 from ..metric import Cut, Result, check_cutoff
 from ..trace import Traced, total
 from .common import ideal_grades
@@ -25,8 +26,6 @@ def _max_grade(ranking, max_grade):
         return observed, f"gmax = {observed}, the highest judged grade"
     if isinstance(max_grade, bool) or not isinstance(max_grade, int) or max_grade < observed:
         raise ParameterError(f"max grade must be an integer >= the highest judged grade {observed}, got {max_grade!r}")
-    from ..limits import MAX_GRADE, check_at_most
-
     check_at_most(max_grade, MAX_GRADE, "max grade gmax")
     return max_grade, f"gmax = {max_grade}, the top of the grade scale (given)"
 

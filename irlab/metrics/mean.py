@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..document import Table
-from ..errors import ParameterError
+from ..errors import InputTypeError, ParameterError
 from ..metric import Result
 from ..trace import Traced, mean
 
@@ -18,8 +18,6 @@ def mean_over_queries(results, symbol: str | None = None, labels=None) -> Result
     >>> mean_over_queries([average_precision(r) for r in runs]).value
     Fraction(23, 50)
     """
-    from ..errors import InputTypeError
-
     if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
         raise InputTypeError(f"mean_over_queries takes a list of metric results, got {type(results).__name__}")
     results = list(results)
