@@ -19,6 +19,8 @@ MAX_NUMBER_TEXT = 40  # characters of a number as written
 MAX_BETA = 1000  # the F-measure's weight of recall
 MAX_QUERIES = 1000  # rankings averaged in one explanation or exercise
 MAX_TEXT = 100_000  # characters of one ranking or column as written
+MAX_NAME = 255  # characters of a system's or a run's name in an exercise set: a name is typed, like a TREC run id;
+#                 each formula that names it sets it in full, and a formula's length costs its HTML quadratically
 
 # Files: bounds that no real file meets, so that a small hostile file (a gzip bomb, gigabytes of NUL bytes, a flood
 # of blank lines, one endless line) ends in one error within seconds and bounded memory instead of minutes and GBs.

@@ -11,6 +11,7 @@ and ``grade`` alike), the "allowed keys" of an error message list only the keys 
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from fractions import Fraction
@@ -158,6 +159,24 @@ def _levels(value, problem):
 def _identifier(value, problem):
     if not (isinstance(value, str) or _is_int(value)) or not str(value).strip():
         problem(f"must be a non-empty text or integer id, got {_shown(value)}")
+
+
+def _names(what: str):
+    """A table keyed by names (systems, runs): each name is shown in every formula that uses it, so it holds no
+    control character (which no instructor means to type, and which would reach a page as '<U+001B>') and is at
+    most MAX_NAME characters. A backslash, a brace or a letter outside ASCII is a name like any other."""
+    def check(value, problem):
+        from .render.common import CONTROL_CHARACTER, control_name
+
+        for name in value if isinstance(value, dict) else ():
+            control = CONTROL_CHARACTER.search(name) or re.search("[\t\n]", name)  # a tab or a line break too
+            if control:
+                problem(f"the {what} name {_shown(name)} holds the control character {control_name(control.group())}; "
+                        "write the name without it")
+            if len(name) > limits.MAX_NAME:
+                problem(f"the {what} name {_shown(name)} has {len(name):,} characters; a name is at most "
+                        f"{limits.MAX_NAME:,} (irlab's limit MAX_NAME)")
+    return check
 
 
 def _ranking(value, problem):
@@ -408,9 +427,9 @@ def _keys() -> tuple[Key, ...]:
         Key("parameters", "judges", "columns", "one 0/1 column per judge", solvers=("fleiss", "pairwise-kappa"),
             range="[\"1,1,0\", \"1,0,0\", \"1,1,1\"]"),
         Key("parameters", "systems", "table", "per system, its rankings (one per query) or its per-topic scores",
-            solvers=("compare-systems", *paired), range="{ A = [...], B = [...] }"),
+            solvers=("compare-systems", *paired), check=_names("system"), range="{ A = [...], B = [...] }"),
         Key("parameters", "runs", "table", "per run, its ranked document ids (pooling)", solvers=("pool",),
-            range="{ A = \"d1,d2,d3\", B = \"d2,d4,d1\" }"),
+            check=_names("run"), range="{ A = \"d1,d2,d3\", B = \"d2,d4,d1\" }"),
         Key("stated", "length", "integer", "documents in the list", check=_integer(1, count), range=f"integer 1 … {count:,}"),
         Key("stated", "relevant_shown", "integer", "relevant documents in the list", check=_integer(0, count),
             range=f"integer 0 … {count:,}"),

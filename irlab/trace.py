@@ -13,6 +13,7 @@ with their values. The explanation is therefore a by-product of computing, never
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from . import exact
@@ -180,39 +181,75 @@ def symbol_latex(symbol: str) -> str:
 
     >>> [symbol_latex(s) for s in ("AP@5", "G*_3", "P_1(R)", "F_0.5", "κ", "R-prec")]
     ['\\mathrm{AP}@5', 'G^{*}_{3}', 'P_{1}(R)', 'F_{0.5}', '\\kappa', '\\mathrm{R\\text{-}prec}']
+
+    A name from a file (a system, a run, a query) is set as written, whatever it holds: one that math mode cannot
+    take (a backslash, a lone caret, a brace, a letter outside ASCII, a control character) is text, escaped as
+    LaTeX prose is, and pdflatex and the HTML page's MathML show the name, never run it.
+
+    >>> symbol_latex("AP(B\\input)"), symbol_latex("AP(é)")
+    ('\\mathrm{AP}(\\text{B\\textbackslash{}input})', "\\mathrm{AP}(\\text{\\'e})")
     """
+    return _symbol_latex(symbol, SYMBOL_NESTING)
+
+
+SYMBOL_NESTING = 6  # parts of a symbol read inside one another; irlab's own nest 4 deep at most (F(P_macro, R_macro)),
+#                     deeper is a name from a file ("a_b_c_…"), set flat rather than as hundreds of nested subscripts
+
+
+def _symbol_latex(symbol: str, depth: int) -> str:
     if symbol in _GREEK:
         return _GREEK[symbol]
-    if symbol.endswith(")") and "(" in symbol and not symbol.startswith("("):
-        name, _, argument = symbol[:-1].partition("(")
-        return f"{symbol_latex(name)}({_argument_latex(argument)})"
-    name, at, cut = symbol.partition("@")
-    if at:
-        return f"{symbol_latex(name)}@{_argument_latex(cut)}"
-    base, sep, sub = symbol.partition("_")
-    if sep and sub:
-        return f"{symbol_latex(base)}_{{{_argument_latex(sub)}}}"
-    if symbol.endswith("*") and len(symbol) > 1:
-        return f"{symbol_latex(symbol[:-1])}^{{*}}"
-    if symbol.endswith("²") and len(symbol) > 1:
-        return f"{symbol_latex(symbol[:-1])}^{{2}}"
+    if depth > 0:
+        inner = depth - 1
+        if symbol.endswith(")") and "(" in symbol and not symbol.startswith("("):
+            name, _, argument = symbol[:-1].partition("(")
+            return f"{_symbol_latex(name, inner)}({_argument_latex(argument, inner)})"
+        name, at, cut = symbol.partition("@")
+        if at:
+            return f"{_symbol_latex(name, inner)}@{_argument_latex(cut, inner)}"
+        base, sep, sub = symbol.partition("_")
+        if sep and sub:
+            return f"{_symbol_latex(base, inner)}_{{{_argument_latex(sub, inner)}}}"
+        if symbol.endswith(("*", "²")) and len(symbol) > 1:
+            return f"{_scripted_base(_symbol_latex(symbol[:-1], inner))}^{{{'*' if symbol[-1] == '*' else '2'}}}"
     if (len(symbol) == 1 and symbol.isalpha() and symbol.isascii()) or _is_number(symbol):
         return symbol
-    body = "".join(_GREEK.get(c, _LATEX_SPECIAL.get(c, c)) + (" " if c in _GREEK else "") for c in symbol)
-    return rf"\mathrm{{{body.strip().replace('-', chr(92) + 'text{-}')}}}"
+    return _upright(symbol)
+
+
+# what \mathrm{…} takes as it is: printable ASCII but for \ ^ ~ { } and the < > & a Markdown viewer could read as
+# markup, the Greek letters above, and a superscript of one letter or digit (irlab's 2^n) that no other superscript
+# or prime follows (TeX's "double superscript")
+_MATH_SAFE = re.compile(r"(?:[A-Za-z0-9 !\"#$%'()*+,\-./:;=?@\[\]_`|ΣκρτβΔ]|\^[A-Za-z0-9](?![\^']))*")
+
+
+def _upright(word: str) -> str:
+    r"""An upright word: \mathrm{…} as irlab's own names are set, or for a name math mode cannot take, \text{…}
+    escaped by the LaTeX renderer's own rules (render/latex.py), which render/mathml.py reads back."""
+    if _MATH_SAFE.fullmatch(word):
+        body = "".join(_GREEK.get(c, _LATEX_SPECIAL.get(c, c)) + (" " if c in _GREEK else "") for c in word)
+        return rf"\mathrm{{{body.strip().replace('-', chr(92) + 'text{-}')}}}"
+    from .render.latex import latex_name  # the renderers import this module: imported when first needed
+
+    return rf"\text{{{latex_name(word)}}}"
+
+
+def _scripted_base(latex: str) -> str:
+    """A base for a superscript: braced when it has a script of its own (a name 'x**' is {x^{*}}^{*})."""
+    return f"{{{latex}}}" if "^" in latex or "_" in latex.replace(r"\_", "") else latex
 
 
 def _is_number(text: str) -> bool:
-    return text.replace(".", "", 1).replace("/", "", 1).isdigit()
+    return text.isascii() and text.replace(".", "", 1).replace("/", "", 1).isdigit()
 
 
-def _argument_latex(text: str) -> str:
+def _argument_latex(text: str, depth: int = SYMBOL_NESTING) -> str:
     """A subscript or argument: numbers and single letters as they are, words upright, 'recall=0.25' with its '='."""
-    if "=" in text:
-        return "=".join(_argument_latex(part) for part in text.split("="))
-    if _is_number(text) or (len(text) == 1 and text.isalpha()):
+    if "=" in text and depth > 0:
+        return "=".join(_argument_latex(part, depth - 1) for part in text.split("="))
+    if _is_number(text) or (len(text) == 1 and text.isalpha() and text.isascii()):
         return text
-    return symbol_latex(text)
+    return _symbol_latex(text, depth)
 
 
 def _symbolic_precedence(value) -> int:

@@ -74,6 +74,19 @@ def latex_paragraphs(text: str) -> str:
     return "".join(out)
 
 
+def latex_name(name: str) -> str:
+    """A name from a file (a system, a run, a query) for ``\\text{…}`` inside a formula, every character as written:
+    the escaping of ``latex_text`` without its sub- and superscripts. Inside a formula a '$' would end a Markdown
+    viewer's math, so the escaper's ``$\\kappa$`` is ``\\ensuremath{\\kappa}``; a brace is ``\\textbraceleft{}``, so that
+    a lone brace never unbalances a formula broken into lines where its braces balance; a line break is a space."""
+    escaped = _escape_text(name.replace("\n", " "))
+    escaped = escaped.replace(r"\{", r"\textbraceleft{}").replace(r"\}", r"\textbraceright{}")
+    return _MATH_SHIFT.sub(r"\\ensuremath{\1}", escaped)
+
+
+_MATH_SHIFT = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$")  # $…$ of the escaper; \$ is a dollar sign
+
+
 def _escape_text(text: str) -> str:
     out = []
     escaped = [_escape_char(char) for char in text]

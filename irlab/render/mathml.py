@@ -12,8 +12,12 @@ error that the tests catch, never a silently garbled formula.
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from html import escape
+
+from .common import CONTROL_CHARACTER
 
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[0-9]+(?:\.[0-9]+)?|[A-Za-z]|\s+|.", re.S)
 
@@ -147,7 +151,7 @@ class _Parser:
         if name in ("mathrm", "operatorname", "mathit"):
             return self.group(upright=name != "mathit")
         if name == "text":
-            return f"<mtext>{escape(self._raw_group())}</mtext>"
+            return f"<mtext>{escape(text_of_latex(self._raw_group()))}</mtext>"
         if name in ("left", "right", "bigl", "bigr", "Bigl", "Bigr"):
             delimiter = self.take()
             if delimiter == ".":
@@ -185,7 +189,69 @@ class _Parser:
                 depth -= 1
                 if depth == 0:
                     return "".join(out)
-            out.append(token[1:] if token.startswith("\\") and len(token) == 2 else token)
+            out.append(token)
+
+
+def text_of_latex(latex: str) -> str:
+    r"""The characters that LaTeX text of irlab's escaper (render/latex.py) prints: ``\textbackslash{}`` is '\',
+    ``\'e`` is 'é', ``\ensuremath{\kappa}`` is 'κ', ``\texttt{<U+00DF>}`` is 'ß' (a control character stays
+    '<U+001B>'), any other ``\x`` is 'x'. A name from a file, escaped for pdflatex, reads in HTML as it was written.
+
+    >>> text_of_latex(r"B\textbackslash{}in\textbraceleft{}x\textbraceright{} caf\'e \ensuremath{\kappa} 10\%")
+    'B\\in{x} café κ 10%'
+    """
+    return _text_tables()[0].sub(_unescaped, latex)
+
+
+def _unescaped(match) -> str:
+    literal, code, accent, letter = match.group("literal", "code", "accent", "letter")
+    if literal is not None:
+        return _text_tables()[1][literal]
+    if code is not None:
+        char = chr(int(code, 16)) if int(code, 16) <= 0x10FFFF else "\0"
+        return f"<U+{code}>" if CONTROL_CHARACTER.match(char) else char
+    if accent is not None:
+        return unicodedata.normalize("NFC", letter + _text_tables()[2][accent])
+    if match.group("char") is not None:
+        return match.group("char")
+    return _math_character(match.group("math") or match.group("shifted") or "") or match.group(0)
+
+
+def _math_character(latex: str) -> str | None:
+    """A character the escaper writes in math: '<', '\\kappa', '\\geq', '\\frac{1}{2}' (as 1⁄2), '^2'; else None."""
+    fraction = re.fullmatch(r"\\frac\{(\d+)\}\{(\d+)\}", latex)
+    if fraction:
+        return f"{fraction.group(1)}\u2044{fraction.group(2)}"
+    literals = _text_tables()[1]
+    if f"${latex}$" in literals:
+        return literals[f"${latex}$"]
+    name = latex[1:]
+    if latex.startswith("\\") and name.isascii() and name.isalpha():  # a Greek letter outside the escaper's table
+        kind = "CAPITAL" if name[0].isupper() else "SMALL"
+        try:
+            return unicodedata.lookup(f"GREEK {kind} LETTER {'LAMDA' if name.lower() == 'lambda' else name.upper()}")
+        except KeyError:
+            return None
+    return None
+
+
+@functools.cache
+def _text_tables():
+    """The escaper's own tables read backwards: (pattern, literal -> character, accent command -> combining mark).
+    Plain ASCII that it writes for a character ('--' for an en dash, "''" for a closing quote) stays as written, since
+    a name may hold it as it is."""
+    from .latex import _ACCENTS, _SPECIAL, _UNICODE
+
+    literals = {latex: char for char, latex in {**_SPECIAL, **_UNICODE}.items() if latex.startswith(("\\", "$"))}
+    literals.update({r"\textbraceleft{}": "{", r"\textbraceright{}": "}", r"\allowbreak{}": ""})
+    combining = {command: mark for mark, command in _ACCENTS.items()}
+    alternatives = "|".join(re.escape(k) for k in sorted(literals, key=len, reverse=True))
+    pattern = re.compile(
+        rf"(?P<literal>{alternatives})|\\texttt\{{<U\+(?P<code>[0-9A-F]{{4,6}})>\}}"
+        rf"|\\(?P<accent>[{''.join(re.escape(c) for c in combining)}])\{{(?P<letter>[A-Za-z])\}}"
+        rf"|\$(?P<math>[^$]+)\$|\\ensuremath\{{(?P<shifted>[^{{}}]*(?:\{{[^{{}}]*\}}[^{{}}]*)*)\}}"
+        rf"|\\(?P<char>[^A-Za-z])", re.S)
+    return pattern, literals, combining
 
 
 def _merge_words(items):
