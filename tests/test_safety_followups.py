@@ -3,6 +3,8 @@
 1. A system's or a run's name from an exercise set is set as written in every formula: LaTeX that pdflatex compiles
    and MathML that shows it, never a command it runs (``B\\input{x}``, ``é^~_{%#&$}ßκ``); a name with a control
    character or longer than MAX_NAME is refused when the set is loaded.
+2. A student's feedback (``check``) shows a control character from the set or the answer as '<U+001B>' in its HTML,
+   Markdown, text and repr, as every renderer does, and markup in an answer as written.
 """
 
 import shutil
@@ -173,3 +175,55 @@ def test_a_run_name_with_a_control_character_is_refused_at_load(tmp_path, cli):
     out = cli("solve", str(path))
     assert out.returncode == 2
     assert "key 'parameters.runs': the run name 'A\\x07' holds the control character U+0007" in out.stderr
+
+
+# --- 2. control characters in a student's feedback -----------------------------------------------------------------
+
+def precision_set(tmp_path, exercise_id="1\x1b[2J"):
+    path = tmp_path / "feedback.toml"
+    path.write_text(f"""id = "feedback"
+title = "Feedback"
+
+[[exercise]]
+id = {toml_key(exercise_id)}
+title = "Precision"
+statement = "A ranking."
+
+[exercise.parameters]
+ranking = "RNRN"
+relevant = 2
+
+[[exercise.question]]
+id = "a"
+text = "What is the precision?"
+solver = "precision"
+""", encoding="utf-8")
+    return path
+
+
+def test_feedback_html_shows_control_characters_by_code_point(tmp_path):
+    from irlab.homework import check
+
+    feedback = check(precision_set(tmp_path), "1\x1b[2J", "a", "0.6\x1b[31m")  # ESC [2J clears a terminal
+    page = feedback._repr_html_()
+    assert "<strong>Exercise 1&lt;U+001B&gt;[2J, question a</strong>" in page  # was the raw ESC byte
+    assert "\x1b" not in page and "\x1b" not in feedback.text() and "\x1b" not in feedback._repr_markdown_()
+    assert feedback._repr_markdown_().startswith("**Exercise 1&lt;U+001B>[2J, question a**: ")
+    assert repr(feedback) == "<Feedback exercise 1<U+001B>[2J question a: not correct>"
+
+
+def test_feedback_markdown_shows_markup_in_an_answer_as_written(tmp_path):
+    from irlab.homework import check
+
+    feedback = check(precision_set(tmp_path, exercise_id="1"), "1", "a", "<img src=x onerror=alert(1)>")
+    markdown = feedback._repr_markdown_()
+    assert "'&lt;img src=x onerror=alert(1)>' is not a number" in markdown  # a '<' that opens no tag
+    assert "&#x27;&lt;img src=x onerror=alert(1)&gt;&#x27; is not a number" in feedback._repr_html_()
+
+
+def test_feedback_of_a_well_behaved_answer_is_unchanged(tmp_path):
+    from irlab.homework import check
+
+    feedback = check(precision_set(tmp_path, exercise_id="1"), "1", "a", "0.6")
+    assert feedback._repr_markdown_() == f"**Exercise 1, question a**: {feedback.text()}\n"
+    assert feedback._repr_html_().endswith(f"<strong>Exercise 1, question a</strong>: {feedback.text()}</div>")

@@ -15,11 +15,13 @@ was written — the right value rounded too coarsely and a mistake's value, or s
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .. import exact
+from ..render.common import visible_controls
 from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value
 from .diagnosis import Diagnosis, diagnose, key_too_close, naming_gap, part_too_close, telling_decimals
 from .key import Key, Part, answer_key, split_reference
@@ -378,6 +380,11 @@ class Feedback:
         return self.text()
 
     def text(self) -> str:
+        """The feedback as plain text; a control character from the set or the answer reads '<U+001B>' (a terminal
+        or an AssertionError shows it, never obeys it)."""
+        return visible_controls(self._plain())
+
+    def _plain(self) -> str:
         if len(self.parts) == 1:
             return self.parts[0].message
         lines = [f"Exercise {self.exercise}, question {self.question}: {exact.exact_text(self.score)} of "
@@ -392,22 +399,27 @@ class Feedback:
 
     def __repr__(self) -> str:
         state = "correct" if self.correct else "not correct"
-        return f"<Feedback exercise {self.exercise} question {self.question}: {state}>"
+        return visible_controls(f"<Feedback exercise {self.exercise} question {self.question}: {state}>")
 
     def _repr_markdown_(self) -> str:
-        head = f"**Exercise {self.exercise}, question {self.question}**"
+        """Markdown for a notebook: text from the set or the answer (an id, a quoted answer) is escaped as the Markdown
+        renderer escapes it, so '<img onerror=…>' in an answer reads as written and a control character as '<U+001B>'."""
+        from ..render.markdown import _escape, _line
+
+        head = f"**Exercise {_line(self.exercise)}, question {_line(self.question)}**"
         if len(self.parts) == 1:
-            return f"{head}: {self.parts[0].message}\n"
-        return head + "\n\n" + "\n".join(f"- `{p.address}` ({p.part_name}): {p.message}" for p in self.parts) + "\n"
+            return f"{head}: {_escape(self.parts[0].message)}\n"
+        return head + "\n\n" + "\n".join(f"- {_code(p.address)} ({_line(p.part_name or '')}): {_line(p.message)}"
+                                          for p in self.parts) + "\n"
 
     def _repr_html_(self) -> str:
         colour = "#1a7f37" if self.correct else "#9a6700"
-        head = f"<strong>Exercise {html.escape(self.exercise)}, question {html.escape(self.question)}</strong>"
+        head = f"<strong>Exercise {_html(self.exercise)}, question {_html(self.question)}</strong>"
         if len(self.parts) == 1:
-            body = f"{head}: {html.escape(self.parts[0].message)}"
+            body = f"{head}: {_html(self.parts[0].message)}"
         else:
-            items = "".join(f"<li><code>{html.escape(p.address)}</code> ({html.escape(p.part_name or '')}): "
-                            f"{html.escape(p.message)}</li>" for p in self.parts)
+            items = "".join(f"<li><code>{_html(p.address)}</code> ({_html(p.part_name or '')}): "
+                            f"{_html(p.message)}</li>" for p in self.parts)
             body = f"{head}<ul>{items}</ul>"
         return f'<div class="irlab-feedback" style="border-left: 4px solid {colour}; padding-left: 0.5em">{body}</div>'
 
@@ -415,6 +427,19 @@ class Feedback:
         return {"exercise": self.exercise, "question": self.question, "correct": self.correct,
                 "score": exact.exact_text(self.score), "max": exact.exact_text(self.max_score),
                 "parts": [p.as_dict() for p in self.parts]}
+
+
+def _html(text: str) -> str:
+    """Text for the feedback's HTML: escaped, and each control character shown as '<U+001B>', the renderers' rule."""
+    return html.escape(visible_controls(text))
+
+
+def _code(text: str) -> str:
+    """A Markdown code span holding ``text`` as it is: fenced by more backticks than any run of them inside."""
+    text = visible_controls(text).replace("\n", " ")
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{padding}{text}{padding}{fence}"
 
 
 def check(exercise_file, exercise_id, question_id, answer, student=None, seed=None) -> Feedback:
