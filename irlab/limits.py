@@ -19,6 +19,9 @@ MAX_NUMBER_TEXT = 40  # characters of a number as written
 MAX_BETA = 1000  # the F-measure's weight of recall
 MAX_QUERIES = 1000  # rankings averaged in one explanation or exercise
 MAX_TEXT = 100_000  # characters of one ranking or column as written
+MAX_ANSWER_CHARS = 1000  # characters of one student's answer as written (a pasted double has about 20, an exact
+#                          fraction a few dozen): a longer one, or a Python number of more digits, is graded unreadable
+#                          with this bound named, instead of being converted digit by digit
 MAX_NAME = 255  # characters of a system's or a run's name in an exercise set: a name is typed, like a TREC run id;
 #                 each formula that names it sets it in full, and a formula's length costs its HTML quadratically
 

@@ -5,6 +5,7 @@
    character or longer than MAX_NAME is refused when the set is loaded.
 2. A student's feedback (``check``) shows a control character from the set or the answer as '<U+001B>' in its HTML,
    Markdown, text and repr, as every renderer does, and markup in an answer as written.
+3. MAX_ANSWER_CHARS is a bound of irlab/limits.py like the others.
 """
 
 import shutil
@@ -227,3 +228,17 @@ def test_feedback_of_a_well_behaved_answer_is_unchanged(tmp_path):
     feedback = check(precision_set(tmp_path, exercise_id="1"), "1", "a", "0.6")
     assert feedback._repr_markdown_() == f"**Exercise 1, question a**: {feedback.text()}\n"
     assert feedback._repr_html_().endswith(f"<strong>Exercise 1, question a</strong>: {feedback.text()}</div>")
+
+
+# --- 3. the bound on an answer's length, defined once ----------------------------------------------------------------
+
+def test_max_answer_chars_is_defined_in_limits_and_used_by_the_answer_reader():
+    import inspect
+
+    from irlab.homework import answers
+
+    assert limits.MAX_ANSWER_CHARS == 1000 and answers.MAX_ANSWER_CHARS is limits.MAX_ANSWER_CHARS
+    assert "MAX_ANSWER_CHARS =" not in inspect.getsource(answers)
+    assert answers.parse_answer("1" * 1000).value == int("1" * 1000)  # at the bound: read
+    assert answers.parse_answer("1" * 1001).problem == ("the answer is 1,001 characters long; irlab reads answers of "
+                                                        "at most 1,000 characters")

@@ -3,7 +3,7 @@
 Accepted forms: integers (``3``), fractions (``21/50``, ``-1/3``), decimals (``0.42``, ``.42``, ``0,42``),
 percentages (``42%``, ``42 %``, ``0,5%``). Blank or unreadable answers never raise: :func:`parse_answer`
 returns a :class:`ParsedAnswer` whose ``problem`` says what is wrong, and such an answer is graded wrong — so is
-an answer longer than :data:`MAX_ANSWER_CHARS` characters (or a Python number with more digits), named as such.
+an answer longer than :data:`irlab.limits.MAX_ANSWER_CHARS` characters (or a Python number with more digits), named as such.
 
 Comparison (:func:`compare`) follows PrairieLearn's numeric questions, with both tolerances at once: an answer
 is right when it lies within the relative tolerance (``tolerance``, default ``1e-2``) *or* within the absolute
@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from .. import exact
 from ..errors import ParameterError
+from ..limits import MAX_ANSWER_CHARS
 
 DEFAULT_RTOL = Fraction(1, 100)
 DEFAULT_ATOL = Fraction(1, 10**8)
@@ -47,10 +48,6 @@ OPTION_KEYS = {
     "rounding_credit": "a share of the part's credit between 0 and 1, such as 0.5 or 1/2",
     "mistake_credit": "a share of the part's credit between 0 and 1, such as 0.5 or 1/2",
 }
-
-# characters of one answer as written (a pasted double has about 20, an exact fraction a few dozen): a longer one is
-# graded unreadable, with this limit named, instead of being converted digit by digit
-MAX_ANSWER_CHARS = 1000
 
 _FRACTION = re.compile(r"^[+-]?\d+\s*/\s*\d+$")
 _DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
