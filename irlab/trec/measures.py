@@ -2,7 +2,7 @@
 
 Each :class:`Measure` has trec_eval's name, a description, a parameter kind
 with its default, a vectorised function ``fn(ctx, params)`` over an
-:class:`irlab.trec.evaluate.EvalContext`, and how the ``all`` line
+:class:`irlab.trec.context.EvalContext`, and how the ``all`` line
 summarises it.  Measures are computed and printed in trec_eval 10.0's order
 (``TREC_ORDER``); irlab's own measures (not in trec_eval) follow.
 
@@ -20,6 +20,7 @@ Parameter kinds (trec_eval syntax ``-m name.params``):
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from typing import Callable
 import numpy as np
 
 from irlab.errors import ParameterError
-from irlab.trec.evaluate import EvalContext, EvalResult, safe_div
+from irlab.trec.context import EvalContext, EvalResult, safe_div
 
 __all__ = [
     "Measure", "MEASURES", "TREC_ORDER", "NICKNAMES", "UNSUPPORTED", "parse_measures",
@@ -805,8 +806,6 @@ def _suggestion(spec):
     alias = _ALIASES.get(spec.lower())
     if alias:
         return f"; did you mean {alias}?"
-    import difflib
-
     close = difflib.get_close_matches(spec.partition(".")[0], list(MEASURES) + list(NICKNAMES), n=3, cutoff=0.6)
     return f"; did you mean {' or '.join(close)}?" if close else " (irlab eval -m all_trec lists every measure)"
 
