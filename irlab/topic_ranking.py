@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+from .conventions import BY_NAME
 from .document import Note
+from .errors import RankingError
 from .ranking import Ranking
+from .trec.evaluate import topic_judgments  # loads numpy: irlab/__init__ does not import this module
 
 
 def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = None) -> tuple[Ranking, list[Note]]:
@@ -17,9 +20,6 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
     returned as notes and also travel with the ranking (``ranking.remarks``), so every result computed on it
     states them.
     """
-    from .errors import RankingError
-    from .trec.evaluate import topic_judgments
-
     judged = topic_judgments(qrels, run, topic, relevance_level=threshold, depth=depth)
     if not judged.ranked:
         raise RankingError(f"topic {topic} has no retrieved documents in {run}")
@@ -59,8 +59,6 @@ def trec_eval_options(options: dict) -> list[Note]:
     >>> [note.text[:40] for note in trec_eval_options(options)], options
     (['interpolation = trec-eval here, as trec_'], {'interpolation': 'trec-eval'})
     """
-    from .conventions import BY_NAME
-
     notes = []
     for name, choice, measure in TREC_EVAL_CHOICES:
         if name in options and options[name] is None:
