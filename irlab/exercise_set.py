@@ -105,12 +105,10 @@ def _long_number_line(text: str) -> int | None:
     return None
 
 
-def load(path) -> ExerciseSet:
-    """Read and validate an exercise set; every problem raises InputFileError naming file, exercise, question and key.
-
-    Every key is checked against irlab/schema.py (type, range, the solvers that take it) before anything is solved,
-    so ``solve``, ``sheet`` and ``grade`` refuse a malformed set alike.
-    """
+def read_toml(path) -> dict:
+    """The TOML of the exercise set at ``path``, read the one guarded way that every reader of a set uses: at most
+    MAX_SET_BYTES, UTF-8, and any problem (not TOML, an integer of more digits than Python converts, arrays nested
+    deeper than its TOML reader follows) an InputFileError naming the file and, where known, the line."""
     path = Path(path)
     try:
         raw = read_at_most(path, MAX_SET_BYTES, "MAX_SET_BYTES", "an exercise set")
@@ -138,6 +136,17 @@ def load(path) -> ExerciseSet:
     except RecursionError:  # arrays or inline tables nested deeper than Python's TOML reader can follow
         raise InputFileError(path, None, "not a set irlab can read: arrays or inline tables nested too deeply "
                                          "for Python's TOML reader (an exercise set nests a few levels)") from None
+    return data
+
+
+def load(path) -> ExerciseSet:
+    """Read and validate an exercise set; every problem raises InputFileError naming file, exercise, question and key.
+
+    Every key is checked against irlab/schema.py (type, range, the solvers that take it) before anything is solved,
+    so ``solve``, ``sheet`` and ``grade`` refuse a malformed set alike.
+    """
+    path = Path(path)
+    data = read_toml(path)
     where = Where(path)
     schema.check_table(data, "set", _problem(where))
     schema.check_table(data.get("grading", {}), "grading", _problem(where, "grading."))

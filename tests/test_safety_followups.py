@@ -6,10 +6,14 @@
 2. A student's feedback (``check``) shows a control character from the set or the answer as '<U+001B>' in its HTML,
    Markdown, text and repr, as every renderer does, and markup in an answer as written.
 3. MAX_ANSWER_CHARS is a bound of irlab/limits.py like the others.
+4. The answer key reads the set's [grading] defaults through exercise_set.read_toml, the reader load() uses: a 5,001-digit
+   integer, a 5,000-deep array or a set past MAX_SET_BYTES is an InputFileError naming the file, never a builtin error.
 """
 
 import shutil
 import subprocess
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -242,3 +246,45 @@ def test_max_answer_chars_is_defined_in_limits_and_used_by_the_answer_reader():
     assert answers.parse_answer("1" * 1000).value == int("1" * 1000)  # at the bound: read
     assert answers.parse_answer("1" * 1001).problem == ("the answer is 1,001 characters long; irlab reads answers of "
                                                         "at most 1,000 characters")
+
+
+# --- 4. every reader of a set reads it the one guarded way ---------------------------------------------------------
+
+SEED_TEXT = (Path(__file__).resolve().parents[1] / "exercises" / "chapter8-seed.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("grading, problem", [
+    ("tolerance = " + "1" * 5001, "an integer of more than 4,300 digits"),  # was ValueError from tomllib
+    ("tolerance = " + "[" * 5000 + "1" + "]" * 5000, "nested too deeply"),  # was RecursionError
+])
+def test_the_answer_keys_grading_defaults_are_read_the_guarded_way(tmp_path, grading, problem):
+    from irlab.errors import InputFileError
+    from irlab.homework.key import grading_defaults
+
+    path = tmp_path / "set.toml"
+    path.write_text(SEED_TEXT + f"\n[grading]\n{grading}\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=problem) as error:
+        grading_defaults(path)
+    assert str(error.value).startswith(str(path))
+
+
+def test_a_set_replaced_by_one_too_large_is_refused_by_the_key_reader(tmp_path):
+    from irlab.errors import InputFileError
+    from irlab.homework.key import grading_defaults
+
+    path = tmp_path / "set.toml"
+    path.write_text(SEED_TEXT + "\n[grading]\ntolerance = 0.01\n" + "#" * limits.MAX_SET_BYTES + "\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match="MAX_SET_BYTES"):
+        grading_defaults(path)  # was read whole and parsed, past the bound load() keeps
+
+
+def test_the_key_reads_the_set_through_exercise_set_read_toml(tmp_path):
+    import inspect
+
+    from irlab.homework import key
+
+    assert "tomllib" not in inspect.getsource(key)
+    path = tmp_path / "set.toml"
+    path.write_text(SEED_TEXT + "\n[grading]\ntolerance = 0.05\n", encoding="utf-8")
+    assert key.grading_defaults(path) == {"tolerance": 0.05}
+    assert key.answer_key(path, "8/2", "a").tolerance.rtol == Fraction(1, 20)

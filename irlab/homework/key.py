@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import InputFileError, IrlabError
-from ..exercise_set import Exercise, Question, Where, check_consistency
+from ..exercise_set import Exercise, Question, Where, check_consistency, read_toml
 from ..metric import Result
 from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
 from .identity import normalise_student
@@ -143,13 +143,9 @@ def grading_defaults(path) -> dict:
 
 @lru_cache(maxsize=64)
 def _grading_defaults_cached(path: str, stamp) -> dict:
-    import tomllib
-
-    try:
-        with open(path, "rb") as handle:
-            table = tomllib.load(handle).get("grading", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        return {}  # load() has already reported a file it cannot read
+    # read as load() reads the set (read_toml): a file that changed since into one irlab cannot read is an error
+    # naming it, never a builtin exception, nor grading without the set's defaults
+    table = read_toml(path).get("grading", {})
     if not isinstance(table, dict):
         raise InputFileError(path, None, "[grading] must be a table of grading options")
     unknown = sorted(set(table) - set(OPTION_KEYS))
