@@ -8,6 +8,8 @@
 3. MAX_ANSWER_CHARS is a bound of irlab/limits.py like the others.
 4. The answer key reads the set's [grading] defaults through exercise_set.read_toml, the reader load() uses: a 5,001-digit
    integer, a 5,000-deep array or a set past MAX_SET_BYTES is an InputFileError naming the file, never a builtin error.
+5. ``irlab sheet SET --roster R --out DIR --answers-only`` writes every student's key of answers only, as
+   ``--student ID --key --answers-only`` prints it (the class keys ignored the option).
 """
 
 import shutil
@@ -288,3 +290,37 @@ def test_the_key_reads_the_set_through_exercise_set_read_toml(tmp_path):
     path.write_text(SEED_TEXT + "\n[grading]\ntolerance = 0.05\n", encoding="utf-8")
     assert key.grading_defaults(path) == {"tolerance": 0.05}
     assert key.answer_key(path, "8/2", "a").tolerance.rtol == Fraction(1, 20)
+
+
+# --- 5. --answers-only applies to every key of a class -------------------------------------------------------------
+
+SEED = Path(__file__).resolve().parents[1] / "exercises" / "chapter8-seed.toml"
+
+
+@pytest.mark.parametrize("flags", [["--answers-only"], ["--key", "--answers-only"]])
+def test_class_keys_with_answers_only_are_the_one_student_quick_key(tmp_path, cli, flags):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\ns1,Ann\ns2,Bo\n", encoding="utf-8")
+    out = cli("sheet", str(SEED), "--roster", str(roster), "--out", str(tmp_path / "class"), "--seed", "T",
+              "--format", "markdown", *flags)
+    assert out.returncode == 0, out.stderr
+    assert "wrote 2 sheets and answer keys (answers only) to" in out.stderr
+    for student in ("s1", "s2"):
+        quick = cli("sheet", str(SEED), "--student", student, "--seed", "T", "--key", "--answers-only",
+                    "--format", "markdown")
+        full = cli("sheet", str(SEED), "--student", student, "--seed", "T", "--key", "--format", "markdown")
+        written = (tmp_path / "class" / f"{student}-key.md").read_text(encoding="utf-8")
+        assert written == quick.stdout != full.stdout  # was the full key, the working included
+        assert "Sum of the precisions" in full.stdout and "Sum of the precisions" not in written
+        sheet = cli("sheet", str(SEED), "--student", student, "--seed", "T", "--format", "markdown")
+        assert (tmp_path / "class" / f"{student}.md").read_text(encoding="utf-8") == sheet.stdout
+
+
+def test_class_keys_without_answers_only_keep_the_working(tmp_path, cli):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id\ns1\n", encoding="utf-8")
+    out = cli("sheet", str(SEED), "--roster", str(roster), "--out", str(tmp_path / "class"), "--format", "markdown")
+    assert out.returncode == 0, out.stderr
+    assert "wrote 1 sheets and answer keys to" in out.stderr
+    full = cli("sheet", str(SEED), "--student", "s1", "--key", "--format", "markdown")
+    assert (tmp_path / "class" / "s1-key.md").read_text(encoding="utf-8") == full.stdout

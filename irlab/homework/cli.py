@@ -84,11 +84,13 @@ def run_sheet(args) -> int:
 
 
 def _class_sheets(args) -> int:
-    """Every roster student's sheet and answer key in DIR, and DIR/manifest.json.
+    """Every roster student's sheet and answer key in DIR (with --answers-only, keys of the answers without the
+    working), and DIR/manifest.json.
 
     Every file name is decided and checked first (no two students' files one file, ignoring case; none the
     manifest; none an input; none a link; none a file of DIR that an earlier run's manifest does not list), every
     document is rendered, and only then is anything written, each file whole (outputs.write_file)."""
+    from ..document import answers_only
     from ..outputs import check_outputs, write_text
     from .identity import read_roster, write_manifest
     from .variants import answer_key_document, sheet_document, variant_set
@@ -105,16 +107,21 @@ def _class_sheets(args) -> int:
     check_outputs([("the exercise set", args.file), ("the --roster file", args.roster)],
                   planned + [("the class manifest", out / MANIFEST_NAME)])
     _check_earlier_files(out, [path for _, path in planned])
-    exercise = getattr(args, "exercise", None)
+    exercise, brief = getattr(args, "exercise", None), getattr(args, "answers_only", False)
+
+    def key_document(*student):  # --answers-only: every key of the class lists the answers without the working
+        key = answer_key_document(*student)
+        return answers_only(key) if brief else key
+
     texts = [make(args.file, entry.id, args.seed, exercise).render(args.format, standalone=True)
-             for entry in roster for make in (sheet_document, answer_key_document)]
+             for entry in roster for make in (sheet_document, key_document)]
     _make_directory(out)
     for (_, path), text in zip(planned, texts):
         write_text(path, text)
     set_id = variant_set(args.file).id
     manifest = write_manifest(out / MANIFEST_NAME, set_id, args.file, args.seed, roster, files)
-    print(f"irlab: wrote {len(roster)} sheets and answer keys to {out}/ and the class manifest {manifest}",
-          file=sys.stderr)
+    keys = "answer keys (answers only)" if brief else "answer keys"
+    print(f"irlab: wrote {len(roster)} sheets and {keys} to {out}/ and the class manifest {manifest}", file=sys.stderr)
     return 0
 
 
