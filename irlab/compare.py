@@ -1,6 +1,5 @@
-"""``irlab compare``: two or more TREC runs on the same topics, with paired significance tests that explain themselves.
-
-    irlab compare QRELS RUN_A RUN_B [RUN_C ...] [-m MEASURE] [--test t|wilcoxon|sign|permutation|bootstrap|all]...
+"""Two or more TREC runs on the same topics, with paired significance tests that explain themselves
+(the library of ``irlab compare``, :mod:`irlab.cli.compare`).
 
 Per-topic values come from :func:`irlab.trec.evaluate` (trec_eval 10.0's semantics), rounded to the decimals
 trec_eval prints (4 by default, ``--decimals``), so the tests see exactly the numbers ``irlab eval -q`` shows
@@ -18,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import string
-import sys
 from fractions import Fraction
 
 from . import conventions as conv
@@ -27,7 +25,7 @@ from .document import Document, Note, Paragraph, Section, Table
 from .errors import IrlabError, ParameterError
 from .metrics.significance import (adjust, bootstrap_interval, paired, run_test, statistic_text)
 
-__all__ = ["add_compare_parser", "run_compare", "comparison_document", "topic_scores", "TEST_NAMES"]
+__all__ = ["compare_files", "comparison_document", "topic_scores", "TEST_NAMES"]
 
 TEST_NAMES = ("t", "wilcoxon", "sign", "permutation", "bootstrap")
 _TITLES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank", "sign": "sign test",
@@ -200,78 +198,24 @@ def _several_systems(scores, names, measure, tests, choice, alpha, correction, s
                      "correction": correction_choice.key, "tests": meta})
 
 
-# command line -------------------------------------------------------------------------------------------
+def compare_files(qrels, runs, measure: str = "map", *, tests=TEST_NAMES, alternative=None, alpha="0.05",
+                  correction=None, samples=None, seed=0, decimals: int | None = 4, complete: bool = False,
+                  figures: bool = False) -> Document:
+    """The comparison of the run files ``runs`` (at least two) on the qrels file ``qrels``: per-topic values of
+    ``measure`` (trec_eval 10.0's, rounded to ``decimals`` as trec_eval prints them; None keeps the floats) and the
+    paired ``tests``. Runs that do not cover the same topics are an IrlabError (``complete`` scores a missing
+    topic as an empty ranking, trec_eval -c)."""
+    from .trec import read_qrels, read_run  # deferred: irlab.trec loads numpy
 
-def _positive_int(text):
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _decimals(text):
-    import argparse
-
-    if text == "full":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of decimals (0-17) or 'full', got {text!r}") from None
-    if not 0 <= value <= 17:
-        raise argparse.ArgumentTypeError(f"expected a number of decimals (0-17) or 'full', got {value}")
-    return value
-
-
-def add_compare_parser(subparsers):
-    """Add the ``compare`` subcommand to an argparse ``subparsers`` object."""
-    p = subparsers.add_parser(
-        "compare", help="compare TREC runs per topic with paired significance tests, explained",
-        description="Compare two or more TREC runs on the same topics: per-topic values of one measure "
-                    "(trec_eval 10.0 semantics) and paired significance tests, step by step.")
-    p.add_argument("qrels", help="qrels file: qid iter docno grade")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files (qid Q0 docno rank score runid)")
-    p.add_argument("-m", "--measure", default="map", help="one trec_eval measure (default map), e.g. P.10, ndcg_cut.10")
-    p.add_argument("--test", dest="tests", action="append", choices=TEST_NAMES + ("all",),
-                   help="test to run (repeatable; default all: t, wilcoxon, sign, permutation, bootstrap)")
-    p.add_argument("--alpha", default="0.05", metavar="A", help="significance level (default 0.05)")
-    p.add_argument("--alternative", choices=[c.key for c in conv.ALTERNATIVE.choices], default=None,
-                   help=f"{conv.ALTERNATIVE.question} (default {conv.ALTERNATIVE.default})")
-    p.add_argument("--correction", choices=[c.key for c in conv.MULTIPLE_COMPARISONS.choices], default=None,
-                   help=f"{conv.MULTIPLE_COMPARISONS.question} (default {conv.MULTIPLE_COMPARISONS.default})")
-    p.add_argument("--samples", type=_positive_int, metavar="B",
-                   help="sampled sign assignments / bootstrap resamples (default: exact permutation test up to "
-                        "20 topics, else 10000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
-    p.add_argument("--decimals", type=_decimals, default=4, metavar="N",
-                   help="round per-topic values to N decimals, as trec_eval prints them (default 4; 'full' keeps the floats)")
-    p.add_argument("-c", "--complete", action="store_true",
-                   help="score qrels topics missing from a run as empty rankings (trec_eval -c)")
-    p.add_argument("--format", default="text", choices=("text", "markdown", "latex", "html", "json"),
-                   help="output format (default: text)")
-    p.set_defaults(func=run_compare)
-    return p
-
-
-def run_compare(args) -> int:
-    """Run ``irlab compare`` for parsed arguments: print the comparison; write the PDF/HTML report if asked."""
-    from .trec import read_qrels, read_run
-
-    if len(args.runs) < 2:
+    if len(runs) < 2:
         raise ParameterError("irlab compare needs at least two runs")
-    tests = args.tests or ["all"]
-    tests = list(TEST_NAMES) if "all" in tests else tests
-    qrels = read_qrels(args.qrels)
-    runs = [read_run(path) for path in args.runs]
-    labels = _names([run.runid for run in runs])
+    tests = list(TEST_NAMES) if "all" in tests else list(tests)
+    judged = read_qrels(qrels)
+    read = [read_run(path) for path in runs]
+    labels = _names([run.runid for run in read])
     scores, sources = {}, []
-    for label, path, run in zip(labels, args.runs, runs):
-        scores[label] = topic_scores(qrels, run, args.measure, decimals=args.decimals, complete=args.complete)
+    for label, path, run in zip(labels, runs, read):
+        scores[label] = topic_scores(judged, run, measure, decimals=decimals, complete=complete)
         sources.append((label, str(path), run.runid))
     missing = {label: set(scores[labels[0]]) ^ set(s) for label, s in scores.items()}
     if any(missing.values()):
@@ -279,17 +223,11 @@ def run_compare(args) -> int:
                            for label, m in missing.items() if m)
         raise IrlabError(f"the runs do not cover the same topics ({detail}); a paired test needs every topic in "
                          "every run: pass -c to score a missing topic as an empty ranking")
-    printable = bool(getattr(args, "pdf", None) or getattr(args, "html", None))
-    document = comparison_document(scores, args.measure, tests=tests, alternative=args.alternative, alpha=args.alpha,
-                                   correction=args.correction, samples=args.samples, seed=args.seed,
-                                   sources=sources, figures=printable)
-    if args.decimals is not None:
-        document.blocks = (Note("assumption", f"per-topic values rounded to {args.decimals} decimals, as trec_eval "
+    document = comparison_document(scores, measure, tests=tests, alternative=alternative, alpha=alpha,
+                                   correction=correction, samples=samples, seed=seed, sources=sources,
+                                   figures=figures)
+    if decimals is not None:
+        document.blocks = (Note("assumption", f"per-topic values rounded to {decimals} decimals, as trec_eval "
                                               "prints them (irlab eval -q); --decimals full keeps the floats"),
                            ) + document.blocks
-    sys.stdout.write(document.render(args.format))
-    if printable:
-        from .printable import write_printables
-
-        write_printables(document, getattr(args, "pdf", None), getattr(args, "html", None))
-    return 0
+    return document

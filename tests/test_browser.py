@@ -44,13 +44,14 @@ def measure(html: str, tmp_path) -> dict:
 
 
 def pages():
-    from irlab.cli import _explain_document, build_parser
+    from irlab.cli import build_parser
+    from irlab.cli.explain import explain_document
     from irlab.printable import solution_document
 
     for arguments in (["11pt", "RNRNNNNNRR", "--relevant", "4"], ["ndcg", "3,2,0,1,2,0,1,3,2,1,0,2,1,0,0,2,3,1,0,1"],
                       ["kappa", "--judge1", "1100110", "--judge2", "1000111"], ["f", "RNNRR", "--relevant", "8", "--beta", "0.5"],
                       ["ndcg", ",".join(str((7 * i) % 4) for i in range(1, 81))]):
-        document, _ = _explain_document(build_parser().parse_args(["explain", *arguments]))
+        document, _ = explain_document(build_parser().parse_args(["explain", *arguments]))
         yield arguments[0], document
     yield "chapter8-book.toml", solution_document(EXERCISES / "chapter8-book.toml")
 

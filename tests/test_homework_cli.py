@@ -1,33 +1,21 @@
-"""irlab sheet / irlab grade, wired into a small argparse parser as the lead will wire them into irlab.cli."""
+"""irlab sheet / irlab grade through the command line's own parser, their errors raised (not turned into exit 2)."""
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
 from irlab import IrlabError, ParameterError
-from irlab.homework import add_homework_parsers, run_grade, run_sheet, sheet_document, answer_key_document
+from irlab.cli import build_parser
+from irlab.homework import sheet_document, answer_key_document
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
 SEED = EXERCISES / "chapter8-seed.toml"
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise ParameterError(message)
-
-
-def parser():
-    main = _Parser(prog="irlab")
-    commands = main.add_subparsers(dest="command", parser_class=_Parser)
-    add_homework_parsers(commands)
-    return main
-
-
 def run(capsys, *argv):
-    args = parser().parse_args([str(a) for a in argv])
-    code = {"sheet": run_sheet, "grade": run_grade}[args.command](args)
+    args = build_parser().parse_args([str(a) for a in argv])
+    code = args.handler(args)
     return code, capsys.readouterr().out
 
 
@@ -60,9 +48,9 @@ def test_grade(capsys, tmp_path):
 
 def test_usage_and_input_errors(capsys, tmp_path):
     with pytest.raises(ParameterError, match="--student"):
-        parser().parse_args(["sheet", str(SEED)])
+        build_parser().parse_args(["sheet", str(SEED)])
     with pytest.raises(ParameterError, match="invalid choice"):
-        parser().parse_args(["grade", str(SEED), "a.csv", "--format", "pdf"])
+        build_parser().parse_args(["grade", str(SEED), "a.csv", "--format", "pdf"])
     with pytest.raises(IrlabError, match="no such file"):
         run(capsys, "grade", SEED, tmp_path / "none.csv")
     with pytest.raises(IrlabError, match="no exercise '9'"):

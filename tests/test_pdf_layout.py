@@ -42,7 +42,8 @@ def overfull_boxes(document, tmp_path) -> list[str]:
 
 def test_solved_sets_and_explanations_fit_their_margins(tmp_path):
     """One document holding every solved example set and the explanations: one pdflatex run keeps the suite fast."""
-    from irlab.cli import _explain_document, build_parser
+    from irlab.cli import build_parser
+    from irlab.cli.explain import explain_document
     from irlab.document import Document, Section
     from irlab.printable import solution_document
 
@@ -51,7 +52,7 @@ def test_solved_sets_and_explanations_fit_their_margins(tmp_path):
         solved = solution_document(path)
         parts.append(Section(solved.title, solved.blocks))
     for arguments in EXPLANATIONS:
-        document, _ = _explain_document(build_parser().parse_args(["explain", *arguments]))
+        document, _ = explain_document(build_parser().parse_args(["explain", *arguments]))
         parts.append(Section(document.title, document.blocks))
     assert overfull_boxes(Document("Layout check", parts), tmp_path) == []
 

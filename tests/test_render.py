@@ -71,7 +71,8 @@ def test_latex_text_escapes_specials_and_unicode():
 def test_latex_of_every_metric_compiles(tmp_path):
     from irlab.metrics import METRICS
     from test_cli import ALL_METRICS
-    from irlab.cli import build_parser, explain_result
+    from irlab.cli import build_parser
+    from irlab.cli.explain import explain_result
 
     bodies = []
     for metric in METRICS:

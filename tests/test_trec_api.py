@@ -8,7 +8,7 @@ import pytest
 
 from irlab.errors import IrlabError, ParameterError
 from irlab.trec import evaluate, format_text, parse_measures, topic_judgments
-from irlab.trec.cli import add_eval_parser, run_eval
+from irlab.cli.eval import add_parser as add_eval_parser, run as run_eval
 
 QRELS = "1 0 a 2\n1 0 b 1\n1 0 c 0\n1 0 d -1\n2 0 a 1\n2 0 z 3\n3 0 q 1\n"
 RUN = ("1 Q0 b 1 3.0 myrun\n1 Q0 a 2 2.0 myrun\n1 Q0 x 3 1.0 myrun\n1 Q0 c 4 0.5 myrun\n"
@@ -201,7 +201,7 @@ def test_utility_with_params_under_complete_keeps_trec_eval_bogus_value(files):
 def test_progress_bar_only_for_long_runs_on_a_tty(files, capsys, monkeypatch):
     import sys
 
-    import irlab.trec.cli as tcli
+    import irlab.cli.eval as tcli
 
     q, r = files
     # not a TTY: nothing on stderr even for a "long" run
@@ -221,7 +221,7 @@ def test_progress_bar_only_for_long_runs_on_a_tty(files, capsys, monkeypatch):
 
 
 def test_progress_render():
-    from irlab.trec.cli import _Progress
+    from irlab.cli.eval import _Progress
 
     p = _Progress("x", enabled=False)
     p.update("reading run", 0.5)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from irlab.trec.cli import add_eval_parser, run_eval
+from irlab.cli.eval import add_parser as add_eval_parser, run as run_eval
 from irlab.trec.measures import MEASURES, UNSUPPORTED
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "trec_eval"

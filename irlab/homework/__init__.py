@@ -8,11 +8,11 @@ Modules: :mod:`.answers` (reading and comparing answers), :mod:`.variants` (per-
 answer keys), :mod:`.key` (a question's parts), :mod:`.diagnosis` (the catalogue of mistakes),
 :mod:`.feedback` (check, assert_answer; a named mistake within the tolerance: :func:`.diagnosis.too_close`), :mod:`.grading` (a class's CSV, every row accounted for),
 :mod:`.identity` (student ids, roster, variant codes, class manifest), :mod:`.gradebook` (Canvas/Moodle exports,
-class report), :mod:`.cli` (sheet and grade).
+class report), :mod:`.sheets` (sheets and keys written to files, a class's directory). The commands ``irlab sheet``
+and ``irlab grade`` are :mod:`irlab.cli.sheet` and :mod:`irlab.cli.grade`.
 """
 
 from .answers import ParsedAnswer, Tolerance, parse_answer
-from .cli import add_homework_parsers, run_grade, run_sheet
 from .diagnosis import MISTAKES, Diagnosis, Mistake, TooClose, diagnose, set_too_close, too_close, too_close_notes
 from .feedback import Feedback, PartFeedback, assert_answer, check
 from .grading import ROW_STATUSES, GradeReport, grade, grade_rows, read_answers
@@ -24,6 +24,5 @@ __all__ = [
     "check", "assert_answer", "Feedback", "PartFeedback", "grade", "grade_rows", "read_answers", "GradeReport",
     "sheet_document", "answer_key_document", "variant_set", "answer_key", "parse_answer", "ParsedAnswer", "Tolerance",
     "MISTAKES", "Mistake", "Diagnosis", "diagnose", "TooClose", "too_close", "set_too_close", "too_close_notes",
-    "add_homework_parsers", "run_sheet", "run_grade",
     "ROW_STATUSES", "normalise_student", "read_roster", "read_manifest", "variant_code",
 ]

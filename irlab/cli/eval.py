@@ -1,4 +1,4 @@
-"""``irlab eval``: trec_eval-like command line (glue for the main CLI).
+"""``irlab eval QRELS RUN``: trec_eval 10.0's command line, with irlab's errors, formats and printable report.
 
     irlab eval [-q] [-n] [-c] [-J] [-M N] [-l N] [-N N] [-m MEASURE]... [--format text|json|csv] qrels run
 
@@ -16,7 +16,11 @@ import sys
 import threading
 import time
 
-__all__ = ["add_eval_parser", "run_eval"]
+from .. import __version__
+from ..printable import run_report, write_printables
+from .options import add_printable, check_paths
+
+INPUTS = (("qrels", "the qrels"), ("run", "the run"))
 
 _LONG_RUN_BYTES = 50 << 20   # show progress only for inputs this large
 _PROGRESS_DELAY = 1.0        # ... and only if still running after this many seconds
@@ -41,12 +45,12 @@ def _nonneg_int(text):
     return v
 
 
-def add_eval_parser(subparsers):
-    """Add the ``eval`` subcommand to an argparse ``subparsers`` object.
+def add_parser(commands):
+    """Add the ``eval`` command to the main parser's ``commands``.
 
     Every option has trec_eval's short letter and its long name exactly as
     trec_eval spells it (``--Judged_docs_only``), plus irlab's own spelling."""
-    p = subparsers.add_parser(
+    p = commands.add_parser(
         "eval",
         help="evaluate a TREC run against qrels (trec_eval 10.0 semantics)",
         description="Evaluate a TREC run file against a qrels file, like trec_eval 10.0. "
@@ -73,17 +77,12 @@ def add_eval_parser(subparsers):
     p.add_argument("-N", "--Number_docs_in_coll", "--num-docs", dest="num_docs_in_coll", type=_nonneg_int,
                    default=0, metavar="N", help="number of documents in the collection (for utility)")
     p.add_argument("-v", "--version", action="version",
-                   version=f"irlab {_irlab_version()} (trec_eval 10.0 semantics)")
+                   version=f"irlab {__version__} (trec_eval 10.0 semantics)")
     p.add_argument("--format", dest="format", choices=("text", "json", "csv"), default="text",
                    help="output format (default: trec_eval text)")
-    p.set_defaults(func=run_eval)
+    add_printable(p, "also write a printable report (per-topic tables and bars) as PDF")
+    p.set_defaults(handler=run)
     return p
-
-
-def _irlab_version():
-    from irlab import __version__
-
-    return __version__
 
 
 class _Progress:
@@ -138,14 +137,17 @@ class _Progress:
         return False
 
 
-def run_eval(args) -> int:
+def run(args) -> int:
     """Run ``irlab eval`` for a parsed namespace; print to stdout; return exit code.
 
     Bad input raises :class:`irlab.errors.IrlabError` (the main CLI turns it
     into ``irlab: error: ...`` and exit status 2)."""
-    from irlab.trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
-    from irlab.trec.measures import compute_all, parse_measures
-    from irlab.trec.output import format_result
+    # deferred: irlab.trec loads numpy, which no other command needs
+    from ..trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
+    from ..trec.measures import compute_all, parse_measures
+    from ..trec.output import format_result
+
+    check_paths(args, INPUTS)
 
     notes = []
     plan = parse_measures(args.measures or ["official"], notes=notes)
@@ -168,7 +170,5 @@ def run_eval(args) -> int:
                                    summary=getattr(args, "summary", True)))
     sys.stdout.flush()
     if getattr(args, "pdf", None) or getattr(args, "html", None):
-        from irlab.printable import run_report, write_printables
-
         write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
     return 0

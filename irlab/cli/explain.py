@@ -1,0 +1,210 @@
+"""``irlab explain METRIC RANKING…``: one metric computed exactly and explained step by step.
+
+    irlab explain ap RNNRR --relevant 5 [--format text|markdown|latex|html|json] [--pdf F] [--html F]
+    irlab explain ap --qrels FILE --run FILE --topic QID          # one topic of TREC files
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .. import conventions as conv
+from ..document import Document
+from ..errors import ParameterError
+from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
+from ..metrics.counts import table_columns
+from ..printable import illustrate, with_figures, write_printables
+from ..ranking import Ranking, parse_grade_list
+from .options import IntermixedParser, add_format, add_printable, check_paths, integer, per_query
+
+INPUTS = (("qrels", "the --qrels file"), ("run", "the --run file"))
+
+
+def add_parser(commands) -> None:
+    explain = commands.add_parser("explain", help="compute one metric exactly and explain it step by step")
+    explain.__class__ = IntermixedParser  # add_parser takes no per-command class; this one only adds a method
+    explain.add_argument("metric", help="metric name (irlab metrics lists them)")
+    explain.add_argument("rankings", nargs="*", metavar="RANKING",
+                         help="an R/N string (RNNRR) or grades (3,2,0,1); several rankings give the mean over queries")
+    ranking = explain.add_argument_group("what is known about the ranking")
+    ranking.add_argument("--relevant", metavar="R", help="total number of relevant documents (one per ranking, comma-separated)")
+    ranking.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1'; ';' between rankings)")
+    ranking.add_argument("--collection", metavar="N", help="number of documents in the collection")
+    ranking.add_argument("--threshold", metavar="T", help="a grade >= T counts as relevant (default 1)")
+    trec = explain.add_argument_group("one topic of TREC files instead of a RANKING")
+    trec.add_argument("--qrels", metavar="FILE", help="TREC qrels file (qid iter docno grade)")
+    trec.add_argument("--run", metavar="FILE", help="TREC run file (qid Q0 docno rank score runid)")
+    trec.add_argument("--topic", metavar="QID", help="the topic to explain")
+    trec.add_argument("--depth", metavar="M", help="keep only the top M documents of the run (trec_eval -M)")
+    params = explain.add_argument_group("metric parameters")
+    params.add_argument("--k", metavar="K", help="cut-off rank")
+    params.add_argument("--recall-level", metavar="X", help="recall level in [0, 1] (0.25 or 25%%)")
+    params.add_argument("--beta", metavar="B", help="F-measure weight (default 1)")
+    params.add_argument("--max-grade", metavar="G", help="top of the grade scale for ERR (default: highest judged grade)")
+    params.add_argument("--gains", metavar="TABLE", help="dcg/ndcg: a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g)")
+    params.add_argument("--log-base", metavar="B", help="dcg/ndcg: base of the discount's logarithm (default 2; "
+                        "scikit-learn dcg_score log_base)")
+    params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
+    params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
+    params.add_argument("--counts", metavar="COUNTS", help="set metrics: tp=20,fp=40,fn=60,tn=880 instead of a ranking; "
+                        "kappa: the judges' 2x2 table yes-yes,yes-no,no-yes,no-no (300,20,10,70)")
+    params.add_argument("--levels", metavar="R1,R2,…", help="kpt: the recall levels to average (0.2,0.5,0.8)")
+    params.add_argument("--persistence", metavar="P", help="rbp: probability of reading on to the next rank (default 9/10)")
+    params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
+                        "judges ('1,1,0; 1,0,0; 1,1,1')")
+    params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids; kendall-tau/"
+                        "spearman-scores and the paired tests: first list of scores (0.31,0.25,0.25)")
+    params.add_argument("--b", metavar="IDS", help="kendall/spearman: second ranking of document ids; kendall-tau/"
+                        "spearman-scores and the paired tests: second list of scores, paired by position")
+    choices = explain.add_argument_group("conventions (where the literature disagrees)")
+    for convention in conv.ALL:
+        keys = [c.key for c in convention.choices]
+        choices.add_argument(convention.option, dest=convention.name, metavar="|".join(keys),
+                             help=f"{convention.question} (default {convention.default})")
+    add_format(explain)
+    explain.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
+    add_printable(explain)
+    explain.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    check_paths(args, INPUTS)
+    printable = bool(args.pdf or args.html)
+    page = args.standalone and args.format == "html"  # a page carries its figure, exactly as --html writes it
+    if printable or page:  # the files, then the explanation on stdout as without --pdf/--html
+        document, result = explain_document(args)
+        if printable:
+            write_printables(document, args.pdf, args.html)
+    else:
+        result = explain_result(args)
+    sys.stdout.write(document.render("html", standalone=True) if page else
+                     result.render(args.format, standalone=args.standalone))
+    return 0
+
+
+_RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels")
+
+
+def _check_options(args, metric):
+    allowed = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    if metric.name in COUNTS_METRICS or metric.inputs == "judges":
+        allowed.add("counts")
+    if metric.inputs in ("ranking", "queries"):  # queries: several rankings, one answer (gmap)
+        allowed |= set(_RANKING_OPTIONS)
+    elif metric.inputs == "judges":
+        allowed |= {"judge1", "judge2"}
+    elif metric.inputs == "many-judges":
+        allowed |= {"judges"}
+    else:
+        allowed |= {"a", "b"}
+    given = [name for name in _ALL_OPTIONS + tuple(c.name for c in conv.ALL) if getattr(args, name) is not None]
+    for name in given:
+        if name not in allowed:
+            raise ParameterError(f"option --{name.replace('_', '-')} does not apply to {metric.name}")
+
+
+def _explain_inputs(args):
+    """The metric, its options, its inputs (rankings, judge columns or rankings of ids) and notes on them."""
+    metric = get_metric(args.metric)
+    _check_options(args, metric)
+    options = {c.name: getattr(args, c.name) for c in metric.conventions}
+    for parameter in metric.parameters:
+        raw = getattr(args, parameter.name)
+        if raw is None:
+            continue
+        if parameter.name == "k":
+            options["k"] = integer(raw, "cut-off k", 1)
+        elif parameter.name == "max_grade":
+            options["max_grade"] = integer(raw, "max grade", 0)
+        else:
+            options[parameter.name] = raw
+    if args.counts is not None:
+        return metric, options, *_counts_inputs(args, metric)
+    if metric.inputs == "judges":
+        if args.rankings or args.judge1 is None or args.judge2 is None:
+            raise ParameterError("kappa takes two judge columns: irlab explain kappa --judge1 0,1,1 --judge2 1,1,0")
+        return metric, options, (args.judge1, args.judge2), []
+    if metric.inputs == "rankings-of-ids":
+        if args.rankings or args.a is None or args.b is None:
+            raise ParameterError(f"{metric.name} takes two rankings of ids: irlab explain {metric.name} --a d1,d2,d3 --b d3,d1,d2")
+        return metric, options, (args.a, args.b), []
+    if metric.inputs == "many-judges":
+        if args.rankings or args.judges is None:
+            raise ParameterError(f"{metric.name} takes every judge's column: irlab explain {metric.name} "
+                                 "--judges '1,1,0; 1,0,0; 1,1,1'")
+        return metric, options, (args.judges,), []
+    if metric.inputs == "paired-values":
+        if args.rankings or args.a is None or args.b is None:
+            raise ParameterError(f"{metric.name} compares two systems' per-topic scores: "
+                                 f"irlab explain {metric.name} --a 0.5,0.4,0.7 --b 0.3,0.4,0.5")
+        return metric, options, (args.a, args.b), []
+    if args.qrels or args.run or args.topic:
+        return (metric, options, *_topic_inputs(args, options))
+    if args.depth is not None:
+        raise ParameterError("--depth applies to a TREC run (--qrels, --run, --topic)")
+    if not args.rankings:
+        raise ParameterError(f"{metric.name} needs a ranking, e.g. irlab explain {metric.name} RNNRR")
+    count = len(args.rankings)
+    relevant = per_query(args.relevant, count, "--relevant", ",", lambda t: integer(t, "R (--relevant)", 0))
+    unretrieved = per_query(args.unretrieved, count, "--unretrieved", ";", lambda t: parse_grade_list(t, "--unretrieved"))
+    collection = integer(args.collection, "collection size N (--collection)", 1)
+    threshold = integer(args.threshold, "relevance threshold (--threshold)", 1)
+    rankings = []
+    for text, rel, unret in zip(args.rankings, relevant, unretrieved):
+        known = {"relevant": rel, "unretrieved": unret or (), "collection": collection}
+        if threshold is not None:
+            known["threshold"] = threshold
+        rankings.append(Ranking.parse(text, **known))
+    return metric, options, rankings, []
+
+
+def _counts_inputs(args, metric):
+    """Counts instead of a ranking (tp, fp, fn, tn), or the judges' 2x2 table for kappa."""
+    if args.rankings or any(getattr(args, name) is not None for name in _RANKING_OPTIONS + ("judge1", "judge2")):
+        raise ParameterError("give either --counts or a ranking (or judge columns), not both")
+    if metric.inputs == "judges":
+        return table_columns(args.counts), []
+    return [Counts.parse(args.counts)], []
+
+
+def _topic_inputs(args, options):
+    """One topic of a TREC run as a ranking; conventions default to trec_eval's choices (topic_ranking), and say so."""
+    from ..topic_ranking import topic_ranking, trec_eval_options  # deferred: it loads irlab.trec and numpy
+
+    if not (args.qrels and args.run and args.topic):
+        raise ParameterError("explaining a TREC topic needs --qrels FILE --run FILE --topic QID")
+    if args.rankings or args.relevant is not None or args.unretrieved is not None or args.collection is not None:
+        raise ParameterError("give either a RANKING (with --relevant/--unretrieved/--collection) or --qrels/--run/--topic")
+    threshold = integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
+    depth = integer(args.depth, "depth (--depth)", 1)
+    ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
+    # the ranking's own remarks travel with it; these notes are about the conventions switched to trec_eval's
+    return [ranking], trec_eval_options(options)
+
+
+def _compute(metric, options, inputs, notes):
+    """The metric on its inputs; several rankings give the mean over queries."""
+    if metric.inputs != "ranking":
+        return metric.compute(*inputs, **options)
+    results = [metric.compute(ranking, **options) for ranking in inputs]
+    for result in results:
+        result.notes[:0] = notes
+    return results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
+
+
+def explain_result(args):
+    """Compute the metric the arguments name, with its explanation."""
+    return _compute(*_explain_inputs(args))
+
+
+def explain_document(args):
+    """The explanation with its figure, for printable output, and the result it explains."""
+    metric, options, inputs, notes = _explain_inputs(args)
+    result = _compute(metric, options, inputs, notes)
+    if metric.inputs == "ranking":
+        figures = illustrate(metric.name, rankings=inputs, options=options)
+    else:
+        figures = illustrate(metric.name, judges=inputs, options=options) if metric.inputs == "judges" else []
+    section = with_figures(result.section(), figures)
+    return Document(result.title, section.blocks, result.meta()), result
