@@ -90,12 +90,6 @@ def check_argv(argv) -> list[str]:
 
 # files ------------------------------------------------------------------------------------------------------------
 
-def key_path(path):
-    """The answer key's file beside the sheet's: sheet.pdf -> sheet-key.pdf."""
-    path = Path(path)
-    return path.with_name(f"{path.stem}-key{path.suffix}")
-
-
 def printable_outputs(pdf, html, whose="") -> list:
     """The files --pdf and --html write, as (label, path): the PDF, its LaTeX source beside it, the HTML page."""
     outputs = []
