@@ -7,20 +7,26 @@ metric or a solver and its options. See ``exercises/README.md`` for the format.
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
 from . import conventions as conv
-from . import schema
+from . import exact, schema
+from .display import exercise_set_document
 from .document import Answer as AnswerBlock
 from .document import (Document, Formula, Note, Paragraph, Section, StatementParagraph, StatementTable, Steps, Table,
                        gather_rank_tables)
 from .errors import InputFileError, IrlabError
+from .exercise_inputs import UNRETRIEVED_PER_RANKING, exercise_rankings, parse_ranking
 from .limits import MAX_SET_BYTES, read_at_most
+from .metrics import REGISTRY, get_metric, mean_over_queries
 from .ranking import Ranking
+from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, judgments_columns, map_bounds
+from .solvers.extended import solve_extended
 
 # the format itself (every key, its type, range, default and solvers) is data in irlab/schema.py
 MISMATCH_ACTIONS = schema.MISMATCH_ACTIONS
@@ -56,8 +62,6 @@ class ExerciseSet:
     exercises: list[Exercise]
 
     def _repr_html_(self) -> str:  # Jupyter: the exercises and their questions, typeset (irlab.display)
-        from .display import exercise_set_document
-
         return exercise_set_document(self).render("html")
 
     def exercise(self, exercise_id: str) -> Exercise:
@@ -97,8 +101,6 @@ def _problem(where: Where, prefix: str = ""):
 
 def _long_number_line(text: str) -> int | None:
     """The line of the first run of letters and digits longer than Python converts to an integer."""
-    import re
-
     for match in re.finditer(r"[0-9A-Za-z_]+", text):
         if len(match.group()) > sys.get_int_max_str_digits():
             return text.count("\n", 0, match.start()) + 1
@@ -211,8 +213,6 @@ def _load_exercise(item, where, path) -> Exercise:
 
 def _solver_name(solver, where: Where) -> str:
     """The solver's canonical name: one of SOLVERS or a metric's name (aliases such as map -> ap)."""
-    from .metrics import get_metric
-
     if solver is None:
         raise where.error("missing", "solver")
     if isinstance(solver, str) and solver in SOLVERS:
@@ -241,11 +241,7 @@ def _check_parameters(parameters: dict, where: Where) -> None:
             raise where.error(f"gives {len(value)} values for {len(parameters['rankings'])} rankings: one per ranking",
                               f"parameters.{key}")
         if several and key == "unretrieved" and value and not per_query:
-            raise where.error(_UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
-
-
-_UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
-                            "rankings (a single list [2, 1] would not say which query's documents these are)")
+            raise where.error(UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
 
 
 # the inputs each kind of solver reads: (any of these keys, what to say)
@@ -263,8 +259,6 @@ _INPUTS = {
 
 def _check_inputs(solver: str, available: set, where: Where) -> None:
     """The parameters the solver reads are there (kendall needs a and b; map-bounds one ranking, not rankings)."""
-    from .metrics import REGISTRY
-
     kind = solver if solver in _INPUTS else getattr(REGISTRY.get(solver), "inputs", None)
     if kind not in _INPUTS:
         return  # a solver whose inputs its own module checks
@@ -349,40 +343,7 @@ def _exact_option(value):
     return value
 
 
-def _ranking_known(params) -> dict:
-    return {key: params[key] for key in ("collection", "threshold") if key in params}
-
-
-def _rankings(params, where: Where) -> list[Ranking]:
-    """The exercise's ranking(s) with what is known about them (R per query for several rankings)."""
-    if "rankings" in params:
-        texts = params["rankings"]
-        relevant = params.get("relevant")
-        relevant = relevant if isinstance(relevant, list) else [relevant] * len(texts)
-        unretrieved = params.get("unretrieved") or [()] * len(texts)
-        if not all(isinstance(grades, (list, tuple)) for grades in unretrieved):
-            raise where.error(_UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
-        for key, values in (("relevant", relevant), ("unretrieved", unretrieved)):
-            if len(values) != len(texts):
-                raise where.error(f"gives {len(values)} values for {len(texts)} rankings: one per ranking",
-                                  f"parameters.{key}")
-        return [_parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **_ranking_known(params)})
-                for t, r, u in zip(texts, relevant, unretrieved)]
-    if "ranking" not in params:
-        raise where.error("this question needs a ranking (parameters.ranking or parameters.rankings)", "parameters.ranking")
-    known = {"relevant": params.get("relevant"), "unretrieved": tuple(params.get("unretrieved", ())), **_ranking_known(params)}
-    return [_parse_ranking(params["ranking"], known)]
-
-
-def _parse_ranking(text, known):
-    if isinstance(text, list):
-        return Ranking.from_grades(text, **known)
-    return Ranking.parse(str(text), **known)
-
-
 def _judge_columns(params, where):
-    from .solvers import judgments_columns
-
     if "judgments" in params:
         _, columns = judgments_columns(params["judgments"])
         if len(columns) != 2:
@@ -395,24 +356,19 @@ def _judge_columns(params, where):
 
 def question_inputs(params: dict, question: Question, where: Where) -> tuple[list[Ranking], tuple | None]:
     """The rankings and, for kappa, the two judges' columns a question is computed on (for figures)."""
-    rankings = _rankings(params, where) if "ranking" in params or "rankings" in params else []
+    rankings = exercise_rankings(params, where) if "ranking" in params or "rankings" in params else []
     judges = _judge_columns(params, where) if question.solver == "kappa" else None
     return rankings, judges
 
 
 def solve_question(params: dict, question: Question, where: Where):
     """Solve one question; returns a :class:`irlab.solvers.Solution`."""
-    from .metrics import get_metric, mean_over_queries
-    from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, map_bounds
-
     options = {k: _exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
-    from .solvers.extended import solve_extended
-
     extended = solve_extended(question.solver, params, options, where)
     if extended is not None:
         return extended
     if question.solver == "map-bounds":
-        (ranking,) = _rankings(params, where)
+        (ranking,) = exercise_rankings(params, where)
         solution = map_bounds(ranking)
         wanted = options.get("answer", "bounds")
         picks = {"highest": [0], "lowest": [1], "bounds": [0, 1], "error": [2], "all": [0, 1, 2]}
@@ -425,7 +381,7 @@ def solve_question(params: dict, question: Question, where: Where):
             raise where.error("aggregation needs parameters.judgments and parameters.retrieved", "parameters")
         return aggregate_relevance(params["judgments"], params["retrieved"], options.get("rule", "all"))
     if question.solver == "f-macro-micro":
-        return f_macro_micro(_rankings(params, where))
+        return f_macro_micro(exercise_rankings(params, where))
     metric = get_metric(question.solver)
     metric_options = {k: options[k] for k in options if k in {p.name for p in metric.parameters} | {c.name for c in metric.conventions}}
     if metric.inputs == "judges":
@@ -433,7 +389,7 @@ def solve_question(params: dict, question: Question, where: Where):
         return Solution([Answer(metric.title, metric.compute(first, second, **metric_options))])
     if metric.inputs == "rankings-of-ids":
         return Solution([Answer(metric.title, metric.compute(params["a"], params["b"], **metric_options))])
-    rankings = _rankings(params, where)
+    rankings = exercise_rankings(params, where)
     results = [metric.compute(r, **metric_options) for r in rankings]
     result = results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
     answers = [Answer(result.title, result)]
@@ -452,7 +408,7 @@ def exercise_values(exercise: Exercise, params: dict) -> dict:
     values = {key: _shown_parameter(key, value) for key, value in params.items()}
     written = exercise.parameters.get("ranking")
     if isinstance(written, (str, list)):  # an R/N string or a list of grades
-        shown = _parse_ranking(written, {k: params[k] for k in ("threshold",) if k in params})
+        shown = parse_ranking(written, {k: params[k] for k in ("threshold",) if k in params})
         values.setdefault("length", shown.retrieved)
         values.setdefault("relevant_shown", shown.relevant_retrieved)
         if isinstance(written, str):
@@ -504,15 +460,13 @@ def _option_values(params: dict) -> dict:
     """What an option written as "{name}" may refer to: the parameters and the counts of the data itself."""
     values = dict(params)
     if isinstance(params.get("ranking"), (str, list)):
-        data = _parse_ranking(params["ranking"], {})
+        data = parse_ranking(params["ranking"], {})
         values.update(length=data.retrieved, relevant_shown=data.relevant_retrieved)
     return values
 
 
 def resolve_question(question: Question, params: dict, where: Where | None = None) -> Question:
     """The question with its "{name}" options replaced by the parameters' values (k = "{length}" -> k = 20)."""
-    from dataclasses import replace
-
     return replace(question, options=_resolve_options(question.options, params, where or Where("exercise")))
 
 
@@ -584,8 +538,6 @@ def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
 
 
 def _question_section(exercise, question, solution, path) -> Section:
-    from . import exact
-
     blocks = list(solution.notes)
     if len(solution.answers) == 1:
         blocks += solution.answers[0].result.blocks()[:-1]  # the closing Answer block is replaced below

@@ -6,7 +6,7 @@ from ..document import Note, Paragraph, Table
 from ..errors import ParameterError, RankingError
 from ..metric import Result
 from ..trace import Traced
-from . import Answer, Solution
+from .solution import Answer, Solution
 
 RULES = {
     "all": "relevant when every judge says so (the judges agree it is relevant)",

@@ -19,11 +19,17 @@ and as the mean of the per-query F) and ``compare-systems``.
 
 from __future__ import annotations
 
-from ..document import Note, Table
+from ..document import KeyParagraph, Note, Paragraph, Table
 from ..errors import IrlabError
+from ..exercise_inputs import exercise_rankings
 from ..metric import Result
+from ..metrics import COUNTS_METRICS, Counts, get_metric, kappa_from_table, mean_over_queries
+from ..metrics.counts import f_of_counts, precision_of_counts, recall_of_counts
+from ..metrics.scores import read_scores
 from ..trace import Traced, mean, total
-from . import Answer, Solution
+from .choices import correct_letters, instruction, options_text, written
+from .pooling import pool
+from .solution import Answer, Solution
 
 PARAMETER_KEYS = {"counts", "judges_table", "judges", "systems", "runs"}
 SOLVERS = {
@@ -38,8 +44,6 @@ SOLVER_OPTIONS = {"compare-systems": {"metric", "k", "beta"}, "pr-averages": set
 # inputs ------------------------------------------------------------------------------------------------
 
 def _counts_list(params, where):
-    from ..metrics import Counts
-
     data = params["counts"]
     items = data if isinstance(data, list) else [data]
     if not items:
@@ -52,9 +56,6 @@ def _counts_list(params, where):
 
 def _systems(params, where) -> dict:
     """name -> list of Rankings (one per query) or list of exact scores (one per topic)."""
-    from ..metrics.significance import _values
-    from ..exercise_set import _rankings
-
     systems = params["systems"]
     if not isinstance(systems, dict) or len(systems) < 2:
         raise where.error("systems is a table of at least two systems, e.g. { A = [\"RNR\", \"NRR\"], B = [...] }",
@@ -66,10 +67,10 @@ def _systems(params, where) -> dict:
                               "systems")
         try:
             if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in data):
-                out[str(name)] = _values(data, f"system {name}")
+                out[str(name)] = read_scores(data, f"system {name}")
             else:
                 query_params = {k: v for k, v in params.items() if k not in ("systems", "ranking")}
-                out[str(name)] = _rankings({**query_params, "rankings": data}, where)
+                out[str(name)] = exercise_rankings({**query_params, "rankings": data}, where)
         except IrlabError as error:
             raise where.error(f"system {name!r}: {error}", "systems") from None
     kinds = {isinstance(v[0], (int, float)) or hasattr(v[0], "denominator") for v in out.values()}
@@ -83,8 +84,6 @@ def _per_query_results(metric, options, rankings):
 
 
 def _system_mean(metric, options, name, rankings) -> Result:
-    from ..metrics import mean_over_queries
-
     results = _per_query_results(metric, options, rankings)
     symbol = f"{metric.averaged_as or 'mean ' + results[0].symbol}({name})"
     result = results[0] if len(results) == 1 else mean_over_queries(results, symbol)
@@ -107,9 +106,6 @@ def pr_averages(items) -> Solution:
     >>> [str(a.value) for a in sol.answers]
     ['3/8', '3/5', '6/13', '3/8', '3/4', '1/2', '9/20']
     """
-    from ..metrics import Counts
-    from ..metrics.counts import f_of_counts, precision_of_counts, recall_of_counts
-
     counts = [c if isinstance(c, Counts) else Counts.of_ranking(c) for c in items]
     labels = [f"q{i}" for i in range(1, len(counts) + 1)]
     tp = total([Traced(c.tp, f"tp({q})") for c, q in zip(counts, labels)], "Σtp", "True positives, all queries")
@@ -154,8 +150,6 @@ def compare_systems(systems: dict, metric_name="ap", options=None) -> Solution:
     >>> [str(a.value) for a in sol.answers]
     ['5/9', '53/90', '-1/30']
     """
-    from ..metrics import get_metric
-
     metric = get_metric(metric_name)
     if metric.inputs != "ranking":
         raise IrlabError(f"compare-systems needs a metric of rankings, not {metric.name}")
@@ -175,8 +169,6 @@ def compare_systems(systems: dict, metric_name="ap", options=None) -> Solution:
 
 def _scores_of(systems, metric_name, options):
     """The first two systems' per-topic scores: given, or ``metric`` computed exactly on each query's ranking."""
-    from ..metrics import get_metric
-
     names = list(systems)[:2]
     first = systems[names[0]]
     if first and hasattr(first[0], "grades"):
@@ -192,9 +184,6 @@ def free_text(options, where) -> Solution:
     With ``choices`` and ``correct`` (the right options' letters) it is a choice question that the homework
     checker grades by the letters the student names (irlab.solvers.choices).
     """
-    from ..document import KeyParagraph, Paragraph
-    from .choices import correct_letters, instruction, options_text, written
-
     model = options.get("model_answer")
     choices = options.get("choices") or []
     right = None
@@ -232,14 +221,10 @@ def free_text(options, where) -> Solution:
 
 def solve_extended(solver: str, params: dict, options: dict, where):
     """A Solution when the question needs the inputs or solvers of this module; None to let the caller solve it."""
-    from ..metrics import COUNTS_METRICS, get_metric
-
     if solver == "pr-averages":
         if "counts" in params:
             return pr_averages(_counts_list(params, where))
-        from ..exercise_set import _rankings
-
-        return pr_averages(_rankings(params, where))
+        return pr_averages(exercise_rankings(params, where))
     if solver == "compare-systems":
         if "systems" not in params:
             raise where.error("compare-systems needs parameters.systems", "parameters")
@@ -251,8 +236,6 @@ def solve_extended(solver: str, params: dict, options: dict, where):
     if solver == "free-text":
         return free_text(options, where)
     if solver == "pool":
-        from .pooling import pool
-
         if "runs" not in params:
             raise where.error("pool needs parameters.runs (run name -> ranked document ids)", "parameters")
         if "depth" not in options:
@@ -273,23 +256,17 @@ def solve_extended(solver: str, params: dict, options: dict, where):
         notes = [Note("assumption", f"per-query {scored_by.title} of each system's rankings, computed exactly")] if scored_by else []
         return Solution([Answer(result.title, result)], notes)
     if metric.inputs == "queries":  # one answer from every query's ranking (gmap)
-        from ..exercise_set import _rankings
-
-        return Solution([Answer(metric.title, metric.compute(*_rankings(params, where), **metric_options))])
+        return Solution([Answer(metric.title, metric.compute(*exercise_rankings(params, where), **metric_options))])
     if metric.inputs == "many-judges":
         if "judges" not in params:
             raise where.error(f"{metric.name} needs parameters.judges (one column per judge)", "parameters")
         result = metric.compute(params["judges"], **metric_options)
         return Solution([Answer(metric.title, result)])
     if metric.name == "kappa" and "judges_table" in params:
-        from ..metrics import kappa_from_table
-
         return Solution([Answer(metric.title, kappa_from_table(params["judges_table"], **metric_options))])
     if "counts" in params and not ("ranking" in params or "rankings" in params):
         if metric.name not in COUNTS_METRICS:
             raise where.error(f"{metric.name} needs a ranking; counts give only {', '.join(COUNTS_METRICS)}", "counts")
-        from ..metrics import mean_over_queries
-
         results = [metric.compute(c, **metric_options) for c in _counts_list(params, where)]
         result = results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
         return Solution([Answer(result.title, result)])

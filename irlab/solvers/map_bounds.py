@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from ..document import Formula, Note
 from ..errors import ParameterError
+from ..exact import display_text
 from ..metric import Result
 from ..trace import Traced, maximum, total
 from ..metrics.common import precision_at, relevant_leaf
-from . import Answer, Solution
+from .solution import Answer, Solution
 
 
 def _top_precisions(ranking) -> list[Traced]:
@@ -32,7 +33,7 @@ def _ap(ranking, placed, symbol, label, where):
 
 def lowest_ap_in_n(ranking):
     """The lowest AP as a sympy expression in the collection size N (the missing documents ranked last)."""
-    import sympy
+    import sympy  # deferred: sympy is heavy; only the lowest AP as a function of N needs it
 
     N = sympy.Symbol("N", positive=True, integer=True)
     hits = ranking.relevant_retrieved
@@ -45,14 +46,12 @@ def lowest_ap_in_n(ranking):
 
 def _lowest_formula(ranking):
     """AP_min(N) written out, or as a sum over the missing documents when they are many (the exact value stays)."""
-    import sympy
+    import sympy  # deferred: sympy is heavy; only the lowest AP as a function of N needs it
 
     hits = ranking.relevant_retrieved
     missing = ranking.total_relevant - hits
     if missing <= 20:
         expression, _ = lowest_ap_in_n(ranking)
-        from ..exact import display_text
-
         return display_text(expression), sympy.latex(expression)  # '7/(8 · (N - 1))', never Python's '*'
     top = sum(sympy.Rational(ranking.hits(rank), rank) for rank in range(1, ranking.retrieved + 1) if ranking.relevance[rank - 1])
     R = ranking.total_relevant

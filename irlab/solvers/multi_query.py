@@ -6,7 +6,7 @@ from ..document import Note, Table
 from ..metric import Result
 from ..metrics import f_measure, mean_over_queries
 from ..trace import Traced
-from . import Answer, Solution
+from .solution import Answer, Solution
 
 
 def f_macro_micro(rankings) -> Solution:

@@ -17,16 +17,22 @@ ranked as trec_eval ranks it, and is what ``irlab pool RUN... -k K [-o judging-l
 
 from __future__ import annotations
 
+import io
+import re
+import string
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from .. import spreadsheet
 from ..document import Answer as AnswerBlock
 from ..document import Document, Note, Paragraph, Table
-from ..errors import ParameterError, RankingError
+from ..errors import InputFileError, ParameterError, RankingError
+from ..limits import MAX_LINE_BYTES
 from ..metric import Result, check_cutoff
 from ..ranking import parse_ids
 from ..trace import Traced
-from . import Answer, Solution
+from .solution import Answer, Solution
 
 
 def _runs(runs) -> dict:
@@ -82,8 +88,6 @@ def pool(runs, depth, relevant=None) -> Solution:
 
 def _natural(docno: str):
     """d2 before d10."""
-    import re
-
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", docno)]
 
 
@@ -101,7 +105,7 @@ def _context(tops, k) -> str:
 
 def trec_pool(run_paths, depth, topic) -> Solution:
     """The depth-k pool of TREC run files for one topic (each run ranked as trec_eval ranks it)."""
-    from ..trec import read_run
+    from ..trec import read_run  # deferred: irlab.trec loads numpy; exercise sets import this module (solver pool) and need neither
 
     runs = {}
     for path in run_paths:
@@ -119,7 +123,7 @@ def ranked_by_topic(run) -> dict[str, list[str]]:
     One sort of the whole run: ascending by (topic descending, score, docno) is exactly the reverse of trec_eval's
     order within each topic, so the reversed sort is grouped by topic in trec_eval's order.
     """
-    import numpy as np
+    import numpy as np  # deferred: numpy is heavy; only pooling TREC run files needs it
 
     if len(run) == 0:
         return {}
@@ -169,10 +173,6 @@ class TrecPool:
         not judged" until the assessor writes a grade), or a CSV with an empty relevance column (no topic or docno
         cell reads as a spreadsheet formula: :mod:`irlab.spreadsheet`)."""
         if fmt == "csv":
-            import io
-
-            from .. import spreadsheet
-
             out = io.StringIO()
             writer = spreadsheet.writer(out)
             writer.writerow(("topic", "docno", "relevance"))
@@ -250,9 +250,6 @@ class TrecPool:
 
 def _labels(paths, runids) -> list[str]:
     """Run ids when they are distinct and non-empty, else the file names, else A, B, C…"""
-    import string
-    from pathlib import Path
-
     if all(runids) and len(set(runids)) == len(runids):
         return list(runids)
     names = [Path(p).name for p in paths]
@@ -263,8 +260,6 @@ def _labels(paths, runids) -> list[str]:
 
 def _read_run(read_run, path):
     """A run file read; a qrels file given by mistake is named as one (a student pooling ``dir/*.txt``)."""
-    from ..errors import InputFileError
-
     try:
         return read_run(path)
     except InputFileError as error:
@@ -275,8 +270,6 @@ def _read_run(read_run, path):
 
 
 def _looks_like_qrels(path, line: int) -> bool:
-    from ..limits import MAX_LINE_BYTES
-
     try:
         with open(path, "rb") as handle:  # a line read at most MAX_LINE_BYTES at a time (a file of NULs has none)
             for number, text in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), 1):
@@ -293,9 +286,7 @@ def pool_runs(run_paths, depth, topics=None) -> TrecPool:
 
     ``topics`` (optional) limits the pools to these topics; every one must be in some run.
     """
-    from pathlib import Path
-
-    from ..trec import read_run
+    from ..trec import read_run  # deferred: irlab.trec loads numpy; exercise sets import this module (solver pool) and need neither
 
     k = check_cutoff(depth)
     if k is None:

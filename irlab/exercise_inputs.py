@@ -1,0 +1,53 @@
+"""An exercise's rankings read from its parameters: the one reading that exercise sets and solvers share.
+
+``rankings``, or ``ranking`` for one query, with what is known about them: R (``relevant``, one per query with
+``rankings``), the grades of judged documents not retrieved (``unretrieved``), N (``collection``) and the grade
+threshold. :mod:`irlab.exercise_set` solves its metric questions on them, and :mod:`irlab.solvers.extended` its
+solvers over queries and systems.
+
+``where`` is the place in the exercise file an error names (:class:`irlab.exercise_set.Where`): any object whose
+``error(problem, key)`` returns the exception to raise.
+
+>>> [(r.written(), r.total_relevant) for r in exercise_rankings({"rankings": ["RNR", "NRR"], "relevant": [3, 2]}, None)]
+[('RNR', 3), ('NRR', 2)]
+"""
+
+from __future__ import annotations
+
+from .ranking import Ranking
+
+UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
+                           "rankings (a single list [2, 1] would not say which query's documents these are)")
+
+
+def ranking_known(params: dict) -> dict:
+    """What the parameters say about every ranking alike: N and the grade threshold."""
+    return {key: params[key] for key in ("collection", "threshold") if key in params}
+
+
+def parse_ranking(text, known: dict) -> Ranking:
+    """One ranking as written in a set: an R/N string or a list of grades, with what is ``known`` about it."""
+    if isinstance(text, list):
+        return Ranking.from_grades(text, **known)
+    return Ranking.parse(str(text), **known)
+
+
+def exercise_rankings(params: dict, where) -> list[Ranking]:
+    """The exercise's ranking(s) with what is known about them (R per query for several rankings)."""
+    if "rankings" in params:
+        texts = params["rankings"]
+        relevant = params.get("relevant")
+        relevant = relevant if isinstance(relevant, list) else [relevant] * len(texts)
+        unretrieved = params.get("unretrieved") or [()] * len(texts)
+        if not all(isinstance(grades, (list, tuple)) for grades in unretrieved):
+            raise where.error(UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
+        for key, values in (("relevant", relevant), ("unretrieved", unretrieved)):
+            if len(values) != len(texts):
+                raise where.error(f"gives {len(values)} values for {len(texts)} rankings: one per ranking",
+                                  f"parameters.{key}")
+        return [parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **ranking_known(params)})
+                for t, r, u in zip(texts, relevant, unretrieved)]
+    if "ranking" not in params:
+        raise where.error("this question needs a ranking (parameters.ranking or parameters.rankings)", "parameters.ranking")
+    known = {"relevant": params.get("relevant"), "unretrieved": tuple(params.get("unretrieved", ())), **ranking_known(params)}
+    return [parse_ranking(params["ranking"], known)]
