@@ -23,7 +23,9 @@ from . import conventions as conv
 from . import exact
 from .document import Document, Note, Paragraph, Section, Table
 from .errors import IrlabError, ParameterError
-from .metrics.significance import (adjust, bootstrap_interval, paired, run_test, statistic_text)
+from .metrics.significance import adjust, alpha_value, bootstrap_interval, paired, run_test, statistic_text
+from .plots import difference_bars
+from .printable import figure
 
 __all__ = ["compare_files", "comparison_document", "topic_scores", "TEST_NAMES"]
 
@@ -34,7 +36,7 @@ _TITLES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank", "sign": "si
 
 def topic_scores(qrels, run, measure: str, *, decimals: int | None = 4, complete: bool = False) -> dict:
     """topic -> the run's value of ``measure`` (one trec_eval measure), as trec_eval prints it with ``decimals``."""
-    from .trec import evaluate
+    from .trec import evaluate  # deferred: irlab.trec loads numpy
 
     result = evaluate(qrels, run, [measure], complete=complete)
     columns = [c for c in result.columns if c not in ("runid",)]
@@ -87,8 +89,6 @@ def comparison_document(scores: dict, measure: str, *, tests=("t", "wilcoxon", "
 
     Two systems: per-topic table, tests summary and every test explained. More: every pair, p-values corrected.
     """
-    from .metrics.significance import DEFAULT_ALPHA, _alpha
-
     names = list(scores)
     if len(names) < 2:
         raise ParameterError("a comparison needs at least two systems")
@@ -96,7 +96,7 @@ def comparison_document(scores: dict, measure: str, *, tests=("t", "wilcoxon", "
     for test in tests:
         if test not in TEST_NAMES:
             raise ParameterError(f"unknown test {test!r}; choose from {', '.join(TEST_NAMES)} or all")
-    alpha = _alpha(alpha if alpha is not None else DEFAULT_ALPHA)
+    alpha = alpha_value(alpha)
     choice = conv.ALTERNATIVE.choice(alternative)
     blocks = []
     if sources:
@@ -147,9 +147,6 @@ def _two_systems(scores, names, measure, tests, choice, alpha, samples, seed, bl
                                   "the effect size d_z), and running several tests and reporting the smallest "
                                   "p-value inflates the error rate (Smucker, Allan & Carterette 2007)."))
     if figures:
-        from .plots import difference_bars
-        from .printable import figure
-
         fig = difference_bars(dict(zip(pairs.topics, pairs.differences)), measure, (first, second))
         blocks.append(figure(fig, f"Per-topic differences {measure}({first}) - {measure}({second}), largest first"))
     for test, result in results.items():

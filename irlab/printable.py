@@ -9,11 +9,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
-from .document import Document, Figure, Section, figures_in
+from . import plots
+from .document import Document, Figure, Paragraph, Section, Table, figures_in
 from .errors import IrlabError, OutputFileError
+from .exercise_set import question_inputs, resolve_question, solve
 from .outputs import check_target, write_file
 
 TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-get install texlive-latex-base texlive-latex-recommended)"
@@ -32,15 +35,11 @@ class PrintError(IrlabError):
 
 def figure(fig, caption: str) -> Figure:
     """A matplotlib figure as a document block (deterministic PNG, 150 dpi for print)."""
-    from .plots import figure_png
-
-    return Figure(caption, figure_png(fig, dpi=150))
+    return Figure(caption, plots.figure_png(fig, dpi=150))
 
 
 def illustrate(metric: str, rankings=(), judges=None, options=None) -> list[Figure]:
     """The figures that show a metric's computation: a precision-recall curve, DCG/IDCG curves or a kappa table."""
-    from . import plots
-
     options = options or {}
     if metric == "kappa" and judges is not None:
         fig = plots.kappa_table(*judges, kappa_marginals=options.get("kappa_marginals"))
@@ -63,8 +62,6 @@ def with_figures(section: Section, figures) -> Section:
 
 def solution_document(path, exercise_id: str | None = None) -> Document:
     """An exercise set solved step by step, each question with its figure where one helps (once per exercise)."""
-    from .exercise_set import question_inputs, resolve_question, solve
-
     shown = {}  # exercise -> names of the figures already shown in it
 
     def add_figures(params, question, where, section):
@@ -89,9 +86,6 @@ def run_report(result, qrels, run, figures: int = 4) -> Document:
     ``result`` is an :class:`irlab.trec.evaluate.EvalResult`; bars are drawn for the first ``figures`` measures
     (map first when it was computed). Values are printed with four decimals, as trec_eval prints them.
     """
-    from .document import Paragraph, Table
-    from .plots import topic_bars
-
     topics = sorted(result.per_topic)
     measures = [c for c in result.columns if c not in result.integer_columns
                 and all(isinstance(result.per_topic[t].get(c), float) for t in topics)]
@@ -109,7 +103,7 @@ def run_report(result, qrels, run, figures: int = 4) -> Document:
     drawn = sorted(measures, key=lambda c: c != "map")[:figures]
     for measure in drawn:
         values = {t: result.per_topic[t][measure] for t in topics}
-        blocks.append(figure(topic_bars(values, measure), f"{measure} per topic, with its mean"))
+        blocks.append(figure(plots.topic_bars(values, measure), f"{measure} per topic, with its mean"))
     return Document(f"Evaluation of run {result.runid}", blocks, {"run": str(run), "qrels": str(qrels)})
 
 
@@ -162,8 +156,6 @@ def _check_figure_file(path: Path, png: bytes) -> None:
 def write_printables(document: Document, pdf=None, html=None, announce: bool = True) -> tuple[list, list]:
     """Write the PDF (its LaTeX source beside it) and/or the HTML page of ``document``; return the files written and
     the lines that say so (printed on stderr when ``announce``). A failure names the user's path."""
-    import sys
-
     def written(write, path):
         try:
             return write(document, path)

@@ -51,9 +51,6 @@ def _scipy_stats():
 
 # inputs ----------------------------------------------------------------------------------------------
 
-_values = read_scores  # the name irlab.solvers.extended imports
-
-
 @dataclass(frozen=True)
 class Paired:
     """The per-topic scores of two systems on the same topics, and their differences d = A - B."""
@@ -118,7 +115,8 @@ def _topic_key(topic):
     return (0, int(text), text) if text.isdigit() else (1, 0, text)
 
 
-def _alpha(alpha):
+def alpha_value(alpha):
+    """The significance level α, exact and checked in (0, 1]; None is the default level (DEFAULT_ALPHA)."""
     return check_fraction(DEFAULT_ALPHA if alpha is None else alpha, "significance level α", 0, 1, low_open=True)
 
 
@@ -441,7 +439,7 @@ def bootstrap_interval(a, b, *, alpha=None, samples=None, seed=0, names=("A", "B
     import numpy as np  # deferred: `import irlab` loads no numpy; only the bootstrap needs it
 
     pairs = paired(a, b, names)
-    alpha = _alpha(alpha)
+    alpha = alpha_value(alpha)
     samples = DEFAULT_SAMPLES if samples is None else samples
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ParameterError(f"the number of bootstrap samples must be a positive integer, got {samples!r}")
@@ -535,7 +533,7 @@ def adjust(p_values, correction=None) -> list:
 def _test_inputs(a, b, names, alternative, alpha):
     """What every paired test starts from: the pairs, the alternative, the level and the differences d."""
     pairs = paired(a, b, names)
-    return pairs, conv.ALTERNATIVE.choice(alternative), _alpha(alpha), pairs.differences
+    return pairs, conv.ALTERNATIVE.choice(alternative), alpha_value(alpha), pairs.differences
 
 
 def _clip(value, value_of=None):
