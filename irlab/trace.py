@@ -17,6 +17,7 @@ import re
 from fractions import Fraction
 
 from . import exact
+from .escape import latex_name
 
 # precedence of each operation, to decide where parentheses are needed when writing an expression
 _PRECEDENCE = {"add": 1, "sub": 1, "neg": 2, "mul": 2, "div": 2, "pow": 3, "call": 4, "leaf": 4}
@@ -225,12 +226,10 @@ _MATH_SAFE = re.compile(r"(?:[A-Za-z0-9 !\"#$%'()*+,\-./:;=?@\[\]_`|ΣκρτβΔ
 
 def _upright(word: str) -> str:
     r"""An upright word: \mathrm{…} as irlab's own names are set, or for a name math mode cannot take, \text{…}
-    escaped by the LaTeX renderer's own rules (render/latex.py), which render/mathml.py reads back."""
+    escaped by the LaTeX renderer's own rules (irlab/escape.py), which render/mathml.py reads back."""
     if _MATH_SAFE.fullmatch(word):
         body = "".join(_GREEK.get(c, _LATEX_SPECIAL.get(c, c)) + (" " if c in _GREEK else "") for c in word)
         return rf"\mathrm{{{body.strip().replace('-', chr(92) + 'text{-}')}}}"
-    from .render.latex import latex_name  # the renderers import this module: imported when first needed
-
     return rf"\text{{{latex_name(word)}}}"
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from conftest import pdflatex_available
 from irlab import limits
-from irlab.render.latex import latex_name
+from irlab.escape import LATEX_SPECIAL, LATEX_UNICODE, latex_name
 from irlab.render.mathml import text_of_latex, to_mathml
 from irlab.trace import symbol_latex
 
@@ -102,9 +102,8 @@ def test_mathml_shows_the_name_as_written(name):
 
 
 def test_text_of_latex_reads_back_every_character_the_escaper_writes():
-    from irlab.render.latex import _SPECIAL, _UNICODE
-
-    sample = "".join(_SPECIAL) + "".join(c for c in _UNICODE if not _UNICODE[c].isascii() or _UNICODE[c][0] in "\\$")
+    sample = "".join(LATEX_SPECIAL) + "".join(
+        c for c in LATEX_UNICODE if not LATEX_UNICODE[c].isascii() or LATEX_UNICODE[c][0] in "\\$")
     sample += "àÉçňŭåāõ αβγΛΩ ß日本 😀 /,"
     assert text_of_latex(latex_name(sample)) == sample
     assert text_of_latex(latex_name("\x00\x1b\x7f\x9f")) == "<U+0000><U+001B><U+007F><U+009F>"

@@ -5,24 +5,11 @@ from __future__ import annotations
 import re
 
 from .. import exact
+# the control-character rule lives in irlab.escape (the trace needs it too); named here as well for older imports
+from ..escape import CONTROL_CHARACTER, control_name, visible_controls  # noqa: F401
 from ..trace import Traced, symbol_latex, written
 
 NOTE_TITLES = {"convention": "Convention", "assumption": "Assumption", "warning": "Warning", "reading": "Reading"}
-
-# C0 controls but tab and newline, DEL, C1 controls and lone surrogates: pdflatex stops at them, HTML forbids them
-# and a terminal obeys them, so one stray byte in a student id or a title would cost the whole class's output
-CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def control_name(char: str) -> str:
-    """How every renderer shows a control character: its code point, 'U+001B'."""
-    return f"U+{ord(char):04X}"
-
-
-def visible_controls(text: str) -> str:
-    """``text`` with each control character written as '<U+001B>', so a reader sees it and can fix the file;
-    a Windows line end (CR LF) is a line end."""
-    return CONTROL_CHARACTER.sub(lambda m: f"<{control_name(m.group())}>", text.replace("\r\n", "\n"))
 
 
 def numeric_columns(table) -> list[bool]:

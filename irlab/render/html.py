@@ -5,9 +5,10 @@ from __future__ import annotations
 from html import escape
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
+from ..escape import CONTROL_CHARACTER, control_name
 from ..trace import symbol_latex
-from .common import (CONTROL_CHARACTER, NOTE_TITLES, break_latex, cell_latex, cell_text, control_name, numeric_columns,
-                     prose_parts, step_parts, value_latex, value_text)
+from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, step_parts,
+                     value_latex, value_text)
 from .latex import latex_text
 from .mathml import to_mathml
 

@@ -6,22 +6,9 @@ import re
 
 from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
+from ..escape import latex_escape, latex_name  # noqa: F401  (latex_name: the escaper of names, read from here too)
 from ..trace import symbol_latex
-from .common import (CONTROL_CHARACTER, NOTE_TITLES, _visible_width, break_latex, cell_latex, control_name,
-                     prose_parts, step_parts, value_latex)
-
-_SPECIAL = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
-    "_": r"\_", "^": r"\^{}", "~": r"\~{}", "<": r"$<$", ">": r"$>$", "|": r"$|$",
-}
-# characters irlab's prose uses outside ASCII, written so that plain pdflatex needs no extra package
-_UNICODE = {
-    "≥": r"$\geq$", "≤": r"$\leq$", "≠": r"$\neq$", "·": r"$\cdot$", "×": r"$\times$", "≈": r"$\approx$",
-    "Σ": r"$\Sigma$", "Π": r"$\Pi$", "κ": r"$\kappa$", "ρ": r"$\rho$", "τ": r"$\tau$", "β": r"$\beta$", "Δ": r"$\Delta$",
-    "∩": r"$\cap$", "∪": r"$\cup$", "∈": r"$\in$", "→": r"$\rightarrow$", "⌈": r"$\lceil$", "⌉": r"$\rceil$",
-    "…": r"\dots{}", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "é": r"\'e",
-    "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
-}
+from .common import NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, step_parts, value_latex
 
 PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath,amssymb,graphicx,tabularx}
@@ -54,7 +41,7 @@ def latex_text(text: str) -> str:
     out = []
     text = _BLANK_LINES.sub("\n", text.replace("\r\n", "\n"))
     for kind, piece in prose_parts(text):
-        escaped = _escape_text(piece)
+        escaped = latex_escape(piece)
         command = {"sub": "textsubscript", "sup": "textsuperscript"}.get(kind)
         out.append(rf"\{command}{{{escaped}}}" if command else escaped)
     latex = "".join(out)
@@ -72,71 +59,6 @@ def latex_paragraphs(text: str) -> str:
     for separator, piece in zip(separators, pieces[1:]):
         out += [separator, latex_text(piece)]
     return "".join(out)
-
-
-def latex_name(name: str) -> str:
-    """A name from a file (a system, a run, a query) for ``\\text{…}`` inside a formula, every character as written:
-    the escaping of ``latex_text`` without its sub- and superscripts. Inside a formula a '$' would end a Markdown
-    viewer's math, so the escaper's ``$\\kappa$`` is ``\\ensuremath{\\kappa}``; a brace is ``\\textbraceleft{}``, so that
-    a lone brace never unbalances a formula broken into lines where its braces balance; a line break is a space."""
-    escaped = _escape_text(name.replace("\n", " "))
-    escaped = escaped.replace(r"\{", r"\textbraceleft{}").replace(r"\}", r"\textbraceright{}")
-    return _MATH_SHIFT.sub(r"\\ensuremath{\1}", escaped)
-
-
-_MATH_SHIFT = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$")  # $…$ of the escaper; \$ is a dollar sign
-
-
-def _escape_text(text: str) -> str:
-    out = []
-    escaped = [_escape_char(char) for char in text]
-    for i, char in enumerate(text):
-        out.append(escaped[i])
-        following = text[i + 1:i + 2]
-        # a long path or grade list may break after '/' or ',', a run of code points (<U+65E5><U+672C>) between them
-        if (char in "/," and following and not following.isspace()) or (
-                following and escaped[i].startswith(r"\texttt") and escaped[i + 1].startswith(r"\texttt")):
-            out.append(r"\allowbreak{}")
-    return "".join(out)
-
-
-def _escape_char(char: str) -> str:
-    if char in _SPECIAL:
-        return _SPECIAL[char]
-    if char in _UNICODE:
-        return _UNICODE[char]
-    if CONTROL_CHARACTER.match(char):
-        return rf"\texttt{{<{control_name(char)}>}}"
-    if ord(char) < 128:
-        return char
-    return _other_unicode(char)
-
-
-_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0304": "=",
-            "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r"}
-_GREEK_SMALL = {"ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON", "ZETA", "ETA", "THETA", "IOTA", "KAPPA", "LAMDA", "MU",
-                "NU", "XI", "PI", "RHO", "SIGMA", "TAU", "UPSILON", "PHI", "CHI", "PSI", "OMEGA"}  # LaTeX has these
-_GREEK_CAPITALS = {"GAMMA", "DELTA", "THETA", "LAMDA", "XI", "PI", "SIGMA", "UPSILON", "PHI", "PSI", "OMEGA"}
-
-
-def _other_unicode(char):
-    """Greek letters as math symbols, accented Latin letters with LaTeX accents, vulgar fractions as
-    fractions; anything else by its code point, visibly (never a silent '?')."""
-    import unicodedata
-
-    name = unicodedata.name(char, "")
-    for kind, letters in (("SMALL", _GREEK_SMALL), ("CAPITAL", _GREEK_CAPITALS)):
-        letter = name[len(f"GREEK {kind} LETTER "):].removeprefix("FINAL ")  # final sigma is a sigma
-        if name.startswith(f"GREEK {kind} LETTER ") and letter in letters:
-            command = "lambda" if letter == "LAMDA" else letter.lower()
-            return rf"$\{command if kind == 'SMALL' else command.capitalize()}$"
-    decomposed = unicodedata.normalize("NFD", char)
-    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[0].isalpha() and decomposed[1] in _ACCENTS:
-        return rf"\{_ACCENTS[decomposed[1]]}{{{decomposed[0]}}}"
-    top, slash, bottom = unicodedata.normalize("NFKD", char).partition("\u2044")
-    if slash and top.isascii() and top.isdigit() and bottom.isascii() and bottom.isdigit():
-        return rf"$\frac{{{top}}}{{{bottom}}}$"
-    return rf"\texttt{{<U+{ord(char):04X}>}}"
 
 
 def render_latex(document, standalone: bool = False, **_options) -> str:

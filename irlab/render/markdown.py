@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
+from ..escape import CONTROL_CHARACTER, control_name
 from ..trace import symbol_latex
-from .common import CONTROL_CHARACTER, NOTE_TITLES, cell_text, control_name, step_chain, value_latex
+from .common import NOTE_TITLES, cell_text, step_chain, value_latex
 
 
 def render_markdown(document, **_options) -> str:

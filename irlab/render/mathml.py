@@ -17,7 +17,7 @@ import re
 import unicodedata
 from html import escape
 
-from .common import CONTROL_CHARACTER
+from ..escape import CONTROL_CHARACTER, LATEX_ACCENTS, LATEX_SPECIAL, LATEX_UNICODE
 
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[0-9]+(?:\.[0-9]+)?|[A-Za-z]|\s+|.", re.S)
 
@@ -193,7 +193,7 @@ class _Parser:
 
 
 def text_of_latex(latex: str) -> str:
-    r"""The characters that LaTeX text of irlab's escaper (render/latex.py) prints: ``\textbackslash{}`` is '\',
+    r"""The characters that LaTeX text of irlab's escaper (irlab/escape.py) prints: ``\textbackslash{}`` is '\',
     ``\'e`` is 'é', ``\ensuremath{\kappa}`` is 'κ', ``\texttt{<U+00DF>}`` is 'ß' (a control character stays
     '<U+001B>'), any other ``\x`` is 'x'. A name from a file, escaped for pdflatex, reads in HTML as it was written.
 
@@ -240,11 +240,9 @@ def _text_tables():
     """The escaper's own tables read backwards: (pattern, literal -> character, accent command -> combining mark).
     Plain ASCII that it writes for a character ('--' for an en dash, "''" for a closing quote) stays as written, since
     a name may hold it as it is."""
-    from .latex import _ACCENTS, _SPECIAL, _UNICODE
-
-    literals = {latex: char for char, latex in {**_SPECIAL, **_UNICODE}.items() if latex.startswith(("\\", "$"))}
+    literals = {latex: char for char, latex in {**LATEX_SPECIAL, **LATEX_UNICODE}.items() if latex.startswith(("\\", "$"))}
     literals.update({r"\textbraceleft{}": "{", r"\textbraceright{}": "}", r"\allowbreak{}": ""})
-    combining = {command: mark for mark, command in _ACCENTS.items()}
+    combining = {command: mark for mark, command in LATEX_ACCENTS.items()}
     alternatives = "|".join(re.escape(k) for k in sorted(literals, key=len, reverse=True))
     pattern = re.compile(
         rf"(?P<literal>{alternatives})|\\texttt\{{<U\+(?P<code>[0-9A-F]{{4,6}})>\}}"

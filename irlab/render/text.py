@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
-from .common import NOTE_TITLES, cell_text, numeric_columns, step_chain, value_text, visible_controls
+from ..escape import visible_controls
+from .common import NOTE_TITLES, cell_text, numeric_columns, step_chain, value_text
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 

@@ -1,0 +1,113 @@
+r"""Escaping text that comes from files (a system's name, a student id, a title) for every output.
+
+Two rules live here, below both the trace (which sets names in formulas) and the renderers, and import neither:
+the control characters that no output may carry (``visible_controls`` shows them as '<U+001B>'), and the LaTeX
+text escaper (``latex_escape``, ``latex_name``) whose tables ``render/mathml.py`` reads backwards.
+
+>>> visible_controls("a\x1bb")
+'a<U+001B>b'
+>>> latex_name("run_1 {κ}")
+'run\\_1 \\textbraceleft{}\\ensuremath{\\kappa}\\textbraceright{}'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# C0 controls but tab and newline, DEL, C1 controls and lone surrogates: pdflatex stops at them, HTML forbids them
+# and a terminal obeys them, so one stray byte in a student id or a title would cost the whole class's output
+CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def control_name(char: str) -> str:
+    """How every renderer shows a control character: its code point, 'U+001B'."""
+    return f"U+{ord(char):04X}"
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with each control character written as '<U+001B>', so a reader sees it and can fix the file;
+    a Windows line end (CR LF) is a line end."""
+    return CONTROL_CHARACTER.sub(lambda m: f"<{control_name(m.group())}>", text.replace("\r\n", "\n"))
+
+
+# the LaTeX text escaper ------------------------------------------------------------------------------
+
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
+    "_": r"\_", "^": r"\^{}", "~": r"\~{}", "<": r"$<$", ">": r"$>$", "|": r"$|$",
+}
+# characters irlab's prose uses outside ASCII, written so that plain pdflatex needs no extra package
+LATEX_UNICODE = {
+    "≥": r"$\geq$", "≤": r"$\leq$", "≠": r"$\neq$", "·": r"$\cdot$", "×": r"$\times$", "≈": r"$\approx$",
+    "Σ": r"$\Sigma$", "Π": r"$\Pi$", "κ": r"$\kappa$", "ρ": r"$\rho$", "τ": r"$\tau$", "β": r"$\beta$", "Δ": r"$\Delta$",
+    "∩": r"$\cap$", "∪": r"$\cup$", "∈": r"$\in$", "→": r"$\rightarrow$", "⌈": r"$\lceil$", "⌉": r"$\rceil$",
+    "…": r"\dots{}", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "é": r"\'e",
+    "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
+}
+
+
+def latex_name(name: str) -> str:
+    """A name from a file (a system, a run, a query) for ``\\text{…}`` inside a formula, every character as written:
+    ``latex_escape`` (the escaping of ``render.latex.latex_text`` without its sub- and superscripts). Inside a formula a '$' would end a Markdown
+    viewer's math, so the escaper's ``$\\kappa$`` is ``\\ensuremath{\\kappa}``; a brace is ``\\textbraceleft{}``, so that
+    a lone brace never unbalances a formula broken into lines where its braces balance; a line break is a space."""
+    escaped = latex_escape(name.replace("\n", " "))
+    escaped = escaped.replace(r"\{", r"\textbraceleft{}").replace(r"\}", r"\textbraceright{}")
+    return _MATH_SHIFT.sub(r"\\ensuremath{\1}", escaped)
+
+
+_MATH_SHIFT = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$")  # $…$ of the escaper; \$ is a dollar sign
+
+
+def latex_escape(text: str) -> str:
+    """Every character of ``text`` for LaTeX text mode, as printable ASCII that plain pdflatex compiles: specials
+    escaped, irlab's Unicode by LaTeX commands, a control character or an unknown one by its code point; a long
+    path or list may break after '/' or ','. No sub- or superscripts: ``render.latex.latex_text`` adds those."""
+    out = []
+    escaped = [_escape_char(char) for char in text]
+    for i, char in enumerate(text):
+        out.append(escaped[i])
+        following = text[i + 1:i + 2]
+        # a long path or grade list may break after '/' or ',', a run of code points (<U+65E5><U+672C>) between them
+        if (char in "/," and following and not following.isspace()) or (
+                following and escaped[i].startswith(r"\texttt") and escaped[i + 1].startswith(r"\texttt")):
+            out.append(r"\allowbreak{}")
+    return "".join(out)
+
+
+def _escape_char(char: str) -> str:
+    if char in LATEX_SPECIAL:
+        return LATEX_SPECIAL[char]
+    if char in LATEX_UNICODE:
+        return LATEX_UNICODE[char]
+    if CONTROL_CHARACTER.match(char):
+        return rf"\texttt{{<{control_name(char)}>}}"
+    if ord(char) < 128:
+        return char
+    return _other_unicode(char)
+
+
+LATEX_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0304": "=",
+                 "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r"}
+_GREEK_SMALL = {"ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON", "ZETA", "ETA", "THETA", "IOTA", "KAPPA", "LAMDA", "MU",
+                "NU", "XI", "PI", "RHO", "SIGMA", "TAU", "UPSILON", "PHI", "CHI", "PSI", "OMEGA"}  # LaTeX has these
+_GREEK_CAPITALS = {"GAMMA", "DELTA", "THETA", "LAMDA", "XI", "PI", "SIGMA", "UPSILON", "PHI", "PSI", "OMEGA"}
+
+
+def _other_unicode(char):
+    """Greek letters as math symbols, accented Latin letters with LaTeX accents, vulgar fractions as
+    fractions; anything else by its code point, visibly (never a silent '?')."""
+    name = unicodedata.name(char, "")
+    for kind, letters in (("SMALL", _GREEK_SMALL), ("CAPITAL", _GREEK_CAPITALS)):
+        letter = name[len(f"GREEK {kind} LETTER "):].removeprefix("FINAL ")  # final sigma is a sigma
+        if name.startswith(f"GREEK {kind} LETTER ") and letter in letters:
+            command = "lambda" if letter == "LAMDA" else letter.lower()
+            return rf"$\{command if kind == 'SMALL' else command.capitalize()}$"
+    decomposed = unicodedata.normalize("NFD", char)
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[0].isalpha() and decomposed[1] in LATEX_ACCENTS:
+        return rf"\{LATEX_ACCENTS[decomposed[1]]}{{{decomposed[0]}}}"
+    top, slash, bottom = unicodedata.normalize("NFKD", char).partition("\u2044")
+    if slash and top.isascii() and top.isdigit() and bottom.isascii() and bottom.isdigit():
+        return rf"$\frac{{{top}}}{{{bottom}}}$"
+    return rf"\texttt{{<U+{ord(char):04X}>}}"
