@@ -189,7 +189,7 @@ class Document(Displayable):
         self.meta = dict(meta or {})
 
     def render(self, fmt: str = "text", **options) -> str:
-        from .render import render
+        from .render import render  # deferred: the renderers import this module (the one circle allowed)
 
         return render(self, fmt, **options)
 

@@ -6,22 +6,20 @@ This layer knows documents and blocks, never particular metrics.
 from __future__ import annotations
 
 from ..errors import ParameterError
+from .html import render_html
+from .json import render_json
+from .latex import render_latex
+from .markdown import render_markdown
+from .text import render_text
 
 FORMATS = ("text", "markdown", "latex", "html", "json")
+_RENDERERS = {"text": render_text, "markdown": render_markdown, "latex": render_latex, "html": render_html,
+              "json": render_json}
 
 
 def render(document, fmt: str = "text", **options) -> str:
     """Render ``document`` in ``fmt``; options: ``standalone=True`` for a compilable LaTeX or full HTML page."""
-    if fmt == "text":
-        from .text import render_text as renderer
-    elif fmt == "markdown":
-        from .markdown import render_markdown as renderer
-    elif fmt == "latex":
-        from .latex import render_latex as renderer
-    elif fmt == "html":
-        from .html import render_html as renderer
-    elif fmt == "json":
-        from .json import render_json as renderer
-    else:
+    renderer = _RENDERERS.get(fmt) if isinstance(fmt, str) else None
+    if renderer is None:
         raise ParameterError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     return renderer(document, **options)
