@@ -4,8 +4,9 @@
 >>> print(check("exercises/chapter8-book.toml", "8.9", "e", "0.555"))   # doctest: +SKIP
 Not quite: 0.555 is what you get if you divide by the 6 relevant documents retrieved; this exercise divides by all 8 relevant documents (step 2 of the worked solution).
 
-Modules: :mod:`.answers` (reading and comparing answers), :mod:`.variants` (per-student parameters, sheets and
-answer keys), :mod:`.key` (a question's parts), :mod:`.diagnosis` (the catalogue of mistakes),
+Modules: :mod:`.answers` (reading and comparing answers), :mod:`.drawing` (per-student parameters),
+:mod:`.variants` (a variant's sheet and answer key), :mod:`.key` (a question's parts), :mod:`.mistakes` (the
+catalogue of mistakes), :mod:`.diagnosis` (naming the mistake an answer matches),
 :mod:`.feedback` (check, assert_answer; a named mistake within the tolerance: :func:`.diagnosis.too_close`), :mod:`.grading` (a class's CSV, every row accounted for),
 :mod:`.identity` (student ids, roster, variant codes, class manifest), :mod:`.gradebook` (Canvas/Moodle exports,
 class report), :mod:`.sheets` (sheets and keys written to files, a class's directory). The commands ``irlab sheet``
@@ -13,12 +14,14 @@ and ``irlab grade`` are :mod:`irlab.cli.sheet` and :mod:`irlab.cli.grade`.
 """
 
 from .answers import ParsedAnswer, Tolerance, parse_answer
-from .diagnosis import MISTAKES, Diagnosis, Mistake, TooClose, diagnose, set_too_close, too_close, too_close_notes
+from .diagnosis import Diagnosis, TooClose, diagnose, set_too_close, too_close, too_close_notes
+from .drawing import variant_set
 from .feedback import Feedback, PartFeedback, assert_answer, check
 from .grading import ROW_STATUSES, GradeReport, grade, grade_rows, read_answers
 from .identity import normalise_student, read_manifest, read_roster, variant_code
 from .key import answer_key
-from .variants import answer_key_document, sheet_document, variant_set
+from .mistakes import MISTAKES, Mistake
+from .variants import answer_key_document, sheet_document
 
 __all__ = [
     "check", "assert_answer", "Feedback", "PartFeedback", "grade", "grade_rows", "read_answers", "GradeReport",

@@ -45,12 +45,14 @@ from pathlib import Path
 from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError, ParameterError
-from .diagnosis import BY_NAME
+from .drawing import _ISSUED, _SOLVED, _loaded, _stamp, _variant_set_cached, variant_set
 from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
-from .identity import Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, variant_code
+from .gradebook import gradebook_csv
+from .identity import (Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, read_manifest,
+                       read_roster, variant_code)
 from .jsonstream import Lazy, write_json
-from .key import _key_cached, answer_key, split_reference
-from .variants import _stamp, variant_set
+from .key import _grading_defaults_cached, _key_cached, answer_key, split_reference
+from .mistakes import BY_NAME
 
 COLUMNS = ("student", "exercise", "question", "answer")
 CODE_COLUMN = "variant"
@@ -385,8 +387,6 @@ class GradeReport:
         if fmt == "json":
             return self.to_json()
         if fmt in GRADEBOOKS:
-            from .gradebook import gradebook_csv
-
             return gradebook_csv(self, fmt)
         return self.document().render(fmt)
 
@@ -713,9 +713,6 @@ def _roster_notes(spellings: dict, on_roster: dict, have_roster: bool) -> list[s
 
 def clear_caches() -> None:
     """Forget every variant and answer key computed so far (they are cached per file, student and seed)."""
-    from .key import _grading_defaults_cached, _key_cached
-    from .variants import _ISSUED, _SOLVED, _loaded, _variant_set_cached
-
     for cache in (_key_cached, _variant_set_cached, _loaded, _grading_defaults_cached):
         cache.cache_clear()
     _SOLVED.clear()
@@ -730,8 +727,6 @@ def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants
     ``manifest.json`` that ``irlab sheet --roster --out`` wrote (or its directory): it gives the seed and roster.
     ``exercises`` (a list of exercise ids) grades only those exercises; by default every question of the set counts.
     """
-    from .identity import read_manifest, read_roster
-
     if roster is not None and not isinstance(roster, list):
         roster = read_roster(roster)
     if manifest is not None and not isinstance(manifest, Manifest):

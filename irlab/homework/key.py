@@ -19,8 +19,9 @@ from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, read_toml
 from ..metric import Result
 from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
+from .drawing import _stamp, issued_solutions, solve_once, variant_set
 from .identity import normalise_student
-from .variants import _stamp, issued_solutions, solve_once, variant_set
+from .mistakes import mistaken_results
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,6 @@ class Key:
         raise IrlabError(f"question {self.question.id} has no part {ref!r} (parts: {known})")
 
     def mistaken(self, part: Part):
-        from .diagnosis import mistaken_results
-
         if part.index not in self.candidates:
             self.candidates[part.index] = mistaken_results(self.question, self.params, part.index, self.path)
         return self.candidates[part.index]

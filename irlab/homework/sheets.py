@@ -15,8 +15,9 @@ from ..errors import InputFileError, OutputFileError
 from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
 from ..outputs import NAME_MAX, check_outputs, folded, write_text
 from ..printable import write_printables
+from .drawing import variant_set
 from .identity import read_roster, safe_name, write_manifest
-from .variants import answer_key_document, sheet_document, variant_set
+from .variants import answer_key_document, sheet_document
 
 EXTENSIONS = {"text": "txt", "markdown": "md", "latex": "tex", "html": "html", "json": "json"}
 

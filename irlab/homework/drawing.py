@@ -1,0 +1,267 @@
+"""Personal variants of an exercise set: new parameters per student, drawn from ranges the exercise declares.
+
+An exercise opts in with an ``[exercise.variants]`` table (format in ``exercises/README.md``)::
+
+    [exercise.variants]
+    ranking = { length = [15, 20], relevant = [4, 7] }   # an R/N list: its length and number of R's
+    relevant = [6, 10]                                   # R, drawn in [6, 10]
+    collection = { choose = [1000, 10000] }              # N, one of these values
+
+The same set, exercise, student and seed always give the same variant: the random generator is seeded with
+the SHA-256 of those four texts (the student id normalised: ``Alice`` and ``alice`` get the same sheet) (never Python's ``hash()``, which changes between runs). A draw is issued only
+when it is consistent — R at least the relevant documents shown, N at least the list plus the relevant
+documents missing from it, and every question of the exercise solvable; otherwise the next attempt number is
+mixed into the seed, so the retry is just as deterministic.
+
+The sheets and answer keys of a variant are :mod:`irlab.homework.variants`; this module draws the variant, and
+the answer key (:mod:`irlab.homework.key`) and the diagnosis of mistakes build on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import OrderedDict
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import IrlabError
+from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
+from ..ranking import Ranking
+from .identity import normalise_student
+
+MAX_ATTEMPTS = 200
+SCALAR_KEYS = {"relevant", "collection", "threshold"}
+RANKING_KEYS = {"length", "relevant", "grades", "count"}
+VARIANT_KEYS = {"ranking", "rankings", "unretrieved", "judgments", "retrieved"} | SCALAR_KEYS
+
+
+# drawing ---------------------------------------------------------------------------------------
+
+def variant_rng(set_id: str, exercise_id: str, student: str, seed, attempt: int = 0) -> random.Random:
+    """A random generator that depends only on the set, the exercise, the student, the seed and the attempt."""
+    text = "\x1f".join([str(set_id), str(exercise_id), str(student), "" if seed is None else str(seed), str(attempt)])
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def _range(value, where: Where, key: str) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value, value
+    if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            and value[0] <= value[1]):
+        return value[0], value[1]
+    raise where.error(f"must be an integer or a range [low, high] of integers with low <= high, got {value!r}",
+                      f"variants.{key}")
+
+
+def _scalar(rng: random.Random, value, where: Where, key: str) -> int:
+    if isinstance(value, dict):
+        if set(value) != {"choose"} or not isinstance(value["choose"], list) or not value["choose"]:
+            raise where.error("a choice is written { choose = [v1, v2, ...] }", f"variants.{key}")
+        return rng.choice(value["choose"])
+    low, high = _range(value, where, key)
+    return rng.randint(low, high)
+
+
+def _table(value, allowed: set[str], where: Where, key: str) -> dict:
+    if not isinstance(value, dict):
+        raise where.error(f"must be a table such as {{ length = [5, 8], relevant = [2, 4] }}, got {value!r}",
+                          f"variants.{key}")
+    for name in value:
+        if name not in allowed:
+            raise where.error(f"unknown key {name!r} (allowed: {', '.join(sorted(allowed))})", f"variants.{key}")
+    return value
+
+
+def _ranking(rng, spec, where, key):
+    """An R/N string (``relevant`` = number of R's) or a list of grades (``grades`` = [low, high])."""
+    spec = _table(spec, RANKING_KEYS, where, key)
+    if "length" not in spec:
+        raise where.error("give the list length, e.g. length = [15, 20]", f"variants.{key}")
+    length = _scalar(rng, spec["length"], where, f"{key}.length")
+    if length < 1:
+        raise where.error("the list length must be at least 1", f"variants.{key}.length")
+    if "grades" in spec:
+        low, high = _range(spec["grades"], where, f"{key}.grades")
+        return [rng.randint(low, high) for _ in range(length)]
+    shown = _scalar(rng, spec.get("relevant", [0, length]), where, f"{key}.relevant")
+    shown = max(0, min(shown, length))
+    positions = set(rng.sample(range(length), shown))
+    return "".join("R" if i in positions else "N" for i in range(length))
+
+
+def _judgments(rng, spec, where, key):
+    spec = _table(spec, {"documents", "judges"}, where, key)
+    documents = _scalar(rng, spec.get("documents", [10, 14]), where, f"{key}.documents")
+    judges = _scalar(rng, spec.get("judges", 2), where, f"{key}.judges")
+    return [[doc, *(rng.randint(0, 1) for _ in range(judges))] for doc in range(1, documents + 1)]
+
+
+def draw_parameters(exercise: Exercise, rng: random.Random, path) -> dict:
+    """New parameters for ``exercise``: its own, with every key of ``[exercise.variants]`` drawn anew."""
+    where = Where(path, exercise.id)
+    spec = exercise.variants
+    for key in spec:
+        if key not in VARIANT_KEYS:
+            raise where.error(f"unknown key in [exercise.variants] (allowed: {', '.join(sorted(VARIANT_KEYS))})",
+                              f"variants.{key}")
+    params = dict(exercise.parameters)
+    if "ranking" in spec:
+        params["ranking"] = _ranking(rng, spec["ranking"], where, "ranking")
+    if "rankings" in spec:
+        rspec = _table(spec["rankings"], RANKING_KEYS, where, "rankings")
+        count = _scalar(rng, rspec.get("count", len(exercise.parameters.get("rankings", [])) or 2), where, "rankings.count")
+        single = {k: v for k, v in rspec.items() if k != "count"}
+        params["rankings"] = [_ranking(rng, single, where, "rankings") for _ in range(count)]
+    if "unretrieved" in spec:
+        uspec = _table(spec["unretrieved"], {"length", "grades"}, where, "unretrieved")
+        length = _scalar(rng, uspec.get("length", [0, 3]), where, "unretrieved.length")
+        low, high = _range(uspec.get("grades", [0, 1]), where, "unretrieved.grades")
+        params["unretrieved"] = [rng.randint(low, high) for _ in range(length)]
+        if "rankings" in params:
+            params["unretrieved"] = [[rng.randint(low, high) for _ in range(length)] for _ in params["rankings"]]
+    for key in ("relevant", "collection", "threshold"):
+        if key not in spec:
+            continue
+        value = spec[key]
+        if isinstance(value, list) and value and all(isinstance(v, (list, dict)) for v in value):
+            params[key] = [_scalar(rng, v, where, f"{key}[{i}]") for i, v in enumerate(value)]  # one per query
+        else:
+            params[key] = _scalar(rng, value, where, key)
+    if "judgments" in spec:
+        params["judgments"] = _judgments(rng, spec["judgments"], where, "judgments")
+    if "retrieved" in spec:
+        rspec = _table(spec["retrieved"], {"count"}, where, "retrieved")
+        documents = [row[0] for row in params.get("judgments", [])]
+        if not documents:
+            raise where.error("drawing a retrieved set needs parameters.judgments", "variants.retrieved")
+        count = _scalar(rng, rspec.get("count", [1, len(documents)]), where, "retrieved.count")
+        params["retrieved"] = sorted(rng.sample(documents, max(1, min(count, len(documents)))))
+    return params
+
+
+def _stated(exercise: Exercise, params: dict) -> dict:
+    """The counts the statement claims, recomputed from the variant so they agree with its data."""
+    stated = {}
+    ranking = params.get("ranking")
+    parsed = None
+    for key in exercise.stated:
+        if key in ("length", "relevant_shown") and isinstance(ranking, str):
+            if parsed is None:  # once for both counts
+                parsed = Ranking.parse(ranking)
+            stated[key] = parsed.retrieved if key == "length" else parsed.relevant_retrieved
+        elif key in params:
+            stated[key] = params[key]
+    return stated
+
+
+def _inconsistency(exercise: Exercise, params: dict, path, solved: dict | None = None) -> str | None:
+    """Why a drawn variant cannot be issued, or None when it is consistent and every question solves (then
+    ``solved``, when given, receives the parameters solved with and each question's solution)."""
+    rankings = [params["ranking"]] if "ranking" in params else list(params.get("rankings", []))
+    relevant = params.get("relevant")
+    relevants = relevant if isinstance(relevant, list) else [relevant] * len(rankings)
+    for text, r in zip(rankings, relevants):
+        parsed = Ranking.parse(text) if isinstance(text, str) else Ranking.from_grades(text)
+        if r is not None and r < parsed.relevant_retrieved:
+            return f"R = {r} is less than the {parsed.relevant_retrieved} relevant documents shown"
+        if r == 0 or (r is None and parsed.relevant_retrieved == 0 and "unretrieved" not in params):
+            return "no relevant document"
+        if "collection" in params and params["collection"] < parsed.retrieved + (r or 0) - parsed.relevant_retrieved:
+            return f"N = {params['collection']} cannot hold the list and the relevant documents missing from it"
+    candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
+    statement_text(candidate, params, path)  # a broken template is the author's to fix: no retry helps
+    try:
+        solved_params, notes = check_consistency(candidate, path)
+        if notes:
+            return "; ".join(note.text for note in notes)
+        solutions = {question.id: solve_once(solved_params, question, Where(path, exercise.id, question.id))
+                     for question in candidate.questions}
+    except (IrlabError, ZeroDivisionError) as error:
+        return str(error)
+    if solved is not None:
+        solved.update(params=solved_params, solutions=solutions)
+    return None
+
+
+def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) -> Exercise:
+    """The student's own version of ``exercise`` (the exercise itself when it declares no variants)."""
+    if not exercise.variants:
+        return exercise
+    last = None
+    for attempt in range(MAX_ATTEMPTS):
+        rng = variant_rng(set_id, exercise.id, student, seed, attempt)
+        params = draw_parameters(exercise, rng, path)
+        solved: dict = {}
+        last = _inconsistency(exercise, params, path, solved)
+        if last is None:
+            issued = replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse")
+            _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"])
+            if len(_ISSUED) > _ISSUED_SIZE:
+                _ISSUED.popitem(last=False)
+            return issued
+    raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
+                                          f"(last problem: {last}); widen the ranges")
+
+
+def _stamp(path: Path):
+    try:
+        stat = path.stat()
+        return stat.st_mtime_ns, stat.st_size
+    except OSError:
+        return None
+
+
+# The draws issued last, by exercise object: their parameters and solutions, as the consistency check found them
+# (the issued exercise agrees with its statement, so check_consistency would return the same parameters).
+_ISSUED: OrderedDict = OrderedDict()
+_ISSUED_SIZE = 64  # grading needs the current student's draws only
+
+
+def issued_solutions(exercise: Exercise) -> tuple[dict, dict] | None:
+    """(parameters, {question id: solution}) of a variant exercise just issued, or None (then solve it)."""
+    entry = _ISSUED.get(id(exercise))
+    return (entry[1], entry[2]) if entry is not None and entry[0] is exercise else None
+
+
+# Solutions of the draws just checked: the answer key of the issued draw reuses them instead of solving again.
+_SOLVED: OrderedDict = OrderedDict()
+_SOLVED_SIZE = 512
+
+
+def solve_once(params: dict, question, where: Where):
+    """``solve_question``, remembered for the last few hundred (question, parameters): a variant's questions are
+    solved when the draw is checked and again for its answer key."""
+    key = (str(where.path), where.exercise, question.id, question.solver, repr(question.options), repr(params))
+    if key in _SOLVED:
+        _SOLVED.move_to_end(key)
+        return _SOLVED[key]
+    solution = solve_question(params, question, where)
+    _SOLVED[key] = solution
+    if len(_SOLVED) > _SOLVED_SIZE:
+        _SOLVED.popitem(last=False)
+    return solution
+
+
+@lru_cache(maxsize=16)
+def _loaded(path: str, stamp) -> ExerciseSet:
+    """The set as written, read once per file version (variants are drawn from it for every student)."""
+    return load(path)
+
+
+@lru_cache(maxsize=256)  # grading handles one student at a time: a small cache keeps memory flat for large classes
+def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
+    exercise_set = _loaded(path, stamp)
+    if student is None:
+        return exercise_set
+    exercises = [variant_exercise(e, exercise_set.id, student, seed, exercise_set.path) for e in exercise_set.exercises]
+    return replace(exercise_set, exercises=exercises)
+
+
+def variant_set(path, student: str | None = None, seed=None) -> ExerciseSet:
+    """The exercise set as ``student`` gets it with ``seed`` (the set as written when student is None)."""
+    path = Path(path)
+    return _variant_set_cached(str(path), _stamp(path), None if student is None else normalise_student(student),
+                               None if seed is None else str(seed))
