@@ -22,8 +22,11 @@ from fractions import Fraction
 
 from .. import exact
 from ..render.common import visible_controls
+from ..render.markdown import _escape, _line
+from ..solvers.choices import judge
 from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value
 from .diagnosis import Diagnosis, diagnose, key_too_close, naming_gap, part_too_close, telling_decimals
+from .drawing import variant_set
 from .key import Key, Part, answer_key, split_reference
 
 
@@ -72,8 +75,6 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
     slowest part of grading a large class; the answer key shows them).
     """
     if part.choice is not None:  # a choice question: the letters named, compared as a set
-        from ..solvers.choices import judge
-
         shown = raw.shown if isinstance(raw, ParsedAnswer) else answer_text(raw).strip()
         choices = key.question.options.get("choices") or ()
         verdict, message = judge(shown, part.choice, len(choices), choices)
@@ -404,8 +405,6 @@ class Feedback:
     def _repr_markdown_(self) -> str:
         """Markdown for a notebook: text from the set or the answer (an id, a quoted answer) is escaped as the Markdown
         renderer escapes it, so '<img onerror=…>' in an answer reads as written and a control character as '<U+001B>'."""
-        from ..render.markdown import _escape, _line
-
         head = f"**Exercise {_line(self.exercise)}, question {_line(self.question)}**"
         if len(self.parts) == 1:
             return f"{head}: {_escape(self.parts[0].message)}\n"
@@ -450,8 +449,6 @@ def check(exercise_file, exercise_id, question_id, answer, student=None, seed=No
     variant. Bad references (unknown exercise, question or part) raise an IrlabError; a bad *answer* never does
 (a wrong number of values for a several-part question gives feedback saying what is missing).
     """
-    from .variants import variant_set
-
     exercise = variant_set(exercise_file, student, seed).exercise(str(exercise_id))
     question, part_ref = split_reference(str(question_id), exercise)
     key = answer_key(exercise_file, exercise.id, question, student, seed)

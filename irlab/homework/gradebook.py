@@ -24,6 +24,8 @@ from fractions import Fraction
 
 from .. import exact, spreadsheet
 from ..document import Document
+from ..plots import score_histogram  # matplotlib itself is imported when a histogram is drawn
+from ..printable import figure
 
 
 def _points(value) -> str:
@@ -68,9 +70,6 @@ def gradebook_csv(report, layout: str) -> str:
 def class_report(report) -> Document:
     """The grade report (per question: answered, fully correct, mean, median; the most common mistakes) with a
     histogram of the students' scores."""
-    from ..plots import score_histogram
-    from ..printable import figure
-
     max_score = len(report.questions)
     figures = ()
     if max_score and report.students:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..errors import InputFileError
 from ..limits import MAX_CLASS_FILE_BYTES, MAX_CSV_LINE, read_at_most
+from ..outputs import write_text
 
 # Crockford's base 32: no I, L, O or U, so a code copied by hand survives (read_code maps the look-alikes)
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -180,8 +181,6 @@ class Manifest:
 
 
 def write_manifest(path, set_id: str, set_file, seed, roster: list[RosterEntry], files: dict) -> Path:
-    from ..outputs import write_text
-
     path = Path(path)
     data = {"irlab_manifest": MANIFEST_VERSION, "set": set_id, "file": str(set_file), "sha256": file_digest(set_file),
             "seed": None if seed is None else str(seed),
