@@ -18,15 +18,20 @@ documents (McSherry & Najork 2008) and its ``average_precision_score`` lets tied
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import groupby
 
 from . import conventions as conv
 from . import exact
-from .document import Displayable, Document, Note, Paragraph, Table
+from . import metrics as m
+from .document import Displayable, Document, Note, Paragraph, Section, Table
 from .errors import InputTypeError, ParameterError, RankingError
-from .ranking import Ranking, parse_grade_list
+from .limits import MAX_BETA
+from .metric import check_cutoff, check_fraction
+from .metrics.agreement import parse_judgments
+from .metrics.dcg import check_log_base, gain_of, parse_gains
+from .ranking import Ranking, parse_grade_list, parse_ids
 
 # ------------------------------------------------------------------------------------------------
 # the tools
@@ -453,8 +458,6 @@ def _docnos(value, n: int) -> tuple[str, ...]:
     if value is None:
         width = len(str(n))
         return tuple(f"d{i:0{width}d}" for i in range(1, n + 1))
-    from .ranking import parse_ids
-
     ids = parse_ids(value, "the document ids (--docnos)")
     if len(ids) != n:
         raise RankingError(f"{len(ids)} document ids for {n} documents")
@@ -474,8 +477,6 @@ def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-
     >>> tie_averaged_dcg([2, 1, 1], [1, 0, 1])  # rank 1: gain 1; ranks 2-3 share the mean gain 1/2
     5/4 + 1/(2*log2(3))
     """
-    from .metrics.dcg import gain_of
-
     if log_base != 2 and discount == "log2-rank-plus-1":  # 1/log_b(i + 1) = log2(b)/log2(i + 1): one common factor
         return exact.mul(exact.log2(log_base), tie_averaged_dcg(scores, grades, k, gain, discount))
     order = sorted(range(len(grades)), key=lambda i: -scores[i])
@@ -545,8 +546,6 @@ class Options:
 
 def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, judges=None, options: Options = Options()):
     """The exact value of ``measure`` as ``row``'s tool computes it on ``case``."""
-    from . import metrics as m
-
     ties = row.choice("ties")
     if row.choice("non_positive_scores") == "not-retrieved" and case is not None and case.scores is not None:
         case = _not_retrieved_below_zero(case, measure)
@@ -603,8 +602,6 @@ def row_value(measure: str, row: Row, case: Case, k=None, recall_level=None, jud
 def _not_retrieved_below_zero(case: Case, measure: str) -> Case:
     """torchmetrics after PR #3160: a document scored <= 0 cannot be a hit (its label is masked to 0); for nDCG its
     score becomes -inf, so all of them tie at the bottom and share their mean gain, and the ideal keeps every label."""
-    from dataclasses import replace
-
     if measure == "ndcg":
         bottom = min(min(case.scores), 0) - 1
         return replace(case, scores=tuple(s if s > 0 else bottom for s in case.scores))
@@ -746,9 +743,6 @@ def explore(measure, case: Case | None = None, k=None, recall_level=None, judges
     >>> [(row.tool.name, value) for row, value in comparison.values][4:6]
     [('scikit-learn', Fraction(7, 10)), ('torchmetrics', Fraction(7, 10))]
     """
-    from .metric import check_cutoff, check_fraction
-    from .metrics.agreement import parse_judgments
-
     measure = measure_name(measure)
     k = check_cutoff(k)
     if measure == "iprec":
@@ -773,17 +767,12 @@ def explore(measure, case: Case | None = None, k=None, recall_level=None, judges
 
 
 def _options(measure, gains, log_base, beta) -> Options:
-    from .metric import check_fraction
-    from .metrics.dcg import check_log_base, parse_gains
-
     if gains is not None and measure not in ("ndcg", "dcg"):
         raise ParameterError(f"a gain table applies to ndcg and dcg, not {measure}")
     if log_base is not None and measure not in ("ndcg", "dcg"):
         raise ParameterError(f"a log base applies to ndcg and dcg, not {measure}")
     if beta is not None and measure != "f":
         raise ParameterError(f"beta applies to f, not {measure}")
-    from .limits import MAX_BETA
-
     beta = 1 if beta is None else check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
     return Options(parse_gains(gains) or None, check_log_base(log_base), beta)
 
@@ -795,8 +784,6 @@ class Comparisons(Displayable):
         self.title, self.comparisons, self.notes = title, list(comparisons), list(notes)
 
     def document(self) -> Document:
-        from .document import Section
-
         sections = [Section(c.title, tuple(c.blocks()), c.meta()) for c in self.comparisons]
         return Document(self.title, self.notes + sections, {"measures": [c.meta() for c in self.comparisons]})
 
@@ -806,7 +793,7 @@ class Comparisons(Displayable):
 
 def topic_case(qrels, run, topic=None, threshold=1) -> tuple[Case, str]:
     """One topic of TREC files as a Case: the run's scores in file order, grades from the qrels (unjudged = 0)."""
-    from .trec.evaluate import read_qrels, read_run
+    from .trec.evaluate import read_qrels, read_run  # deferred: irlab.trec loads numpy; only TREC files need it
 
     qrels_data, run_data = read_qrels(qrels), read_run(run)
     topics = [t.decode("utf-8", "surrogateescape") for t in run_data.topics.tolist()]
@@ -817,7 +804,7 @@ def topic_case(qrels, run, topic=None, threshold=1) -> tuple[Case, str]:
     if topic not in topics:
         raise RankingError(f"topic {topic!r} is not in {run} (its topics: {', '.join(topics[:5])}"
                            f"{', …' if len(topics) > 5 else ''})")
-    import numpy as np
+    import numpy as np  # deferred: numpy is heavy; only TREC files need it
 
     rows = np.flatnonzero(run_data.topic_idx == topics.index(topic))
     docnos = [d.decode("utf-8", "surrogateescape") for d in run_data.docno[rows].tolist()]

@@ -38,7 +38,7 @@ CORRECT = "Correct."
 def displayed_text(value) -> str:
     """The text Jupyter displays for ``value`` (its ``text/plain`` output), or ``repr`` outside IPython."""
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # deferred: IPython is optional (Jupyter only) and heavy
     except ImportError:  # irlab does not need IPython; a plain Python session compares reprs
         shell = None
     else:

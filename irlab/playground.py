@@ -27,11 +27,14 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 
+from . import metrics
 from .conventions import DISCOUNT, GAIN
 from .errors import IrlabError, ParameterError
+from .ranking import Ranking
 
-# measure name -> (irlab function name, takes a cut-off k, takes gain and discount)
+# measure name -> (irlab.metrics function name, takes a cut-off k, takes gain and discount)
 MEASURES = {
     "P@k": ("precision", True, False),
     "R@k": ("recall", True, False),
@@ -43,11 +46,9 @@ MEASURES = {
 
 
 def _measure_function(measure: str):
-    import irlab
-
     if measure not in MEASURES:
         raise ParameterError(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
-    return getattr(irlab, MEASURES[measure][0])
+    return getattr(metrics, MEASURES[measure][0])
 
 
 @dataclass
@@ -87,8 +88,6 @@ class PlaygroundState:
             self.grades[index], self.grades[target] = self.grades[target], self.grades[index]
 
     def ranking(self):
-        from .ranking import Ranking
-
         missed = [part.strip() for part in self.missed.replace(";", ",").split(",") if part.strip()]
         try:
             unretrieved = tuple(int(part) for part in missed)
@@ -136,7 +135,7 @@ class RankingPlayground:
 
     def __init__(self, grades, measure="nDCG", k=None, missed="", gain=None, discount=None, max_grade=None):
         try:
-            import ipywidgets as widgets
+            import ipywidgets as widgets  # deferred: ipywidgets is optional (the [playground] extra) and heavy
         except ImportError:
             raise IrlabError("the playground needs ipywidgets: python3 -m pip install ipywidgets "
                              "(or the [playground] extra of irlab)") from None
@@ -182,8 +181,6 @@ class RankingPlayground:
         self._refresh()
 
     def _refresh(self):
-        from html import escape
-
         takes_gain = MEASURES[self.state.measure][2]
         self.gain.disabled = self.discount.disabled = not takes_gain
         for button, grade in zip(self.judgment_buttons, self.state.grades):

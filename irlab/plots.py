@@ -33,6 +33,7 @@ from . import exact
 from .errors import ParameterError
 from .metric import Result, check_cutoff
 from .metrics import cohen_kappa, dcg, idcg, interpolated_precision, precision_recall_points
+from .outputs import write_file
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, never imported at run time
     from matplotlib.axes import Axes
@@ -76,7 +77,7 @@ _FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
 # shared helpers ---------------------------------------------------------------------------------
 
 def _style():
-    import matplotlib
+    import matplotlib  # deferred: matplotlib is heavy; `import irlab.plots` stays light until a figure is drawn
 
     return matplotlib.rc_context(_STYLE)
 
@@ -85,7 +86,7 @@ def _canvas(ax, layout="constrained") -> tuple["Figure", "Axes"]:
     """A new 6 x 4 in Figure on an Agg canvas with one Axes, or the figure of the Axes given."""
     if ax is not None:
         return ax.figure, ax
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # deferred: matplotlib is heavy (see _style)
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=FIGSIZE, dpi=100, layout=layout)
@@ -250,7 +251,7 @@ def dcg_curves(ranking, k=None, gain=None, discount=None, title=None, ax=None) -
         if depth <= 20:
             ax.set_xticks(ranks)
         else:
-            from matplotlib.ticker import MaxNLocator
+            from matplotlib.ticker import MaxNLocator  # deferred: matplotlib is heavy (see _style)
 
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlim(0.5, depth + 0.5)
@@ -487,7 +488,7 @@ def difference_bars(differences, measure, names=("A", "B"), title=None, ax=None)
 
 def _figure_bytes(fig, fmt: str, dpi: int = 100) -> bytes:
     """The figure rendered as png, pdf or svg, byte-for-byte the same on every run (no dates, no versions)."""
-    import matplotlib
+    import matplotlib  # deferred: matplotlib is heavy (see _style)
 
     buffer = io.BytesIO()
     # lay the figure out once first: artists whose size is known only after a draw (tables, constrained
@@ -540,6 +541,4 @@ def save_figure(fig, path, dpi: int = 100) -> Path:
     fmt = _FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ParameterError(f"cannot tell the figure format of {str(path)!r}: name it .png, .pdf or .svg")
-    from .outputs import write_file
-
     return write_file(path, _figure_bytes(fig, fmt, dpi))  # whole or not at all, never through a link

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 from . import limits
+from .errors import IrlabError
+from .escape import CONTROL_CHARACTER, control_name
+from .exact import parse_number
+from .metrics import METRICS, get_metric
+from .metrics.agreement import parse_judgments
+from .metrics.dcg import parse_gains
+from .outputs import write_text
+from .ranking import Ranking, parse_ids
 
 ALL = None  # a key that every solver takes
 
@@ -88,8 +98,6 @@ def _number(low, high, *, low_open=False, high_open=False):
     """A number in [low, high] (either end open, or None for no bound), read exactly as the solvers read it."""
 
     def check(value, problem):
-        from .exact import parse_number
-
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             problem(f"must be a number such as 0.25, \"1/4\" or \"25%\", got {_shown(value)}")
         try:
@@ -109,9 +117,6 @@ def _number(low, high, *, low_open=False, high_open=False):
 
 
 def _gain_table(value, problem):
-    from .errors import IrlabError
-    from .metrics.dcg import parse_gains
-
     if not isinstance(value, (str, dict)):
         problem(f'must be a gain table such as "1=1,2=5" or {{ 1 = 1, 2 = 5 }}, got {_shown(value)}')
     try:
@@ -166,8 +171,6 @@ def _names(what: str):
     control character (which no instructor means to type, and which would reach a page as '<U+001B>') and is at
     most MAX_NAME characters. A backslash, a brace or a letter outside ASCII is a name like any other."""
     def check(value, problem):
-        from .render.common import CONTROL_CHARACTER, control_name
-
         for name in value if isinstance(value, dict) else ():
             control = CONTROL_CHARACTER.search(name) or re.search("[\t\n]", name)  # a tab or a line break too
             if control:
@@ -180,9 +183,6 @@ def _names(what: str):
 
 
 def _ranking(value, problem):
-    from .errors import IrlabError
-    from .ranking import Ranking
-
     if not isinstance(value, (str, list)):
         problem(f"must be an R/N string (\"RNNRR\") or a list of grades ([3, 2, 0, 1]), got {_shown(value)}")
     try:
@@ -255,9 +255,6 @@ def _documents(value, problem):
 
 
 def _column(value, problem):
-    from .errors import IrlabError
-    from .metrics.agreement import parse_judgments
-
     if not isinstance(value, (str, list)):
         problem(f"must be a judge's 0/1 column such as \"0,1,1\" or [0, 1, 1], got {_shown(value)}")
     try:
@@ -267,9 +264,6 @@ def _column(value, problem):
 
 
 def _ids(value, problem):
-    from .errors import IrlabError
-    from .ranking import parse_ids
-
     if not isinstance(value, (str, list)):
         problem(f"must be a ranking of document ids such as \"d1,d2,d3\" or [\"d1\", \"d2\"], got {_shown(value)}")
     try:
@@ -279,9 +273,6 @@ def _ids(value, problem):
 
 
 def _metric_name(value, problem):
-    from .errors import IrlabError
-    from .metrics import get_metric
-
     try:
         get_metric(value)
     except IrlabError as error:
@@ -299,8 +290,6 @@ def _shown(value) -> str:
 
 def _metric_keys() -> list[Key]:
     """Question keys that are metric parameters or conventions, with the metrics that declare them."""
-    from .metrics import METRICS
-
     ranges = {  # name -> (check, range as the README says it)
         "k": (_integer(1, limits.MAX_CUTOFF), f"integer 1 … {limits.MAX_CUTOFF:,}"),
         "max_grade": (_integer(0, limits.MAX_GRADE), f"integer 0 … {limits.MAX_GRADE}"),
@@ -335,6 +324,7 @@ def _grading_check(name: str):
     """The answer-checking options are read by irlab.homework.answers; its own check runs here, at load time."""
 
     def check(value, problem):
+        # deferred (not heavy): the package irlab.homework imports irlab.exercise_set, which imports this module
         from .homework.answers import AnswerOptionError, Tolerance, _number
 
         try:
@@ -360,7 +350,7 @@ def _grading_keys(table: str) -> list[Key]:
         "rounding_credit": ("number", "share of the credit for a near miss", 0),
         "mistake_credit": ("number", "share of the credit for an answer that matches a named mistake", 0),
     }
-    from .homework.answers import OPTION_KEYS
+    from .homework.answers import OPTION_KEYS  # deferred (not heavy): as in _grading_check
 
     keys = []
     for name, expected in OPTION_KEYS.items():
@@ -370,8 +360,6 @@ def _grading_keys(table: str) -> list[Key]:
 
 
 def _keys() -> tuple[Key, ...]:
-    from .metrics import METRICS
-
     ranking_solvers = tuple(m.name for m in METRICS if m.inputs == "ranking") + ("map-bounds", "f-macro-micro")
     paired = tuple(m.name for m in METRICS if m.inputs == "paired-values")
     count = limits.MAX_RANKS
@@ -617,22 +605,16 @@ def _toml(value) -> str:
 
 def write_readme(path) -> bool:
     """Replace the generated block of ``path`` with :func:`readme_table`; True when the file changed."""
-    from pathlib import Path
-
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     start, stop = text.index(BEGIN), text.index(END) + len(END)
     updated = text[:start] + readme_table() + text[stop:]
     if updated != text:
-        from .outputs import write_text
-
         write_text(path, updated)
     return updated != text
 
 
 if __name__ == "__main__":
-    import sys
-
     if sys.argv[1:2] == ["--write"] and len(sys.argv) == 3:
         print("updated" if write_readme(sys.argv[2]) else "already current", sys.argv[2])
     else:
