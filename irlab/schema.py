@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import limits
+from .answer_options import OPTION_KEYS, AnswerOptionError, Tolerance, option_number
 from .errors import IrlabError
 from .escape import CONTROL_CHARACTER, control_name
 from .exact import parse_number
@@ -321,15 +322,12 @@ def _metric_keys() -> list[Key]:
 
 
 def _grading_check(name: str):
-    """The answer-checking options are read by irlab.homework.answers; its own check runs here, at load time."""
+    """The answer-checking options are read by irlab.answer_options; its own check runs here, at load time."""
 
     def check(value, problem):
-        # deferred (not heavy): the package irlab.homework imports irlab.exercise_set, which imports this module
-        from .homework.answers import AnswerOptionError, Tolerance, _number
-
         try:
             if name == "mistake_credit":
-                _number({name: value}, name, 0, 0, 1)
+                option_number({name: value}, name, 0, 0, 1)
             else:
                 Tolerance.of({name: value})
         except AnswerOptionError as error:
@@ -338,7 +336,7 @@ def _grading_check(name: str):
 
 
 def _grading_keys(table: str) -> list[Key]:
-    """The answer-checking options (read by irlab.homework.answers), per question or as the set's [grading] defaults."""
+    """The answer-checking options (read by irlab.answer_options), per question or as the set's [grading] defaults."""
     what = {
         "tolerance": ("number", "relative tolerance of a right answer", "1/100"),
         "abs_tolerance": ("number", "absolute tolerance of a right answer (so 0 can be matched)", "1e-8"),
@@ -350,8 +348,6 @@ def _grading_keys(table: str) -> list[Key]:
         "rounding_credit": ("number", "share of the credit for a near miss", 0),
         "mistake_credit": ("number", "share of the credit for an answer that matches a named mistake", 0),
     }
-    from .homework.answers import OPTION_KEYS  # deferred (not heavy): as in _grading_check
-
     keys = []
     for name, expected in OPTION_KEYS.items():
         kind, description, default = what.get(name, ("option", name.replace("_", " "), None))

@@ -15,10 +15,10 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from ..answer_options import OPTION_KEYS, AnswerOptionError, Tolerance, option_number
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, read_toml
 from ..metric import Result
-from .answers import OPTION_KEYS, AnswerOptionError, Tolerance, _number
 from .drawing import _stamp, issued_solutions, solve_once, variant_set
 from .identity import normalise_student
 from .mistakes import mistaken_results
@@ -114,7 +114,7 @@ def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: 
     options = {**_grading_defaults_cached(path, stamp), **question.options}
     try:
         tolerance = _tolerance(repr(sorted(options.items())), options)
-        mistake_credit = _number(options, "mistake_credit", 0, 0, 1)
+        mistake_credit = option_number(options, "mistake_credit", 0, 0, 1)
     except AnswerOptionError as error:
         if error.key in question.options:
             raise qwhere.error(error.problem, error.key) from None
