@@ -11,7 +11,7 @@ import sys
 from .. import conventions as conv
 from ..compare import TEST_NAMES, compare_files
 from ..printable import write_printables
-from .options import add_printable, check_paths
+from .options import add_format, add_printable, check_paths
 
 INPUTS = (("qrels", "the qrels"), ("runs", "one of the runs"))
 
@@ -62,8 +62,7 @@ def add_parser(commands):
                    help="round per-topic values to N decimals, as trec_eval prints them (default 4; 'full' keeps the floats)")
     p.add_argument("-c", "--complete", action="store_true",
                    help="score qrels topics missing from a run as empty rankings (trec_eval -c)")
-    p.add_argument("--format", default="text", choices=("text", "markdown", "latex", "html", "json"),
-                   help="output format (default: text)")
+    add_format(p)
     add_printable(p, "also write the comparison with its per-topic difference plot as PDF")
     p.set_defaults(handler=run)
     return p

@@ -13,7 +13,7 @@ from ..errors import ParameterError
 from ..explorer import MEASURES, PAIRED, Case, explore, explore_all, measure_name, topic_case
 from ..printable import write_printables
 from ..ranking import Ranking, parse_grade_list
-from .options import add_printable, check_paths, integer
+from .options import add_format, add_printable, check_paths, integer
 
 INPUTS = (("qrels", "the --qrels file"), ("run", "the --run file"))
 
@@ -47,8 +47,7 @@ def add_parser(commands):
     p.add_argument("--qrels", metavar="FILE", help="all: TREC qrels file")
     p.add_argument("--run", metavar="FILE", help="all: TREC run file")
     p.add_argument("--topic", metavar="T", help="all: the topic (default: the run's first)")
-    p.add_argument("--format", default="text", choices=("text", "markdown", "latex", "html", "json"),
-                   help="output format (default: text)")
+    add_format(p)
     add_printable(p, "also write the comparison as a printable PDF (a handout)")
     p.set_defaults(handler=run)
     return p

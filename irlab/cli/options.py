@@ -40,8 +40,8 @@ class IntermixedParser(Parser):
             self._intermixing = False
 
 
-def add_format(parser, formats=FORMATS):
-    parser.add_argument("--format", default="text", choices=formats, help="output format (default: text)")
+def add_format(parser, formats=FORMATS, help="output format (default: text)"):
+    parser.add_argument("--format", default="text", choices=formats, help=help)
 
 
 def add_printable(parser, pdf_help="also write a printable PDF (pdflatex; the .tex is kept beside it); FILE ends in .pdf"):

@@ -12,7 +12,7 @@ from ..errors import ParameterError
 from ..outputs import write_text
 from ..printable import write_printables
 from ..solvers.pooling import pool_runs
-from .options import add_printable, check_paths, integer
+from .options import add_format, add_printable, check_paths, integer
 
 INPUTS = (("runs", "one of the runs"),)
 
@@ -32,8 +32,7 @@ def add_parser(commands):
                         "pooled but not judged), or a CSV for assessors when FILE ends in .csv")
     p.add_argument("--list-format", choices=("qrels", "csv"), help="format of the judging list (default: csv for "
                    "a .csv file, else qrels)")
-    p.add_argument("--format", default="text", choices=("text", "markdown", "latex", "html", "json"),
-                   help="output format of the report (default: text)")
+    add_format(p, help="output format of the report (default: text)")
     add_printable(p, "also write the pool report as PDF")
     p.set_defaults(handler=run)
     return p

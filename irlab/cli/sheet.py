@@ -13,7 +13,7 @@ from ..document import answers_only
 from ..errors import ParameterError
 from ..homework.sheets import EXTENSIONS, key_path, write_class_sheets, write_student_printables
 from ..homework.variants import answer_key_document, sheet_document
-from .options import add_printable, check_paths, printable_outputs
+from .options import add_format, add_printable, check_paths, printable_outputs
 
 INPUTS = (("file", "the exercise set"), ("roster", "the --roster file"))
 
@@ -30,7 +30,7 @@ def add_parser(commands) -> None:
     sheet.add_argument("--key", action="store_true", help="print the answer key (worked solutions) instead of the sheet")
     sheet.add_argument("--answers-only", action="store_true", help="the answer key lists the answers without the working")
     sheet.add_argument("--exercise", metavar="ID", help="only this exercise")
-    sheet.add_argument("--format", default="text", choices=tuple(EXTENSIONS), help="output format (default: text)")
+    add_format(sheet, tuple(EXTENSIONS))
     sheet.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
     add_printable(sheet, "also write the sheet as PDF, and its answer key beside it as FILE-key.pdf")
     sheet.set_defaults(handler=run)
