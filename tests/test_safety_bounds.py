@@ -149,18 +149,30 @@ SECONDS = 15        # each took minutes before (the machine is shared: generous)
 PEAK_MIB = 400      # each took 1-5 GB before; about 40-160 MiB now, Python, numpy and irlab included
 
 
+# Linux counts in a child's peak RSS the memory of the process it was forked from (a test run's pytest holds
+# hundreds of MB): a small Python launcher starts irlab and reports irlab's own peak, measured by wait4
+_LAUNCHER = """
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-m", "irlab", *sys.argv[2:]])
+_, status, usage = os.wait4(child.pid, 0)
+open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 def run_measured(argv, cwd):
     """(exit code, stderr, wall seconds, peak RSS in MiB) of ``python -m irlab ARGV`` in its own process."""
     with open(cwd / "stdout", "wb") as out, open(cwd / "stderr", "wb") as err:
         start = time.monotonic()
-        child = subprocess.Popen([sys.executable, "-m", "irlab", *argv], stdout=out, stderr=err, cwd=cwd)
-        watchdog = threading.Timer(120, child.kill)   # a hang fails the test instead of blocking the suite
+        launcher = subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(cwd / "measured"), *argv], stdout=out,
+                                    stderr=err, cwd=cwd, start_new_session=True)
+        # a hang fails the test instead of blocking the suite
+        watchdog = threading.Timer(120, lambda: os.killpg(launcher.pid, 9))
         watchdog.start()
-        _, status, usage = os.wait4(child.pid, 0)
+        launcher.wait()
         watchdog.cancel()
         wall = time.monotonic() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, (cwd / "stderr").read_text(), wall, usage.ru_maxrss / 1024
+    code, peak_kib = (cwd / "measured").read_text().split()
+    return int(code), (cwd / "stderr").read_text(), wall, int(peak_kib) / 1024
 
 
 def gzip_bomb(path, megabytes):
