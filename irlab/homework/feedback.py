@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from .. import exact
 from ..render.common import visible_controls
-from ..render.markdown import _escape, _line
+from ..render.markdown import escape_markdown, markdown_line
 from ..solvers.choices import judge
 from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value
 from .diagnosis import Diagnosis, diagnose, key_too_close, naming_gap, part_too_close, telling_decimals
@@ -405,10 +405,10 @@ class Feedback:
     def _repr_markdown_(self) -> str:
         """Markdown for a notebook: text from the set or the answer (an id, a quoted answer) is escaped as the Markdown
         renderer escapes it, so '<img onerror=…>' in an answer reads as written and a control character as '<U+001B>'."""
-        head = f"**Exercise {_line(self.exercise)}, question {_line(self.question)}**"
+        head = f"**Exercise {markdown_line(self.exercise)}, question {markdown_line(self.question)}**"
         if len(self.parts) == 1:
-            return f"{head}: {_escape(self.parts[0].message)}\n"
-        return head + "\n\n" + "\n".join(f"- {_code(p.address)} ({_line(p.part_name or '')}): {_line(p.message)}"
+            return f"{head}: {escape_markdown(self.parts[0].message)}\n"
+        return head + "\n\n" + "\n".join(f"- {_code(p.address)} ({markdown_line(p.part_name or '')}): {markdown_line(p.message)}"
                                           for p in self.parts) + "\n"
 
     def _repr_html_(self) -> str:

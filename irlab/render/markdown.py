@@ -11,7 +11,7 @@ from .common import NOTE_TITLES, cell_text, step_chain, value_latex
 
 
 def render_markdown(document, **_options) -> str:
-    lines = [f"## {_line(document.title)}", ""] + _blocks(document.blocks, 3)
+    lines = [f"## {markdown_line(document.title)}", ""] + _blocks(document.blocks, 3)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -24,7 +24,7 @@ _ACTIVE_IN_BRACKETS = re.compile(_ACTIVE.pattern + r"|[\[\]]")  # an image's des
 _ESCAPED = {"<": "&lt;", "&": "&amp;"}
 
 
-def _escape(text: str, active=_ACTIVE) -> str:
+def escape_markdown(text: str, active=_ACTIVE) -> str:
     """Text from a file or from irlab shown as written, never acted on: no tag, link, math or code span comes out of
     it, and a control character reads '<U+001B>'."""
     text = text.replace("\r\n", "\n")
@@ -32,9 +32,9 @@ def _escape(text: str, active=_ACTIVE) -> str:
     return active.sub(lambda m: _ESCAPED.get(m.group(), "\\" + m.group()), text)
 
 
-def _line(text: str, active=_ACTIVE) -> str:
+def markdown_line(text: str, active=_ACTIVE) -> str:
     """Escaped text that must stay on one line (a heading, a table cell, a caption): its line breaks become spaces."""
-    return _escape(re.sub(r"\s*\n\s*", " ", text), active)
+    return escape_markdown(re.sub(r"\s*\n\s*", " ", text), active)
 
 
 def _math(latex: str) -> str:
@@ -46,33 +46,33 @@ def _blocks(blocks, level):
     lines = []
     for block in blocks:
         if isinstance(block, Section):
-            lines += [f"{'#' * min(level, 6)} {_line(block.title)}", ""] + _blocks(block.blocks, level + 1)
+            lines += [f"{'#' * min(level, 6)} {markdown_line(block.title)}", ""] + _blocks(block.blocks, level + 1)
         elif isinstance(block, Paragraph):
-            lines += [_escape(block.text), ""]
+            lines += [escape_markdown(block.text), ""]
         elif isinstance(block, Note):
-            lines += [f"> **{NOTE_TITLES.get(block.kind, block.kind.title())}:** {_escape(block.text)}", ""]
+            lines += [f"> **{NOTE_TITLES.get(block.kind, block.kind.title())}:** {escape_markdown(block.text)}", ""]
         elif isinstance(block, Formula):
             if block.caption:
-                lines += [f"*{_line(block.caption)}:*", ""]
+                lines += [f"*{markdown_line(block.caption)}:*", ""]
             lines += [f"$${_math(block.latex)}$$", ""]
         elif isinstance(block, Table):
             if block.caption:
-                lines += [f"*{_line(block.caption)}*", ""]
-            lines.append("| " + " | ".join(_line(c) for c in block.columns) + " |")
+                lines += [f"*{markdown_line(block.caption)}*", ""]
+            lines.append("| " + " | ".join(markdown_line(c) for c in block.columns) + " |")
             lines.append("|" + "|".join("---" for _ in block.columns) + "|")
             for row in block.rows:
-                lines.append("| " + " | ".join(_line(cell_text(c)) for c in row) + " |")
+                lines.append("| " + " | ".join(markdown_line(cell_text(c)) for c in row) + " |")
             lines.append("")
         elif isinstance(block, Steps):
             for number, step in enumerate(block.steps, 1):
-                note = f" ({_line(step.note)})" if step.note else ""
-                lines.append(f"{number}. {_line(step.label)}: ${_math(step_chain(step, 'latex'))}${note}")
+                note = f" ({markdown_line(step.note)})" if step.note else ""
+                lines.append(f"{number}. {markdown_line(step.label)}: ${_math(step_chain(step, 'latex'))}${note}")
             lines.append("")
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
-            lines += [f"**{_line(block.label)}:** ${_math(symbol_latex(block.symbol) + ' = ' + value)}$", ""]
+            lines += [f"**{markdown_line(block.label)}:** ${_math(symbol_latex(block.symbol) + ' = ' + value)}$", ""]
         elif isinstance(block, Figure):
-            lines += [f"![{_line(block.caption, _ACTIVE_IN_BRACKETS)}]({block.data_uri})", ""]
+            lines += [f"![{markdown_line(block.caption, _ACTIVE_IN_BRACKETS)}]({block.data_uri})", ""]
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines
