@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
+from ..errors import ParameterError
 from ..escape import CONTROL_CHARACTER, control_name
 from ..trace import symbol_latex
 from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, step_parts,
@@ -33,9 +34,16 @@ STYLE = """
 """.strip()
 
 
-def render_html(document, standalone: bool = False, **_options) -> str:
+def render_html(document, standalone: bool = False, math: str = "mathml", bare: bool = False, **_options) -> str:
+    """``math="mathjax"`` writes each formula as MathJax-ready ``\\( … \\)`` LaTeX (what Moodle and Canvas render)
+    instead of MathML (the default); ``bare=True`` gives the blocks' HTML alone, without the title, the style and
+    the wrapping ``<div>`` (a piece of a page that has its own, such as an LMS question's feedback)."""
+    if math not in _MATH:
+        raise ParameterError(f"unknown math {math!r}; choose one of {', '.join(_MATH)}")
+    if bare:
+        return _visible_controls("\n".join(_blocks(document.blocks, 3, _MATH[math])) + "\n")
     parts = ['<div class="irlab">', f"<style>{STYLE}</style>" if not standalone else "", f"<h2>{escape(document.title)}</h2>"]
-    parts += _blocks(document.blocks, 3)
+    parts += _blocks(document.blocks, 3, _MATH[math])
     parts.append("</div>")
     body = "\n".join(p for p in parts if p) + "\n"
     if not standalone:
@@ -53,12 +61,20 @@ def _visible_controls(html: str) -> str:
     return CONTROL_CHARACTER.sub(lambda m: f"&lt;{control_name(m.group())}&gt;", html.replace("\r\n", "\n"))
 
 
-def _blocks(blocks, level):
+def _mathjax(latex: str, display: bool = False, alttext: str | None = None) -> str:
+    """A formula as MathJax's inline ``\\( … \\)``, its LaTeX escaped as HTML text (MathJax reads the text)."""
+    return f"\\({escape(latex)}\\)"
+
+
+_MATH = {"mathml": to_mathml, "mathjax": _mathjax}
+
+
+def _blocks(blocks, level, math=to_mathml):
     parts = []
     for block in blocks:
         if isinstance(block, Section):
             tag = f"h{min(level, 6)}"
-            parts += ["<section>", f"<{tag}>{escape(block.title)}</{tag}>"] + _blocks(block.blocks, level + 1) + ["</section>"]
+            parts += ["<section>", f"<{tag}>{escape(block.title)}</{tag}>"] + _blocks(block.blocks, level + 1, math) + ["</section>"]
         elif isinstance(block, Paragraph):
             parts.append(f"<p>{_prose(block.text)}</p>")
         elif isinstance(block, Note):
@@ -66,7 +82,7 @@ def _blocks(blocks, level):
             parts.append(f'<p class="note {block.kind}"><strong>{title}:</strong> {_prose(block.text)}</p>')
         elif isinstance(block, Formula):
             caption = f"{escape(block.caption)}: " if block.caption else ""
-            parts.append(f'<div class="formula">{caption}{_math_lines(block.latex)}</div>')
+            parts.append(f'<div class="formula">{caption}{_math_lines(block.latex, math)}</div>')
         elif isinstance(block, Table):
             if block.caption:  # a caption as wide as the text, not squeezed to the table's width
                 parts.append(f'<p class="caption">{_prose(block.caption)}</p>')
@@ -75,21 +91,21 @@ def _blocks(blocks, level):
             parts.append("<tr>" + "".join(f"<th{a}>{_prose(c)}</th>" for c, a in zip(block.columns, aligned)) + "</tr>")
             plain = [_counts_only(block.rows, i) for i in range(len(block.columns))]
             for row in block.rows:
-                parts.append("<tr>" + "".join(f"<td{a}>{escape(cell_text(c)) if text else _cell(c)}</td>"
+                parts.append("<tr>" + "".join(f"<td{a}>{escape(cell_text(c)) if text else _cell(c, math)}</td>"
                                               for c, a, text in zip(row, aligned, plain)) + "</tr>")
             parts.append("</table></div>")
         elif isinstance(block, Steps):
             parts.append("<ol>")
             for step in block.steps:
                 note = f" ({escape(step.note)})" if step.note else ""
-                chain = " ".join(_math_lines(side if i == 0 else "= " + side) for i, side in enumerate(step_parts(step, "latex")))
+                chain = " ".join(_math_lines(side if i == 0 else "= " + side, math) for i, side in enumerate(step_parts(step, "latex")))
                 parts.append(f'<li class="step">{escape(step.label)}: <span class="chain">{chain}</span>{note}</li>')
             parts.append("</ol>")
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
             reading = f"{block.symbol} = {value_text(block.value, block.written_text)}"
             pieces = break_latex(symbol_latex(block.symbol) + " = " + value)
-            maths = " ".join(to_mathml(piece, alttext=reading if i == 0 else None) for i, piece in enumerate(pieces))
+            maths = " ".join(math(piece, alttext=reading if i == 0 else None) for i, piece in enumerate(pieces))
             parts.append(f'<p class="answer">{escape(block.label)}: <span class="chain">{maths}</span></p>')
         elif isinstance(block, Figure):
             parts.append(f'<figure><img src="{block.data_uri}" alt="{escape(block.caption)}">'
@@ -99,18 +115,18 @@ def _blocks(blocks, level):
     return parts
 
 
-def _math_lines(latex: str) -> str:
+def _math_lines(latex: str, math=to_mathml) -> str:
     """A formula as inline <math> pieces broken at its top-level '+'/'='/'\\quad', so a long one wraps, never overflows."""
     pieces = []
     for part in latex.replace(r"\qquad", r"\quad").split(r", \quad"):
         pieces += break_latex(part.strip())
-    return " ".join(to_mathml(piece) for piece in pieces if piece)
+    return " ".join(math(piece) for piece in pieces if piece)
 
 
-def _cell(cell) -> str:
+def _cell(cell, math=to_mathml) -> str:
     if cell is None or isinstance(cell, (str, bool)):
         return escape(cell if isinstance(cell, str) else ("" if cell is None else ("yes" if cell else "no")))
-    return to_mathml(cell_latex(cell, latex_text), alttext=cell_text(cell))
+    return math(cell_latex(cell, latex_text), alttext=cell_text(cell))
 
 
 def _counts_only(rows, column: int) -> bool:
