@@ -1,8 +1,8 @@
 """The ``irlab`` command: a thin layer over the library, one module per command.
 
-Each module here (``explain``, ``solve``, ``metrics``, ``eval``, ``sheet``, ``grade``, ``compare``, ``conventions``,
-``pool``) has ``add_parser(commands)``, which declares the command's options, and ``run(args)``, which reads them,
-calls the library and prints; shared option readers live in :mod:`irlab.cli.options`. Nothing below this package
+Each module here (``explain``, ``solve``, ``metrics``, ``eval``, ``sheet``, ``grade``, ``quiz``, ``compare``,
+``conventions``, ``pool``) has ``add_parser(commands)``, which declares the command's options, and ``run(args)``,
+which reads them, calls the library and prints; shared option readers live in :mod:`irlab.cli.options`. Nothing below this package
 imports argparse or knows of argv and exit codes.
 
 Every bad input ends with one line ``irlab: error: …`` on stderr and exit code 2.
@@ -20,7 +20,7 @@ from ..errors import IrlabError
 from .options import Parser, check_argv
 
 # the commands in the order ``irlab --help`` lists them, each the module of the same name in this package
-COMMANDS = ("metrics", "explain", "solve", "sheet", "grade", "eval", "compare", "conventions", "pool")
+COMMANDS = ("metrics", "explain", "solve", "sheet", "grade", "quiz", "eval", "compare", "conventions", "pool")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,127 @@
+"""irlab.lms.bank.build_bank and ``irlab quiz``: the variants, exact values, margins and named-mistake feedback."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from irlab.cli import main
+from irlab.homework.answers import rational_value
+from irlab.homework.key import answer_key
+from irlab.lms.bank import build_bank, parse_question_name
+
+SET = Path(__file__).resolve().parent.parent / "exercises" / "homework-variants.toml"
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return build_bank(SET, 3, seed="2026")
+
+
+def test_three_variants_of_every_numeric_question(bank):
+    numeric = {}
+    for question in bank.questions:
+        if question.kind == "numerical":
+            numeric.setdefault(question.category, set()).add(question.code)
+    assert len(numeric) == 12  # 1a-1f, 2a, 2b, 3a and the three parts of 3b
+    assert all(len(codes) == 3 for codes in numeric.values())
+    for question in bank.questions:
+        assert parse_question_name(question.name)[2] == question.code
+
+
+def test_right_values_are_the_answer_keys_exact_values(bank):
+    for question in bank.questions:
+        key = answer_key(SET, question.exercise, question.question, question.student, "2026")
+        part = key.parts[int(question.part) - 1] if question.part else key.parts[0]
+        right = question.answers[0]
+        assert right.mistake is None and right.credit == 1
+        assert right.value == rational_value(part.value)
+        tolerance = key.tolerance
+        if tolerance.form == "fraction":  # an LMS cannot ask for the fraction: its decimal to 4 places
+            assert right.margin == Fraction(1, 20000)
+        elif tolerance.decimals is not None:  # half a unit of the required decimals
+            assert right.margin == Fraction(1, 2 * 10**tolerance.decimals)
+        else:  # the tolerance's interval, at least
+            assert right.margin >= max(tolerance.rtol * abs(right.value), tolerance.atol)
+        assert right.feedback.startswith("Correct:")
+        for wrong in question.answers[1:]:  # never both right and a mistake
+            assert abs(wrong.value - right.value) > right.margin + wrong.margin
+            assert wrong.credit == key.mistake_credit
+
+
+def test_a_mistake_answer_carries_irlabs_feedback(bank):
+    found = [a for q in bank.questions for a in q.answers if a.mistake == "ap-divided-by-relevant-retrieved"]
+    assert found
+    assert all("relevant documents retrieved" in a.feedback and a.feedback.startswith("Not quite:") for a in found)
+
+
+def test_statement_and_solution_are_the_variants(bank):
+    first = [q for q in bank.questions if q.category.endswith("/1a")]
+    rankings = {q.text.split("\n\n")[1] for q in first}
+    assert len(rankings) > 1  # each variant shows its own ranking
+    assert all(set(r) <= set("RN") for r in rankings)
+    for question in first:
+        assert "\\(" in question.solution_html and "<math" not in question.solution_html
+        assert "1b)" not in question.solution_html  # just that question's section
+
+
+def test_same_seed_same_bank():
+    assert build_bank(SET, 3, seed="2026") == build_bank(SET, 3, seed="2026")
+    assert build_bank(SET, 3, seed="2026").questions != build_bank(SET, 3, seed="2027").questions
+
+
+def test_a_too_close_mistake_is_left_out_with_a_note(bank):
+    notes = [n for n in bank.notes if "discount-log2-rank" in n]
+    assert notes and "left out" in notes[0]
+    named = parse_question_name(notes[0].split(":")[0])
+    question = next(q for q in bank.questions if q.name == notes[0].split(": ")[0])
+    assert named and all(a.mistake != "discount-log2-rank" for a in question.answers)
+
+
+def test_a_set_without_variants_has_one_variant(tmp_path):
+    text = SET.read_text().split("[[exercise]]")
+    plain = "[[exercise]]".join(text[:2])  # exercise 1 only
+    plain = plain.replace("[exercise.variants]\nranking = { length = [8, 12], relevant = [3, 6] }\n"
+                          "relevant = [5, 9]\ncollection = { choose = [200, 500, 1000] }\n", "")
+    path = tmp_path / "plain.toml"
+    path.write_text(plain)
+    bank = build_bank(path, 5, seed="x")
+    assert bank.variants == 1 and len({q.code for q in bank.questions}) == 1
+    assert any("one variant" in note for note in bank.notes)
+
+
+def test_hostile_text_does_not_break_the_bank(tmp_path):
+    hostile = 'Evil </question>]]><script>alert(1)</script> $$x$$ \\\\( {=~#} \x1b[31m'
+    in_toml = hostile.replace("\\", "\\\\").replace("\x1b", "\\u001b")
+    text = SET.read_text().replace('title = "Homework: evaluating', f'title = "{in_toml} evaluating', 1)
+    text = text.replace('text = "What is the precision of the list?"', 'text = "What is <b>P</b> &amp; {{x}} ~ = # of the list?"')
+    path = tmp_path / "hostile.toml"
+    path.write_text(text)
+    bank = build_bank(path, 2, seed="s")
+    assert bank.title.startswith(hostile)
+    first = bank.questions[0]
+    assert "<b>P</b>" in first.text and "&lt;b&gt;P&lt;/b&gt;" in first.text_html
+    for fmt in ("moodle", "gift", "qti"):
+        out = tmp_path / f"bank.{fmt}"
+        assert main(["quiz", str(path), "--format", fmt, "--variants", "2", "-o", str(out)]) == 0
+
+
+def test_variants_are_bounded():
+    from irlab.errors import IrlabError
+
+    with pytest.raises(IrlabError):
+        build_bank(SET, 101)
+    with pytest.raises(IrlabError):
+        build_bank(SET, 0)
+
+
+def test_quiz_command_writes_each_format(tmp_path, capsys):
+    for fmt in ("moodle", "gift", "qti"):
+        out = tmp_path / f"bank.{fmt}"
+        assert main(["quiz", str(SET), "--format", fmt, "--variants", "3", "--seed", "2026", "-o", str(out)]) == 0
+        assert out.stat().st_size > 0
+    err = capsys.readouterr().err
+    assert "wrote 36 questions" in err and "irlab: note:" in err
+    assert main(["quiz", str(SET), "--format", "gift", "--variants", "101", "-o", str(tmp_path / "x")]) == 2
