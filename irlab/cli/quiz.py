@@ -45,15 +45,15 @@ def run(args) -> int:
                              f"got {variants}")
     bank = build_bank(args.file, variants, args.seed, [args.exercise] if args.exercise else None)
     if args.format == "moodle":
-        from ..lms.moodle import write_moodle
+        from ..lms.moodle import write_moodle  # deferred: only the chosen format's writer is loaded
 
         write_text(args.output, write_moodle(bank))
     elif args.format == "gift":
-        from ..lms.gift import write_gift
+        from ..lms.gift import write_gift  # deferred: only the chosen format's writer is loaded
 
         write_text(args.output, write_gift(bank))
     else:
-        from ..lms.qti import write_qti
+        from ..lms.qti import write_qti  # deferred: only the chosen format's writer is loaded
 
         write_file(args.output, write_qti(bank))
     for note in bank.notes:

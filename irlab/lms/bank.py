@@ -140,16 +140,16 @@ def _shown_decimals(margin: Fraction, tolerance) -> int:
 
 def _value_of(value) -> Fraction:
     """An exact value as a Fraction (a logarithmic value: its double, as the grader reads it)."""
-    from ..homework.answers import rational_value
+    from ..homework.answers import rational_value  # deferred: keeps the model light
 
     return rational_value(value)
 
 
 def _statement(exercise, path) -> tuple[list, str]:
     """The statement's blocks as the sheet shows them (the variant's data included) and as plain text."""
-    from ..document import Paragraph, Table
-    from ..exercise_set import statement_blocks
-    from ..render.common import cell_text
+    from ..document import Paragraph, Table  # deferred: keeps the model light
+    from ..exercise_set import statement_blocks  # deferred: keeps the model light
+    from ..render.common import cell_text  # deferred: keeps the model light
 
     blocks = statement_blocks(exercise, path)
     lines = []
@@ -166,8 +166,8 @@ def _statement(exercise, path) -> tuple[list, str]:
 def _solutions(exercise, path) -> dict:
     """question id -> the blocks of its worked solution: the exercise's shared rank table (when it has one) and
     the question's own section, nothing else of the exercise."""
-    from ..document import Section, StatementTable, Table
-    from ..exercise_set import solve_exercise
+    from ..document import Section, StatementTable, Table  # deferred: keeps the model light
+    from ..exercise_set import solve_exercise  # deferred: keeps the model light
 
     solved = solve_exercise(exercise, path)
     shared = [b for b in solved.blocks if isinstance(b, Table) and not isinstance(b, StatementTable)]
@@ -176,16 +176,16 @@ def _solutions(exercise, path) -> dict:
 
 
 def _html(blocks) -> str:
-    from ..document import Document
+    from ..document import Document  # deferred: keeps the model light
 
     return Document("", blocks).render("html", math="mathjax", bare=True)
 
 
 def _mistake_answers(key, part, right: Fraction, margin: Fraction, name: str, notes: list) -> list:
     """One NumericAnswer per named mistake whose value differs from the right one, with irlab's feedback for it."""
-    from .. import exact
-    from ..homework.diagnosis import mistaken_values, part_too_close
-    from ..homework.feedback import grade_part
+    from .. import exact  # deferred: keeps the model light
+    from ..homework.diagnosis import mistaken_values, part_too_close  # deferred: keeps the model light
+    from ..homework.feedback import grade_part  # deferred: keeps the model light
 
     too_close = {finding.mistake.name for finding in part_too_close(key, part)}
     answers, seen, left_out = [], set(), []
@@ -226,14 +226,14 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
     ``mistake_credit``. A choice question becomes a multiple-choice question, a free-text one an essay with its
     model answer. An exercise without ``[exercise.variants]`` has one variant, whatever ``variants`` is (a note
     says so). ``exercises``: the ids of the exercises to include (all by default)."""
-    from .. import exact
-    from ..errors import ParameterError
-    from ..exercise_set import question_text
-    from ..homework.drawing import variant_set
-    from ..homework.identity import variant_code
-    from ..homework.key import answer_key
-    from ..limits import MAX_QUIZ_VARIANTS, check_at_most
-    from ..solvers.choices import correct_letters
+    from .. import exact  # deferred: keeps the model light
+    from ..errors import ParameterError  # deferred: keeps the model light
+    from ..exercise_set import question_text  # deferred: keeps the model light
+    from ..homework.drawing import variant_set  # deferred: keeps the model light
+    from ..homework.identity import variant_code  # deferred: keeps the model light
+    from ..homework.key import answer_key  # deferred: keeps the model light
+    from ..limits import MAX_QUIZ_VARIANTS, check_at_most  # deferred: keeps the model light
+    from ..solvers.choices import correct_letters  # deferred: keeps the model light
 
     if isinstance(variants, bool) or not isinstance(variants, int) or variants < 1:
         raise ParameterError(f"the number of variants must be a whole number >= 1, got {variants!r}")
@@ -318,8 +318,8 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
 def grade_text(key, part, right: Fraction, decimals: int) -> str:
     """irlab's feedback for the right value written to ``decimals`` places ("Correct: 0.4286 (P = 3/7 ≈ …)"); as the
     exact fraction when the question asks for one."""
-    from .. import exact
-    from ..homework.feedback import grade_part
+    from .. import exact  # deferred: keeps the model light
+    from ..homework.feedback import grade_part  # deferred: keeps the model light
 
     written = exact.exact_text(part.value) if key.tolerance.form == "fraction" else exact.decimal_text(right, decimals)
     return grade_part(key, part, written).message
@@ -327,7 +327,7 @@ def grade_text(key, part, right: Fraction, decimals: int) -> str:
 
 def _texts(statement: str, blocks, asked: str) -> tuple[str, str]:
     """The question's statement (data included) and what it asks, as plain text and as HTML (math as \\( … \\))."""
-    from ..document import Paragraph
+    from ..document import Paragraph  # deferred: keeps the model light
 
     text = f"{statement}\n\n{asked}" if statement else asked
     return text, _html([*blocks, Paragraph(asked)])
