@@ -19,31 +19,36 @@ from __future__ import annotations
 import re
 
 from irlab.lms.bank import Bank, BankQuestion
-from irlab.lms.moodle import answer_numbers, choice_credits, clean, graded, plain_html
+from irlab.lms.moodle import answer_numbers, choice_credits, clean, clean_html, graded, plain_html
 
 _SPECIAL = re.compile(r"[\\~=#{}:]")
 
 
 def gift_escape(text: str) -> str:
-    """``text`` for any place in GIFT: controls made visible, specials backslash-escaped, line ends as ``\\n``."""
+    """``text`` for any place in GIFT: specials backslash-escaped, line ends as ``\\n``; controls made visible by
+    the caller (``clean`` for plain text, ``clean_html`` for HTML)."""
     return _SPECIAL.sub(lambda m: "\\" + m.group(), clean(text)).replace("\n", "\\n")
 
 
+def _html(html: str) -> str:
+    return gift_escape(clean_html(html))
+
+
 def _feedback(html: str) -> str:
-    return f"#{gift_escape(html)}" if html else ""
+    return f"#{_html(html)}" if html else ""
 
 
 def _general(q: BankQuestion) -> str:
     general = q.solution_html
     if q.kind == "essay" and q.model_answer:
         general += ("\n" if general else "") + "<p>Model answer: " + plain_html(q.model_answer) + "</p>"
-    return f" ####{gift_escape(general)}" if general else ""
+    return f" ####{_html(general)}" if general else ""
 
 
 def _numerical(bank: Bank, q: BankQuestion) -> str:
     answers = []
     for answer in q.answers:
-        value, tolerance = answer_numbers(answer)
+        value, tolerance = answer_numbers(answer, q.decimals)
         percent = graded(bank, answer.credit, q.name if answer.mistake is None else f"{q.name} ({answer.mistake})")
         weight = "" if percent == "100" else f"%{percent}%"
         answers.append(f"={weight}{value}:{tolerance}{_feedback(plain_html(answer.feedback))}")
@@ -54,7 +59,7 @@ def _multichoice(bank: Bank, q: BankQuestion) -> str:
     several = not q.single and sum(choice.correct for choice in q.choices) > 1
     options = []
     for choice, credit in zip(q.choices, choice_credits(q)):
-        text = gift_escape(plain_html(choice.text))
+        text = _html(plain_html(choice.text))
         if text.startswith("%"):  # GIFT would read a leading '%…%' as a weight: write the '%' as its entity
             text = "&percnt;" + text[1:]
         if several:
@@ -83,5 +88,5 @@ def write_gift(bank: Bank) -> str:
             answer = ""
         else:
             raise ValueError(f"unknown question kind {q.kind!r} in {q.name}")
-        blocks.append(f"::{gift_escape(q.name)}::[html]{gift_escape(q.text_html)} {{{answer}{_general(q)}}}")
+        blocks.append(f"::{gift_escape(q.name)}::[html]{_html(q.text_html)} {{{answer}{_general(q)}}}")
     return "\n\n".join(blocks) + "\n"

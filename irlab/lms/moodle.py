@@ -15,8 +15,8 @@ What an LMS cannot take is made to fit, and said here:
   a credit between them is written as the nearest one (the lower on a tie), and the bank's notes say so;
 - a choice question with several right options splits 100 % among them and gives each wrong option minus 100 %
   split among the wrong ones, so that ticking every box scores 0;
-- every text is written as irlab shows it: a control character as ``<U+001B>``; plain text (names, feedback,
-  options) is HTML-escaped; HTML text sits in CDATA, a ``]]>`` in it split across two CDATA sections.
+- every text is written as irlab shows it: a control character as the text ``<U+001B>``; plain text (names,
+  feedback, options) is HTML-escaped; HTML text sits in CDATA, a ``]]>`` in it split across two CDATA sections.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from fractions import Fraction
 from html import escape as html_escape
 from xml.sax.saxutils import escape as xml_escape
 
-from irlab.escape import visible_controls
+from irlab.escape import CONTROL_CHARACTER, control_name, visible_controls
 from irlab.lms.bank import Bank, BankQuestion, NumericAnswer
 
 # Moodle's grade options (question_bank::fraction_options): the only fractions its import accepts
@@ -43,6 +43,12 @@ _XML_FORBIDDEN = re.compile("[\ufffe\uffff]")
 def clean(text: str) -> str:
     """``text`` as every LMS writer writes it: control characters (and U+FFFE, U+FFFF) shown as ``<U+001B>``."""
     return _XML_FORBIDDEN.sub(lambda m: f"<U+{ord(m.group()):04X}>", visible_controls(text))
+
+
+def clean_html(html: str) -> str:
+    """HTML with each control character (and U+FFFE, U+FFFF) shown as the text ``<U+001B>`` (escaped as HTML)."""
+    shown = CONTROL_CHARACTER.sub(lambda m: f"&lt;{control_name(m.group())}&gt;", html.replace("\r\n", "\n"))
+    return _XML_FORBIDDEN.sub(lambda m: f"&lt;U+{ord(m.group()):04X}&gt;", shown)
 
 
 def plain_html(text: str) -> str:
@@ -89,9 +95,10 @@ def exact_or_rounded(x: Fraction, margin: Fraction, at_least: int = 0) -> str:
     return decimal_text(x, _places_within(margin, at_least))
 
 
-def answer_numbers(answer: NumericAnswer) -> tuple[str, str]:
-    """(value, tolerance) of a numerical answer as an LMS reads them."""
-    return exact_or_rounded(answer.value, answer.margin), exact_or_rounded(answer.margin, answer.margin)
+def answer_numbers(answer: NumericAnswer, decimals: int = 0) -> tuple[str, str]:
+    """(value, tolerance) of a numerical answer as an LMS reads them, rounded (if at all) to at least ``decimals``."""
+    return (exact_or_rounded(answer.value, answer.margin, decimals),
+            exact_or_rounded(answer.margin, answer.margin, decimals))
 
 
 # grades ------------------------------------------------------------------------------------------------
@@ -131,7 +138,7 @@ def choice_credits(question: BankQuestion) -> list[Fraction]:
 
 def cdata(html: str) -> str:
     """HTML in CDATA, a ``]]>`` in it split across two sections."""
-    return "<![CDATA[" + clean(html).replace("]]>", "]]]]><![CDATA[>") + "]]>"
+    return "<![CDATA[" + clean_html(html).replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
 def _text(html: str) -> str:
@@ -166,7 +173,7 @@ def _head(q: BankQuestion) -> list[str]:
 def _numerical(bank: Bank, q: BankQuestion) -> list[str]:
     lines = _head(q)
     for answer in q.answers:
-        value, tolerance = answer_numbers(answer)
+        value, tolerance = answer_numbers(answer, q.decimals)
         fraction = graded(bank, answer.credit, q.name if answer.mistake is None else f"{q.name} ({answer.mistake})")
         lines += [f'    <answer fraction="{fraction}">',
                   f"      <text>{value}</text>",
