@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from ..homework.gradebook import class_report
-from ..homework.grading import grade
+from ..lms.responses import grade  # irlab's answers CSV, or a Moodle or Canvas response export
 from ..printable import write_printables
 from .options import check_paths
 

@@ -70,6 +70,7 @@ ROW_STATUSES = {
     "variant-mismatch": "not graded: the variant code is not the one on this student's sheet",
     "free-text": "not graded: a free-text question, read by the teacher (the key has the model answer)",
     "not-selected": "not graded: an exercise left out of the grading (--exercise names the exercises graded)",
+    "no-variant": "not graded: an LMS response whose question names no variant of this set and seed",
 }
 # the statuses of rows that are a student's answers to the set (every other status rejects the row)
 ANSWER_STATUSES = ("graded", "wrong-part-count", "duplicate", "free-text", "not-selected")
@@ -85,6 +86,7 @@ class AnswerRow:
     variant: str = ""  # the sheet's code, when the CSV has a variant column
     status: str = ""  # set when the row is read (extra-fields, short-row) or graded
     message: str = ""
+    sheet: str = ""  # whose sheet the row answers, when not the student's own (an LMS quiz's variant-i)
 
     @property
     def graded(self) -> bool:
@@ -531,9 +533,12 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
             row.status, row.message = "not-selected", (f"exercise {row.exercise} is not among the exercises graded "
                                                        f"({', '.join(chosen)}); not graded")
             continue
-        if row.variant:
+        if row.variant and row.sheet:  # an LMS quiz's variant: the code names the sheet, whoever answered it
+            expected = variant_code(base.id, row.sheet, seed)
+        elif row.variant:
             expected = manifest.codes.get(who) if manifest is not None and who in manifest.codes else None
             expected = expected or variant_code(base.id, who, seed)
+        if row.variant:
             if read_code(row.variant) != expected:
                 refuse(row, "variant-mismatch", f"variant code {row.variant!r} is not the code of {row.student}'s sheet "
                                                 f"of set {base.id!r}" + (f" with seed {seed}" if seed is not None else
@@ -576,17 +581,20 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         entry = on_roster.get(who)
         shown = entry.id if entry else next(iter(spellings[who]))
         student = normalise_student(who) if variants else None
-        keys: dict = {}  # (exercise, question) -> this student's key
+        keys: dict = {}  # (exercise, question, sheet) -> the key of this student's (or the row's) sheet
+        sheets: dict = {}  # (exercise, question) -> the sheet of its last answer, when not the student's own
 
-        def key_of(exercise_id: str, question_id: str):
-            if (exercise_id, question_id) not in keys:
-                keys[exercise_id, question_id] = _key_cached(file_text, stamp, student, seed_text, exercise_id,
-                                                             question_id)
-            return keys[exercise_id, question_id]
+        def key_of(exercise_id: str, question_id: str, sheet=None):
+            sheet = sheets.get((exercise_id, question_id), "") if sheet is None else sheet
+            if (exercise_id, question_id, sheet) not in keys:
+                keys[exercise_id, question_id, sheet] = _key_cached(file_text, stamp, sheet or student, seed_text,
+                                                                    exercise_id, question_id)
+            return keys[exercise_id, question_id, sheet]
 
         slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
         superseded: dict = {}  # id(row) -> (row, part address, line of the later answer)
         for row, question_id, part_ref in by_student.get(who, ()):
+            sheets[row.exercise, question_id] = normalise_student(row.sheet) if row.sheet and variants else ""
             key = key_of(row.exercise, question_id)
             feedback = grade_reference(key, part_ref, row.answer, exact_values=False)
             if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:

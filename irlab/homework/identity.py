@@ -117,6 +117,9 @@ def read_roster(path) -> list[RosterEntry]:
         header = [cell.strip().lower() for cell in next(rows)]
     except StopIteration:
         raise InputFileError(path, 1, "empty roster: the first line must be a header naming id (and name, email)") from None
+    lms = _lms_roster(header)
+    if lms is not None:
+        return _read_lms_roster(path, reader, rows, header, *lms)
     column = "id" if "id" in header else "student" if "student" in header else None
     if column is None:
         raise InputFileError(path, 1, f"the roster's header must name an 'id' (or 'student') column (found: {', '.join(header)})")
@@ -137,6 +140,56 @@ def read_roster(path) -> list[RosterEntry]:
         entry = RosterEntry(cell(column), cell("name"), cell("email"), line)
         if not entry.key:
             raise InputFileError(path, line, "no student id")
+        if entry.key in seen:
+            other = seen[entry.key]
+            raise InputFileError(path, line, f"student {entry.id!r} is already on the roster at line {other.line} "
+                                             f"(as {other.id!r}; ids are compared ignoring case and spaces)")
+        seen[entry.key] = entry
+        entries.append(entry)
+    if not entries:
+        raise InputFileError(path, None, "the roster lists no student")
+    return entries
+
+
+# An LMS's own class list read as a roster, with the ids irlab.lms.responses gives the same students: Canvas's
+# gradebook export ("Student", "ID", "SIS User ID", "SIS Login ID", "Section", …, a "Points Possible" row under the
+# header) by SIS user id, else Canvas id; Moodle's participants or grader export ("First name", "Last name" or
+# "Surname", "Email address", …) by e-mail, else ID number or username.
+_CANVAS_ROSTER = (("sis user id", "id"), ("student",), ("sis login id",))  # id (first non-empty), name, e-mail
+_MOODLE_ROSTER = (("email address", "id number", "username"), ("first name", "last name", "surname"), ("email address",))
+_CANVAS_NOT_STUDENTS = ("points possible", "manual posting")
+
+
+def _lms_roster(header: list[str]):
+    if all(name in header for name in ("student", "id", "sis user id")):
+        return _CANVAS_ROSTER, True
+    if "email address" in header and "first name" in header and ("last name" in header or "surname" in header):
+        return _MOODLE_ROSTER, False
+    return None
+
+
+def _read_lms_roster(path, reader, rows, header, columns, canvas: bool) -> list[RosterEntry]:
+    index = {name: header.index(name) for names in columns for name in names if name in header}
+    entries: list[RosterEntry] = []
+    seen: dict[str, RosterEntry] = {}
+    for cells in rows:
+        line = reader.line_num
+        if not any(cell.strip() for cell in cells):
+            continue
+
+        def cell(name):
+            i = index.get(name)
+            return cells[i].strip() if i is not None and i < len(cells) else ""
+
+        if canvas and (cell("student").casefold() in _CANVAS_NOT_STUDENTS or not (cell("id") or cell("student"))):
+            continue  # the gradebook's points-possible (or posting-policy) row under the header
+        ids, names, emails = columns
+        student = next((cell(name) for name in ids if cell(name)), "")
+        name = cell("student") if canvas else " ".join(cell(n) for n in names if cell(n))
+        email = next((cell(n) for n in emails if "@" in cell(n)), "")
+        entry = RosterEntry(student, name, email, line)
+        if not entry.key:
+            raise InputFileError(path, line, f"no student id ({' or '.join(repr(n) for n in ids)})")
         if entry.key in seen:
             other = seen[entry.key]
             raise InputFileError(path, line, f"student {entry.id!r} is already on the roster at line {other.line} "
