@@ -1,4 +1,4 @@
-"""irlab.lms.bank.build_bank and ``irlab quiz``: the variants, exact values, margins and named-mistake feedback."""
+"""irlab.lms.build.build_bank and ``irlab quiz``: the variants, exact values, margins and named-mistake feedback."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from irlab.cli import main
 from irlab.homework.answers import rational_value
 from irlab.homework.key import answer_key
-from irlab.lms.bank import build_bank, parse_question_name
+from irlab.lms.bank import parse_question_name
+from irlab.lms.build import build_bank
 
 SET = Path(__file__).resolve().parent.parent / "exercises" / "homework-variants.toml"
 

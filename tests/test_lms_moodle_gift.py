@@ -411,7 +411,7 @@ def test_hostile_strings_come_back_unchanged_but_for_visible_controls(title, set
 def real_bank():
     from pathlib import Path
 
-    from irlab.lms.bank import build_bank
+    from irlab.lms.build import build_bank
 
     return build_bank(Path(__file__).parent.parent / "exercises" / "homework-variants.toml", 3, seed=7)
 

@@ -26,7 +26,8 @@ INPUTS = (("file", "the exercise set"), ("answers", "the answers CSV"), ("manife
 def add_parser(commands) -> None:
     grade = commands.add_parser("grade", help="grade a CSV of answers (student,exercise,question,answer[,variant])")
     grade.add_argument("file", help="exercise set the sheets were made from")
-    grade.add_argument("answers", help="CSV with a header: student, exercise, question, answer (optional: variant)")
+    grade.add_argument("answers", help="CSV with a header: student, exercise, question, answer (optional: variant); "
+                       "or a Moodle quiz Responses / Canvas quiz Student Analysis export of an irlab quiz bank")
     grade.add_argument("--seed", metavar="S", help="the seed the sheets were made with")
     grade.add_argument("--manifest", metavar="FILE", help="manifest.json written by irlab sheet --roster --out DIR "
                                                           "(gives the seed and the roster; checks the set)")

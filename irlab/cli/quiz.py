@@ -13,7 +13,10 @@ import sys
 
 from ..errors import ParameterError
 from ..limits import MAX_QUIZ_VARIANTS
-from ..lms.bank import build_bank
+from ..lms.build import build_bank
+from ..lms.gift import write_gift
+from ..lms.moodle import write_moodle
+from ..lms.qti import canvas_notes, write_qti
 from ..outputs import write_file, write_text
 from .options import check_paths, integer
 
@@ -45,17 +48,12 @@ def run(args) -> int:
                              f"got {variants}")
     bank = build_bank(args.file, variants, args.seed, [args.exercise] if args.exercise else None)
     if args.format == "moodle":
-        from ..lms.moodle import write_moodle  # deferred: only the chosen format's writer is loaded
-
         write_text(args.output, write_moodle(bank))
     elif args.format == "gift":
-        from ..lms.gift import write_gift  # deferred: only the chosen format's writer is loaded
-
         write_text(args.output, write_gift(bank))
     else:
-        from ..lms.qti import write_qti  # deferred: only the chosen format's writer is loaded
-
         write_file(args.output, write_qti(bank))
+        bank.notes += canvas_notes(bank)
     for note in bank.notes:
         print(f"irlab: note: {note}", file=sys.stderr)
     categories = len({question.category for question in bank.questions})

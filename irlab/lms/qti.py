@@ -154,9 +154,7 @@ def _item(section, question: BankQuestion, index: int) -> None:
     _field(metadata, "assessment_question_identifierref", ident + "_ref")
 
     presentation = _sub(item, "presentation")
-    # the question's name (set, exercise, question, variant code) ends its text: Canvas's Student Analysis report
-    # heads each column with the question's text, so the response reader finds the variant there
-    _material(presentation, question.text_html + f"<p>{html.escape(clean(question.name))}</p>")
+    _material(presentation, question.text_html)  # it ends with the question's name (irlab.lms.build._texts)
     general = question.solution_html
     if question.kind == "essay" and question.model_answer.strip():
         general += "<p>Model answer:</p>" + html_text(question.model_answer)

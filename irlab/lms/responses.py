@@ -186,6 +186,8 @@ def _moodle_rows(reader, header, names, resolve) -> list[AnswerRow]:
                 rows.append(row)
                 continue
             question = cells[columns["question"]] if columns["question"] < len(cells) else ""
+            if not question.strip() and not answer.strip():  # a slot this attempt does not have: nothing was asked
+                continue
             rows.append(_row(line, student, question, answer, resolve, where))
     return rows
 
