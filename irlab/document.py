@@ -119,10 +119,16 @@ class Answer:
     value: Any
     written_text: str | None = None  # the exact value as the computation wrote it (trace.written)
     written_latex: str | None = None
+    # a quotient's answer read as its parts (nDCG = DCG / IDCG): (symbol, value, written text, written LaTeX) of the
+    # numerator and of the denominator; renderers then give the parts' values first and the exact form on its own line
+    ratio: tuple = ()
 
     @classmethod
-    def of(cls, label: str, node: trace.Traced, symbol: str | None = None) -> "Answer":
-        return cls(label, symbol or node.symbol, node.value, trace.written(node, "text"), trace.written(node, "latex"))
+    def of(cls, label: str, node: trace.Traced, symbol: str | None = None, ratio=()) -> "Answer":
+        parts = tuple((part.symbol, part.value, trace.written(part, "text"), trace.written(part, "latex"))
+                      for part in ratio)
+        return cls(label, symbol or node.symbol, node.value, trace.written(node, "text"), trace.written(node, "latex"),
+                   parts)
 
 
 @dataclass(frozen=True)

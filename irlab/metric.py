@@ -66,6 +66,7 @@ class Result(Displayable):
         sections: list[Section] | tuple = (),
         support: list[trace.Traced] | tuple = (),
         ranking=None,
+        ratio: tuple = (),
     ):
         self.metric = metric
         self.title = title
@@ -81,6 +82,7 @@ class Result(Displayable):
         self.tables = list(tables)
         self.sections = list(sections)
         self.support = list(support)  # values explained before the result although it is not built from them
+        self.ratio = tuple(ratio)  # (numerator, denominator) when the answer reads best as their quotient (nDCG)
 
     @property
     def value(self):
@@ -128,7 +130,7 @@ class Result(Displayable):
             blocks.append(formula)
         blocks += [shortened(table) for table in self.tables] + self.sections
         blocks.append(Steps.of(*self.support, self.traced))
-        blocks.append(Answer.of("Result", self.traced, self.symbol))
+        blocks.append(Answer.of("Result", self.traced, self.symbol, self.ratio))
         return blocks
 
     def meta(self) -> dict:

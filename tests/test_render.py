@@ -103,7 +103,8 @@ def test_step_chains_state_each_side_once_and_keep_log_arguments():
     text = ndcg(Ranking.parse("3,2,0,1,2")).render("text")
     assert ("= 7 / log2(2) + 3 / log2(3) + 0 / log2(4) + 1 / log2(5) + 3 / log2(6) "
             "= 7 + 3/log2(3) + 1/log2(5) + 3/log2(6) ≈ 10.4840") in text
-    assert "nDCG = (7 + 3/log2(3) + 1/log2(5) + 3/log2(6)) / (7 + 3/log2(3) + 3/2 + 1/log2(5)) ≈ 0.9686" in text
+    assert "IDCG = (7 + 3/log2(3) + 1/log2(5) + 3/log2(6)) / (7 + 3/log2(3) + 3/2 + 1/log2(5)) ≈ 0.9686" in text
+    assert "Exact: nDCG = (7 + 3/log2(3) + 1/log2(5) + 3/log2(6)) / (7 + 3/log2(3) + 3/2 + 1/log2(5))\n" in text
     assert "(log2(3) + 1)" not in text and not re.search(r"\d\*|\*\(|\*\*", text)  # no Python syntax
     assert " 5 |     2 |            3 | log2(6) ≈ 2.5850     | 3/log2(6) ≈ 1.1606" in text
 

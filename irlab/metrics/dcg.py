@@ -239,9 +239,11 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -
     else:
         value = (gained / ideal).named(symbol, "Normalised DCG")
         support = []
+    # an exact nDCG with logarithms is a fraction of sums: the answer reads DCG / IDCG with both values first
+    ratio = (gained, ideal) if exact.is_symbolic(value.value) else ()
     formula = Formula(DCG_FORMULA.text + ";  nDCG@k = DCG@k / IDCG@k",
                       DCG_FORMULA.latex + r", \qquad \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}")
     return Result("ndcg", "Normalised discounted cumulative gain", value, formula=formula, ranking=ranking,
                   conventions=choices, parameters=_parameters(cut.k, table, base), notes=notes, support=support,
-                  tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=table, base=base),
+                  ratio=ratio, tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=table, base=base),
                           ideal_table])

@@ -183,3 +183,26 @@ def prose_parts(text: str) -> list[tuple[str, str]]:
     if position < len(text):
         parts.append(("text", text[position:]))
     return parts
+
+
+def ratio_chain(answer, fmt: str = "text") -> str | None:
+    """A quotient's answer read through its parts' values, 'nDCG@3 = DCG@3 / IDCG@3 ≈ 8.8928 / 10.3928 ≈ 0.8557',
+    so that the reader sees both values before the exact form (a fraction of sums); None for other answers."""
+    if len(answer.ratio) != 2:
+        return None
+    latex = fmt == "latex"
+    (top, top_value, *_), (bottom, bottom_value, *_) = answer.ratio
+    name = symbol_latex if latex else (lambda symbol: symbol)
+    approx = r"\approx" if latex else "≈"
+    exact_parts = exact.is_terminating(top_value) and exact.is_terminating(bottom_value)
+    decimals = [_scientific(exact.decimal_text(v, strip=exact.is_terminating(v)), latex) for v in (top_value, bottom_value)]
+    value = _scientific(exact.decimal_text(answer.value, strip=False), latex)
+    return (f"{name(answer.symbol)} = {name(top)} / {name(bottom)} {'=' if exact_parts else approx} "
+            f"{decimals[0]} / {decimals[1]} {approx} {value}")
+
+
+def ratio_exact_latex(answer, display: str = r"\dfrac") -> str:
+    """The exact form of a quotient's answer in LaTeX, every fraction at full size (``\\dfrac``), for a line of its own."""
+    (_, _, _, top), (_, _, _, bottom) = answer.ratio
+    full = lambda latex: re.sub(r"\\[td]?frac\{", lambda _m: display + "{", latex)  # noqa: E731
+    return f"{symbol_latex(answer.symbol)} = {display}{{{full(top)}}}{{{full(bottom)}}}"

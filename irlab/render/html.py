@@ -8,8 +8,8 @@ from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps,
 from ..errors import ParameterError
 from ..escape import CONTROL_CHARACTER, control_name
 from ..trace import symbol_latex
-from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, step_parts,
-                     value_latex, value_text)
+from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, ratio_chain,
+                     ratio_exact_latex, step_parts, value_latex, value_text)
 from .latex import latex_text
 from .mathml import to_mathml
 
@@ -101,6 +101,12 @@ def _blocks(blocks, level, math=to_mathml):
                 chain = " ".join(_math_lines(side if i == 0 else "= " + side, math) for i, side in enumerate(step_parts(step, "latex")))
                 parts.append(f'<li class="step">{escape(step.label)}: <span class="chain">{chain}</span>{note}</li>')
             parts.append("</ol>")
+        elif isinstance(block, Answer) and block.ratio:  # a fraction of sums: the parts' values, then the exact form
+            chain = math(ratio_chain(block, "latex"), alttext=ratio_chain(block))
+            exact_form = math(ratio_exact_latex(block, r"\frac"), display=True,
+                              alttext=f"{block.symbol} = {block.written_text}")
+            parts += [f'<p class="answer">{escape(block.label)}: <span class="chain">{chain}</span></p>',
+                      f'<div class="formula">{exact_form}</div>']
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
             reading = f"{block.symbol} = {value_text(block.value, block.written_text)}"

@@ -8,7 +8,8 @@ from .. import exact
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..escape import latex_escape, latex_name  # noqa: F401  (latex_name: the escaper of names, read from here too)
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, step_parts, value_latex
+from .common import (NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, ratio_chain, ratio_exact_latex,
+                     step_parts, value_latex)
 
 PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath,amssymb,graphicx,tabularx}
@@ -100,23 +101,10 @@ def _blocks(blocks, level):
         elif isinstance(block, Table):
             lines += _table(block) + [""]
         elif isinstance(block, Steps):
-            lines.append(r"\begin{enumerate}")
-            pending = None  # a short given value waits to share its line with the next one
-            for step in block.steps:
-                item = _step(step)
-                short = len(item) == 1 and step.formula_latex is None and _visible_width(item[0]) <= 75
-                if pending and short:
-                    lines.append(pending + r" \hfill\stepcounter{enumi}\theenumi.~" + item[0][len(r"\item "):])
-                    pending = None
-                    continue
-                if pending:
-                    lines.append(pending)
-                pending = item[0] if short else None
-                if not short:
-                    lines += item
-            if pending:
-                lines.append(pending)
-            lines += [r"\end{enumerate}", ""]
+            # one step a line, in one column: two short steps set side by side read as two columns (1, 3, then 2)
+            lines += [r"\begin{enumerate}", *(line for step in block.steps for line in _step(step)), r"\end{enumerate}", ""]
+        elif isinstance(block, Answer) and block.ratio:  # a fraction of sums: the parts' values, then the exact form
+            lines += _ratio_answer(block)
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
             label, symbol = rf"\textbf{{{latex_text(block.label)}:}}", symbol_latex(block.symbol)
@@ -141,6 +129,19 @@ def _blocks(blocks, level):
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines
+
+
+def _ratio_answer(block) -> list[str]:
+    """'Result: nDCG@3 = DCG@3 / IDCG@3 ≈ 8.8928 / 10.3928 ≈ 0.8557', then the exact quotient displayed on its own
+    line with every fraction at full size; a quotient too wide for the line breaks at its top-level '+' instead."""
+    lines = [rf"\textbf{{{latex_text(block.label)}:}} \( {ratio_chain(block, 'latex')} \)", ""]
+    (_, _, _, top), (_, _, _, bottom) = block.ratio
+    if max(_visible_width(top), _visible_width(bottom)) <= 80:
+        return lines + [rf"\[ {ratio_exact_latex(block)} \]", ""]
+    pieces = [piece.replace(r"\bigl(", r"\Bigl(").replace(r"\bigr)", r"\Bigr)")  # as tall as the fractions inside
+              for piece in break_latex(rf"\left({top}\right) \Big/ \left({bottom}\right)", 80)]
+    rows = [f"{symbol_latex(block.symbol)} &= {pieces[0]}"] + [rf"&\quad {piece}" for piece in pieces[1:]]
+    return lines + [r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}", ""]
 
 
 # a number over a number reads inline in a worked step (6/20 = 3/10), as in the tables and answers; a fraction of

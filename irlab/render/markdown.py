@@ -7,7 +7,7 @@ import re
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..escape import CONTROL_CHARACTER, control_name
 from ..trace import symbol_latex
-from .common import NOTE_TITLES, cell_text, step_chain, value_latex
+from .common import NOTE_TITLES, cell_text, ratio_chain, ratio_exact_latex, step_chain, value_latex
 
 
 def render_markdown(document, **_options) -> str:
@@ -68,6 +68,9 @@ def _blocks(blocks, level):
                 note = f" ({markdown_line(step.note)})" if step.note else ""
                 lines.append(f"{number}. {markdown_line(step.label)}: ${_math(step_chain(step, 'latex'))}${note}")
             lines.append("")
+        elif isinstance(block, Answer) and block.ratio:  # a fraction of sums: the parts' values, then the exact form
+            lines += [f"**{markdown_line(block.label)}:** ${_math(ratio_chain(block, 'latex'))}$", "",
+                      f"$${_math(ratio_exact_latex(block))}$$", ""]
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
             lines += [f"**{markdown_line(block.label)}:** ${_math(symbol_latex(block.symbol) + ' = ' + value)}$", ""]

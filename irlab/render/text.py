@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
 from ..escape import visible_controls
-from .common import NOTE_TITLES, cell_text, numeric_columns, step_chain, value_text
+from .common import NOTE_TITLES, cell_text, numeric_columns, ratio_chain, step_chain, value_text
 
 _UNDERLINE = {1: "=", 2: "-", 3: "~", 4: "."}
 
@@ -41,6 +41,8 @@ def _blocks(blocks, level):
                 note = f" ({step.note})" if step.note else ""
                 lines.append(f"Step {number}. {step.label}: {step_chain(step)}{note}")
             lines.append("")
+        elif isinstance(block, Answer) and block.ratio:  # a fraction of sums: the parts' values, then the exact form
+            lines += [f"{block.label}: {ratio_chain(block)}", f"Exact: {block.symbol} = {block.written_text}", ""]
         elif isinstance(block, Answer):
             lines += [f"{block.label}: {block.symbol} = {value_text(block.value, block.written_text)}", ""]
         elif isinstance(block, Figure):
