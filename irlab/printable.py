@@ -16,6 +16,7 @@ from pathlib import Path
 from . import plots
 from .document import Document, Figure, Paragraph, Section, Table, figures_in
 from .errors import IrlabError, OutputFileError
+from .escape import latex_escape
 from .exercise_set import question_inputs, resolve_question, solve
 from .outputs import check_target, write_file
 
@@ -120,14 +121,28 @@ def write_pdf(document: Document, path) -> Path:
     source = document.render("latex", standalone=True)
     tex_path = path.with_suffix(".tex")
     figures = {f.name: f.png for f in figures_in(document.blocks)}
+    write_latex_files(tex_path, source, figures)
+    write_file(path, compile_pdf(source, figures, tex_path))
+    return path
+
+
+def write_latex_files(tex_path: Path, source: str, figures: dict) -> None:
+    """The LaTeX source and the figure files it includes, beside it (a figure file holding other bytes is refused)."""
     for name, png in figures.items():
         _check_figure_file(tex_path.parent / name, png)
     write_file(tex_path, source.encode("ascii"))
     for name, png in figures.items():
         write_file(tex_path.parent / name, png)
+
+
+def compile_pdf(source: str, figures: dict, tex_path, written: bool = True) -> bytes:
+    """The PDF pdflatex makes of ``source`` (one run, in a temporary directory with the figures); ``tex_path`` names
+    the source in the messages (``written``: it was written before). A PrintError when pdflatex is missing or fails."""
     pdflatex = shutil.which("pdflatex")
     if pdflatex is None:
-        raise PrintError(f"pdflatex was not found: {TEXLIVE_HINT}. The LaTeX source was written to {tex_path}")
+        said = (f"The LaTeX source was written to {tex_path}" if written else
+                "Nothing was written (--format latex writes the LaTeX sources alone)")
+        raise PrintError(f"pdflatex was not found: {TEXLIVE_HINT}. {said}")
     with tempfile.TemporaryDirectory(prefix="irlab-pdf-") as build:
         build = Path(build)
         (build / "document.tex").write_text(source, encoding="ascii")
@@ -141,8 +156,37 @@ def write_pdf(document: Document, path) -> Path:
         if done.returncode != 0 or not (build / "document.pdf").exists():
             problem = next((line for line in done.stdout.splitlines() if line.startswith("!")), "see the log")
             raise PrintError(f"pdflatex failed on {tex_path}: {problem}")
-        write_file(path, (build / "document.pdf").read_bytes())
-    return path
+        return (build / "document.pdf").read_bytes()
+
+
+# Several documents in one LaTeX file, for a class printed at once: each part starts on an odd page, so that printed
+# on both sides of the paper no sheet of paper holds two students' pages (a blank page pads a part of an odd number
+# of pages, but the last); each part's pages are numbered from 1, under a running header naming whose they are.
+_PARTS_MACROS = r"""\newcommand\irlabodd{\clearpage\ifodd\value{page}\else\thispagestyle{empty}\null\clearpage\fi}
+\newcommand\irlabpart[1]{\irlabodd\setcounter{page}{1}\markright{#1}}
+\pagestyle{myheadings}
+"""
+
+HEADER_MAX = 90  # characters of a running header shown, so that a long roster name cannot overflow the line
+
+
+def parts_latex(parts) -> str:
+    """One standalone LaTeX document of ``parts``, (document, header) pairs, each starting on an odd page under its
+    running header (plain text, escaped here; a header longer than HEADER_MAX characters is cut with '...')."""
+    parts = list(parts)
+    if not parts:
+        raise ValueError("parts_latex needs at least one document")
+    preamble, begin, _ = parts[0][0].render("latex", standalone=True).partition("\\begin{document}\n")
+    lines = [preamble + begin + _PARTS_MACROS]
+    for document, header in parts:
+        header = header if len(header) <= HEADER_MAX else header[:HEADER_MAX - 3].rstrip() + "..."
+        lines += [f"\\irlabpart{{{latex_escape(header)}}}", document.render("latex")]
+    return "\n".join(lines) + "\\end{document}\n"
+
+
+def parts_figures(parts) -> dict:
+    """The figures of every document of ``parts`` (named by their content, so one name is one figure)."""
+    return {f.name: f.png for document, _ in parts for f in figures_in(document.blocks)}
 
 
 def _check_figure_file(path: Path, png: bytes) -> None:

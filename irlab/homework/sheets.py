@@ -13,10 +13,10 @@ from pathlib import Path
 from ..document import answers_only
 from ..errors import InputFileError, OutputFileError
 from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
-from ..outputs import NAME_MAX, check_outputs, folded, write_text
-from ..printable import write_printables
+from ..outputs import NAME_MAX, check_outputs, folded, write_file, write_text
+from ..printable import compile_pdf, parts_figures, parts_latex, write_latex_files, write_printables
 from .drawing import variant_set
-from .identity import read_roster, safe_name, write_manifest
+from .identity import read_roster, safe_name, variant_code, write_manifest
 from .variants import answer_key_document, sheet_document
 
 EXTENSIONS = {"text": "txt", "markdown": "md", "latex": "tex", "html": "html", "json": "json"}
@@ -55,16 +55,27 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
     """Every roster student's sheet and answer key in the directory ``out`` (``brief``: keys of the answers without
     the working), and ``out/manifest.json``; returns the number of students and the manifest's path.
 
+    ``fmt`` "pdf": each student's sheet and key as PDF (their LaTeX sources beside them), and the whole class in
+    two PDFs ready to print, class-sheets.pdf and class-keys.pdf (sources beside them, the manifest lists them
+    under "class"): every student's sheet starts on an odd page (a blank page pads a sheet of an odd number of
+    pages, so printed on both sides no sheet of paper holds two students' pages), its pages numbered from 1 under a
+    running header with the student's name, id and variant code. pdflatex makes every PDF before any file is
+    written.
+
     Every file name is decided and checked first (no two students' files one file, ignoring case; none the
-    manifest; none an input; none a link; none a file of ``out`` that an earlier run's manifest does not list),
-    every document is rendered, and only then is anything written, each file whole (outputs.write_file)."""
+    manifest or a class file; none an input; none a link; none a file of ``out`` that an earlier run's manifest
+    does not list), every document is rendered, and only then is anything written, each file whole
+    (outputs.write_file)."""
     roster = read_roster(roster_file)
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise OutputFileError(out, "it is not a directory (--out names the directory for the class's sheets)")
-    files = _class_file_names(roster, EXTENSIONS[fmt], roster_file)
+    pdf = fmt == "pdf"
+    files = _class_file_names(roster, EXTENSIONS.get(fmt, fmt), roster_file, pdf)
     planned = [(f"the {_KINDS[kind]} of {entry.id!r}", out / files[entry.key][kind]) for entry in roster
-               for kind in _KINDS]
+               for kind in _KINDS if kind in files[entry.key]]
+    class_files = {kind: out / name for kind, name in CLASS_FILES.items()} if pdf else {}
+    planned += [(f"the class's {_CLASS_KINDS[kind]}", path) for kind, path in class_files.items()]
     check_outputs([("the exercise set", set_file), ("the --roster file", roster_file)],
                   planned + [("the class manifest", out / MANIFEST_NAME)])
     _check_earlier_files(out, [path for _, path in planned])
@@ -73,30 +84,83 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         key = answer_key_document(*student)
         return answers_only(key) if brief else key
 
-    texts = [make(set_file, entry.id, seed, exercise).render(fmt, standalone=True)
-             for entry in roster for make in (sheet_document, key_document)]
-    _make_directory(out)
-    for (_, path), text in zip(planned, texts):
-        write_text(path, text)
+    documents = [(entry, make(set_file, entry.id, seed, exercise))
+                 for entry in roster for make in (sheet_document, key_document)]
     set_id = variant_set(set_file).id
+    if pdf:
+        contents = _class_pdfs(documents, set_id, seed, planned)
+    else:
+        contents = [(path, document.render(fmt, standalone=True).encode("utf-8"))
+                    for (_, path), (_, document) in zip(planned, documents)]
+    _make_directory(out)
+    for path, content in contents:
+        if isinstance(content, tuple):  # a LaTeX source and the figures it includes
+            write_latex_files(path, *content)
+        else:
+            write_file(path, content)
     manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files)
+    if pdf:  # the class files too, so that a later run replaces them and a reader finds them
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["class"] = dict(CLASS_FILES)
+        write_text(manifest, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return len(roster), manifest
 
 
+def _header(entry, kind: str, set_id: str, seed) -> str:
+    """The running header of a student's pages: whose they are (roster name, id) and the variant code."""
+    who = f"{entry.name} ({entry.id})" if entry.name else entry.id
+    code = variant_code(set_id, entry.id, seed)
+    return f"{who}, variant code {code}" if kind == "sheet" else f"Answer key of {who}, variant code {code}"
+
+
+def _class_pdfs(documents, set_id: str, seed, planned) -> list:
+    """(path, bytes or (LaTeX source, figures)) of every file of a class in PDF: each student's sheet and key and
+    the class's two merged PDFs, every one compiled (one pdflatex run each) before anything is written."""
+    parts = [(document, _header(entry, kind, set_id, seed)) for (entry, document), kind
+             in zip(documents, ["sheet", "key"] * (len(documents) // 2))]
+    contents = []
+
+    def compiled(chosen, pdf_path, tex_path):
+        source, figures = parts_latex(chosen), parts_figures(chosen)
+        contents.extend([(tex_path, (source, figures)), (pdf_path, compile_pdf(source, figures, tex_path, written=False))])
+
+    per_student = [path for _, path in planned[:-len(CLASS_FILES)]]  # sheet, key, sheet source, key source
+    for i, part in enumerate(parts):
+        student, kind = divmod(i, 2)
+        compiled([part], per_student[4 * student + kind], per_student[4 * student + 2 + kind])
+    sheets, keys, sheets_source, keys_source = (path for _, path in planned[-len(CLASS_FILES):])
+    compiled(parts[0::2], sheets, sheets_source)
+    compiled(parts[1::2], keys, keys_source)
+    return contents
+
+
 MANIFEST_NAME = "manifest.json"
-_KINDS = {"sheet": "sheet", "key": "answer key"}  # the files of one student, in the order they are written
+# the files of one student, in the order they are written (the LaTeX sources with --format pdf only)
+_KINDS = {"sheet": "sheet", "key": "answer key", "sheet_source": "sheet's LaTeX source",
+          "key_source": "answer key's LaTeX source"}
+# --format pdf: the whole class's sheets and keys, each in one PDF to print, their LaTeX sources beside them
+CLASS_FILES = {"sheets": "class-sheets.pdf", "keys": "class-keys.pdf", "sheets_source": "class-sheets.tex",
+               "keys_source": "class-keys.tex"}
+_CLASS_KINDS = {"sheets": "sheets (one PDF)", "keys": "answer keys (one PDF)",
+                "sheets_source": "sheets' LaTeX source", "keys_source": "answer keys' LaTeX source"}
 
 
-def _class_file_names(roster, extension: str, roster_path) -> dict:
-    """Each student's file names, {normalised id: {"sheet": "s1.html", "key": "s1-key.html"}}. Two students whose
-    files would be one file (compared ignoring case, as Windows and macOS do), a file named like the class manifest
-    or a name too long for a file system is an InputFileError on the roster naming both ids and the file."""
+def _class_file_names(roster, extension: str, roster_path, sources: bool = False) -> dict:
+    """Each student's file names, {normalised id: {"sheet": "s1.html", "key": "s1-key.html"}} (``sources``: and
+    "sheet_source", "key_source", the .tex beside a .pdf). Two students whose files would be one file (compared
+    ignoring case, as Windows and macOS do), a file named like the class manifest or a class file (with
+    ``sources``), or a name too long for a file system is an InputFileError on the roster naming both ids and the
+    file."""
 
     taken = {folded(MANIFEST_NAME): None}
+    if sources:
+        taken.update({folded(name): None for name in CLASS_FILES.values()})
     files = {}
     for entry in roster:
         stem = safe_name(entry.id)
         names = {"sheet": f"{stem}.{extension}", "key": f"{stem}-key.{extension}"}
+        if sources:
+            names.update({"sheet_source": f"{stem}.tex", "key_source": f"{stem}-key.tex"})
         for kind, name in names.items():
             mine = f"the {_KINDS[kind]} of {entry.id!r}"
             if len(name.encode("utf-8")) > NAME_MAX:
@@ -107,9 +171,10 @@ def _class_file_names(roster, extension: str, roster_path) -> dict:
                 taken[folded(name)] = (entry, mine)
                 continue
             if taken[folded(name)] is None:
+                whose = ("the class manifest's file that irlab grade --manifest reads" if
+                         folded(name) == folded(MANIFEST_NAME) else "a file of the whole class")
                 raise InputFileError(roster_path, entry.line, f"roster id {entry.id!r} would write {name} "
-                                     f"({mine}), the class manifest's file that irlab grade --manifest reads: "
-                                     "give the student another id")
+                                     f"({mine}), {whose}: give the student another id")
             other, theirs = taken[folded(name)]
             raise InputFileError(roster_path, entry.line, f"roster ids {other.id!r} (line {other.line}) and "
                                  f"{entry.id!r} (line {entry.line}) both make the file {name} ({theirs} and {mine}; "
@@ -140,6 +205,7 @@ def _earlier_sheets(manifest: Path) -> set:
                           .decode("utf-8"))
         students = data["students"] if isinstance(data, dict) and "irlab_manifest" in data else None
         names = {folded(s[kind]) for s in students for kind in _KINDS if isinstance(s.get(kind), str)}
+        names |= {folded(name) for name in (data.get("class") or {}).values() if isinstance(name, str)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):  # too large, too deep: not one
         students = None
     if students is None:
