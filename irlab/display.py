@@ -44,4 +44,4 @@ def eval_result_document(result, decimals: int = 4) -> Document:
 
     rows = [(topic, *(cell(result.per_topic[topic].get(c, "")) for c in columns)) for topic in topics]
     rows.append(("all", *(cell(result.summary[c]) for c in columns)))
-    return Document(f"Evaluation of run {result.runid}", [Table(("topic", *columns), tuple(rows))])
+    return Document(f"Evaluation of run {result.runid}", [Table(("topic", *columns), tuple(rows), names=True)])

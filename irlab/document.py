@@ -53,6 +53,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     caption: str | None = None
+    names: bool = False  # headers and text cells are names (trec_eval's P_5, iprec_at_recall_0.80): set as written
 
 
 @dataclass(frozen=True)

@@ -95,12 +95,13 @@ def run_report(result, qrels, run, figures: int = 4) -> Document:
     blocks = [Paragraph(f"Run {result.runid} ({run}) judged by {qrels}: {len(topics)} topics evaluated, "
                         "as trec_eval 10.0 evaluates them.")]
     if counts:
-        blocks.append(Table(("measure", "all"), tuple((c, str(result.summary[c])) for c in counts), "Counts"))
+        blocks.append(Table(("measure", "all"), tuple((c, str(result.summary[c])) for c in counts), "Counts",
+                            names=True))
     for start in range(0, len(measures), width):
         chosen = measures[start:start + width]
         rows = [(t, *(f"{result.per_topic[t][c]:.4f}" for c in chosen)) for t in topics]
         rows.append(("all", *(f"{result.summary[c]:.4f}" for c in chosen)))
-        blocks.append(Table(("topic", *chosen), tuple(rows), "Per topic"))
+        blocks.append(Table(("topic", *chosen), tuple(rows), "Per topic", names=True))  # P_5 as trec_eval names it
     drawn = sorted(measures, key=lambda c: c != "map")[:figures]
     for measure in drawn:
         values = {t: result.per_topic[t][measure] for t in topics}

@@ -88,7 +88,8 @@ def _blocks(blocks, level, math=to_mathml):
                 parts.append(f'<p class="caption">{_prose(block.caption)}</p>')
             parts.append('<div class="table"><table>')
             aligned = ["" if numeric else ' class="text"' for numeric in numeric_columns(block)]
-            parts.append("<tr>" + "".join(f"<th{a}>{_prose(c)}</th>" for c, a in zip(block.columns, aligned)) + "</tr>")
+            parts.append("<tr>" + "".join(f"<th{a}>{escape(c) if block.names else _prose(c)}</th>"
+                                         for c, a in zip(block.columns, aligned)) + "</tr>")
             plain = [_counts_only(block.rows, i) for i in range(len(block.columns))]
             for row in block.rows:
                 parts.append("<tr>" + "".join(f"<td{a}>{escape(cell_text(c)) if text else _cell(c, math)}</td>"

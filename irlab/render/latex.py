@@ -254,8 +254,10 @@ def _table(table):
     """
     table = _transposed(table) or table
     columns = "|".join("c" for _ in table.columns)
-    header = " & ".join(rf"\text{{{latex_text(c)}}}" for c in table.columns) + r" \\ \hline"
-    body = [" & ".join(cell_latex(c, latex_text, inline=True) for c in row) + r" \\" for row in table.rows]
+    # trec_eval's measure names (P_5) are names, as the figures write them, not P with a subscript 5
+    text = latex_escape if table.names else latex_text
+    header = " & ".join(rf"\text{{{text(c)}}}" for c in table.columns) + r" \\ \hline"
+    body = [" & ".join(cell_latex(c, text, inline=True) for c in row) + r" \\" for row in table.rows]
     widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
     stretch = "1.5" if any(r"\frac" in row for row in body) else "1.0"  # stacked fractions need the room
