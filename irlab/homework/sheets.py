@@ -106,9 +106,13 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
     return len(roster), manifest
 
 
+NAME_SHOWN = 40  # characters of a roster name in the running header, which keeps the id and code on one line
+
+
 def _header(entry, kind: str, set_id: str, seed) -> str:
     """The running header of a student's pages: whose they are (roster name, id) and the variant code."""
-    who = f"{entry.name} ({entry.id})" if entry.name else entry.id
+    name = entry.name if len(entry.name) <= NAME_SHOWN else entry.name[:NAME_SHOWN - 3].rstrip() + "..."
+    who = f"{name} ({entry.id})" if name else entry.id
     code = variant_code(set_id, entry.id, seed)
     return f"{who}, variant code {code}" if kind == "sheet" else f"Answer key of {who}, variant code {code}"
 
