@@ -76,4 +76,4 @@ def test_conventions_handouts_fit_their_margins(tmp_path):
 def test_conventions_pdf_option(tmp_path, cli):
     done = cli("conventions", "map", "--ranking", "RNNRR", "--relevant", "5", "--pdf", str(tmp_path / "map.pdf"))
     assert done.returncode == 0 and (tmp_path / "map.pdf").read_bytes()[:4] == b"%PDF"
-    assert "irlab: wrote" in done.stderr and "Average precision" in done.stdout
+    assert "irlab: wrote" in done.stderr and done.stdout == ""  # the files and the line naming them, not the solution

@@ -34,7 +34,10 @@ def main(argv):
     write_solutions(HERE / "_generated")
     from sphinx.cmd.build import build_main
 
-    return build_main(["-W", "--keep-going", "-q", "-b", "html", "-c", str(HERE), str(ROOT), str(output)])
+    code = build_main(["-W", "--keep-going", "-q", "-b", "html", "-c", str(HERE), str(ROOT), str(output)])
+    if code == 0:  # sphinx -q is silent on success: say where the site is
+        print(f"build.py: wrote the site to {output}/ (open {output / 'index.html'})")
+    return code
 
 
 if __name__ == "__main__":

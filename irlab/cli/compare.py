@@ -76,7 +76,8 @@ def run(args) -> int:
                              alternative=args.alternative, alpha=args.alpha, correction=args.correction,
                              samples=args.samples, seed=args.seed, decimals=args.decimals, complete=args.complete,
                              figures=printable)
-    sys.stdout.write(document.render(args.format))
-    if printable:
+    if printable:  # the files, and one line on stderr naming them
         write_printables(document, args.pdf, args.html)
+    else:
+        sys.stdout.write(document.render(args.format))
     return 0

@@ -121,7 +121,8 @@ def _measure_options(args) -> dict:
 def run(args) -> int:
     check_paths(args, INPUTS)
     result = conventions_result(args)
-    sys.stdout.write(result.render(args.format))
-    if getattr(args, "pdf", None) or getattr(args, "html", None):
+    if getattr(args, "pdf", None) or getattr(args, "html", None):  # the files, and one line on stderr naming them
         write_printables(result.document(), args.pdf, args.html)
+    else:
+        sys.stdout.write(result.render(args.format))
     return 0

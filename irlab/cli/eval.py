@@ -166,9 +166,10 @@ def run(args) -> int:
     notes += qrels.notes + run.notes + topic_coverage_notes(qrels, run, complete=args.complete)
     for note in notes:
         print(f"irlab: note: {note}", file=sys.stderr)
+    if getattr(args, "pdf", None) or getattr(args, "html", None):  # the files, and one line on stderr naming them
+        write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
+        return 0
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
                                    summary=getattr(args, "summary", True)))
     sys.stdout.flush()
-    if getattr(args, "pdf", None) or getattr(args, "html", None):
-        write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
     return 0

@@ -71,10 +71,11 @@ def run(args) -> int:
     check_paths(args, INPUTS)
     printable = bool(args.pdf or args.html)
     page = args.standalone and args.format == "html"  # a page carries its figure, exactly as --html writes it
-    if printable or page:  # the files, then the explanation on stdout as without --pdf/--html
+    if printable:  # the files and the one line on stderr that names them, not the whole explanation again
+        write_printables(explain_document(args)[0], args.pdf, args.html)
+        return 0
+    if page:
         document, result = explain_document(args)
-        if printable:
-            write_printables(document, args.pdf, args.html)
     else:
         result = explain_result(args)
     sys.stdout.write(document.render("html", standalone=True) if page else

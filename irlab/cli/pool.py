@@ -53,6 +53,8 @@ def run(args) -> int:
         write_text(target, pooled.judging_list(fmt))
         print(f"irlab: wrote {target} ({pooled.size} documents to judge, {fmt})", file=sys.stderr)
     document = pooled.document()
-    sys.stdout.write(document.render(args.format))
-    write_printables(document, args.pdf, args.html)
+    if args.pdf or args.html:  # the files, and one line on stderr naming them
+        write_printables(document, args.pdf, args.html)
+    else:
+        sys.stdout.write(document.render(args.format))
     return 0

@@ -35,7 +35,7 @@ def run(args) -> int:
 
     if args.pdf or args.html:
         write_printables(shown(solution_document(args.file, args.exercise)), args.pdf, args.html)
-    if args.standalone and args.format == "html":  # the page with its figures, as --html writes it
+    elif args.standalone and args.format == "html":  # the page with its figures, as --html writes it
         sys.stdout.write(shown(solution_document(args.file, args.exercise)).render("html", standalone=True))
     else:
         sys.stdout.write(shown(solve(args.file, args.exercise)).render(args.format, standalone=args.standalone))

@@ -29,11 +29,12 @@ __all__ = ["sheet_document", "answer_key_document",
 
 # sheets and answer keys ------------------------------------------------------------------------
 
-def _who(exercise_set: ExerciseSet, student, seed) -> str:
+def _who(exercise_set: ExerciseSet, student, seed, key: bool = False) -> str:
     if student is None:
         return "The exercise set as written (no personal variant)."
     return (f"Student: {student}" + (f" (variant seed {seed})" if seed is not None else "")
-            + f". Variant code: {variant_code(exercise_set.id, student, seed)} (copy it into your answers).")
+            + f". Variant code: {variant_code(exercise_set.id, student, seed)} "
+            + ("(the code on this student's answers)." if key else "(copy it into your answers)."))
 
 
 def _variant_meta(exercise_set: ExerciseSet, student, seed) -> dict:
@@ -119,7 +120,7 @@ def answer_key_document(path, student: str | None, seed=None, exercise_id: str |
     """The answer key of the student's sheet: every question of the variant solved step by step."""
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
-    blocks = [Paragraph(f"Answer key. {_who(exercise_set, student, seed)}")]
+    blocks = [Paragraph(f"Answer key. {_who(exercise_set, student, seed, key=True)}")]
     blocks += [solve_exercise(exercise, exercise_set.path) for exercise in exercises]
     blocks += _grading_notes(path, student, seed, exercise_id)
     return Document(f"{exercise_set.title} — answer key", blocks, _variant_meta(exercise_set, student, seed))
