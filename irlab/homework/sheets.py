@@ -13,7 +13,7 @@ from pathlib import Path
 from ..document import answers_only
 from ..errors import InputFileError, OutputFileError
 from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
-from ..outputs import NAME_MAX, check_outputs, folded, write_file, write_text
+from ..outputs import NAME_MAX, check_outputs, folded, write_file
 from ..printable import compile_pdf, parts_figures, parts_latex, write_latex_files, write_printables
 from .drawing import variant_set
 from .identity import read_roster, safe_name, variant_code, write_manifest
@@ -98,11 +98,8 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
             write_latex_files(path, *content)
         else:
             write_file(path, content)
-    manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files)
-    if pdf:  # the class files too, so that a later run replaces them and a reader finds them
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        data["class"] = dict(CLASS_FILES)
-        write_text(manifest, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    # with the class files too, so that a later run replaces them and a reader finds them
+    manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files, CLASS_FILES if pdf else None)
     return len(roster), manifest
 
 
