@@ -170,10 +170,11 @@ def test_item7_a_file_that_cannot_be_written_is_named_as_the_user_gave_it(cli, t
     assert ".page.html." not in line  # not the hidden temporary file
 
 
-def test_item7_html_also_prints_the_explanation(cli, tmp_path):
+def test_item7_html_writes_the_page_and_says_so_in_one_line(cli, tmp_path):
+    # issue 23: with --pdf/--html the files are the output; stdout no longer repeats the whole explanation
     out = cli("explain", "ap", "RNNRR", "--html", str(tmp_path / "ap.html"))
-    assert out.returncode == 0 and "Result: AP = 7/10 = 0.7" in out.stdout
-    assert (tmp_path / "ap.html").exists()
+    assert out.returncode == 0 and out.stdout == "" and out.stderr == f"irlab: wrote {tmp_path / 'ap.html'}\n"
+    assert 'alttext="AP = 7/10 = 0.7"' in (tmp_path / "ap.html").read_text()  # the result, in the page
 
 
 def test_item7_sheet_and_key_are_written_both_or_neither(cli, tmp_path):

@@ -70,6 +70,7 @@ def run(args) -> int:
         said = write_student_printables(args.file, args.student, args.seed, args.exercise, args.pdf, args.html,
                                         args.answers_only)
         print("\n".join(said), file=sys.stderr)
+        return 0  # the files are the output, as for every command's --pdf/--html
     make = answer_key_document if args.key else sheet_document
     document = make(args.file, args.student, args.seed, args.exercise)
     if args.key and args.answers_only:
