@@ -107,7 +107,7 @@ def _blocks(blocks, level, math=to_mathml):
             exact_form = math(ratio_exact_latex(block, r"\frac"), display=True,
                               alttext=f"{block.symbol} = {block.written_text}")
             parts += [f'<p class="answer">{escape(block.label)}: <span class="chain">{chain}</span></p>',
-                      f'<div class="formula">{exact_form}</div>']
+                      f'<div class="formula" style="overflow-x: auto">{exact_form}</div>']  # scrolls, never overflows
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
             reading = f"{block.symbol} = {value_text(block.value, block.written_text)}"
