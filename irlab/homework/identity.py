@@ -123,29 +123,45 @@ def read_roster(path) -> list[RosterEntry]:
     column = "id" if "id" in header else "student" if "student" in header else None
     if column is None:
         raise InputFileError(path, 1, f"the roster's header must name an 'id' (or 'student') column (found: {', '.join(header)})")
-    index = {name: header.index(name) for name in (column, "name", "email") if name in header}
+    wanted = (column, "name", "email")
+    width = len(header)
+
+    def entry(cell, cells, line):
+        if len(cells) > width:
+            raise InputFileError(path, line, f"the row has {len(cells)} fields but the header has {width}")
+        made = RosterEntry(cell(column), cell("name"), cell("email"), line)
+        if not made.key:
+            raise InputFileError(path, line, "no student id")
+        return made
+
+    return _entries(path, reader, rows, header, wanted, entry)
+
+
+def _entries(path, reader, rows, header, wanted, entry) -> list[RosterEntry]:
+    """The roster's students, one per non-blank row: ``entry(cell, cells, line)`` makes a row's RosterEntry (None
+    skips a row that is not a student), ``cell(name)`` reading the column named ``name`` (one of ``wanted``). Two
+    rows of one student (ids compared ignoring case and spaces) are an InputFileError naming both lines."""
+    index = {name: header.index(name) for name in wanted if name in header}
     entries: list[RosterEntry] = []
     seen: dict[str, RosterEntry] = {}
     for cells in rows:
         line = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
-        if len(cells) > len(header):
-            raise InputFileError(path, line, f"the row has {len(cells)} fields but the header has {len(header)}")
 
         def cell(name):
             i = index.get(name)
             return cells[i].strip() if i is not None and i < len(cells) else ""
 
-        entry = RosterEntry(cell(column), cell("name"), cell("email"), line)
-        if not entry.key:
-            raise InputFileError(path, line, "no student id")
-        if entry.key in seen:
-            other = seen[entry.key]
-            raise InputFileError(path, line, f"student {entry.id!r} is already on the roster at line {other.line} "
+        made = entry(cell, cells, line)
+        if made is None:
+            continue
+        if made.key in seen:
+            other = seen[made.key]
+            raise InputFileError(path, line, f"student {made.id!r} is already on the roster at line {other.line} "
                                              f"(as {other.id!r}; ids are compared ignoring case and spaces)")
-        seen[entry.key] = entry
-        entries.append(entry)
+        seen[made.key] = made
+        entries.append(made)
     if not entries:
         raise InputFileError(path, None, "the roster lists no student")
     return entries
@@ -169,36 +185,20 @@ def _lms_roster(header: list[str]):
 
 
 def _read_lms_roster(path, reader, rows, header, columns, canvas: bool) -> list[RosterEntry]:
-    index = {name: header.index(name) for names in columns for name in names if name in header}
-    entries: list[RosterEntry] = []
-    seen: dict[str, RosterEntry] = {}
-    for cells in rows:
-        line = reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
+    ids, names, emails = columns
 
-        def cell(name):
-            i = index.get(name)
-            return cells[i].strip() if i is not None and i < len(cells) else ""
-
+    def entry(cell, cells, line):
         if canvas and (cell("student").casefold() in _CANVAS_NOT_STUDENTS or not (cell("id") or cell("student"))):
-            continue  # the gradebook's points-possible (or posting-policy) row under the header
-        ids, names, emails = columns
+            return None  # the gradebook's points-possible (or posting-policy) row under the header
         student = next((cell(name) for name in ids if cell(name)), "")
         name = cell("student") if canvas else " ".join(cell(n) for n in names if cell(n))
         email = next((cell(n) for n in emails if "@" in cell(n)), "")
-        entry = RosterEntry(student, name, email, line)
-        if not entry.key:
+        made = RosterEntry(student, name, email, line)
+        if not made.key:
             raise InputFileError(path, line, f"no student id ({' or '.join(repr(n) for n in ids)})")
-        if entry.key in seen:
-            other = seen[entry.key]
-            raise InputFileError(path, line, f"student {entry.id!r} is already on the roster at line {other.line} "
-                                             f"(as {other.id!r}; ids are compared ignoring case and spaces)")
-        seen[entry.key] = entry
-        entries.append(entry)
-    if not entries:
-        raise InputFileError(path, None, "the roster lists no student")
-    return entries
+        return made
+
+    return _entries(path, reader, rows, header, [name for names in columns for name in names], entry)
 
 
 def file_digest(path) -> str:
