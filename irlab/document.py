@@ -30,6 +30,14 @@ class StatementParagraph(Paragraph):
 
 
 @dataclass(frozen=True)
+class AnswerBox(Paragraph):
+    """Room on a student's sheet to write an answer and its working: LaTeX draws a framed box ``lines`` lines high;
+    the other renderers show it as the paragraph it is (its label, then ruled lines)."""
+
+    lines: int = 4
+
+
+@dataclass(frozen=True)
 class Note:
     """A remark that changes how to read the result: a convention, an assumption or a warning."""
 
@@ -64,6 +72,12 @@ class StatementTable(Table):
     verdict): an answers-only key shows the statement's table, not the working."""
 
     given: Table | None = None
+
+
+@dataclass(frozen=True)
+class WorkingTable(Table):
+    """A table a student fills in by hand (a sheet's blank rank table): rendered as any table; LaTeX rules every row
+    and leaves each empty column room to write in."""
 
 
 @dataclass(frozen=True)

@@ -366,6 +366,9 @@ def _keys() -> tuple[Key, ...]:
         Key("set", "description", "text", "a description for the reader", check=_text),
         Key("set", "exercise", "tables", "the exercises, one [[exercise]] table each", required=True),
         Key("set", "grading", "table", "defaults for every question's answer-checking options (keys below)"),
+        Key("set", "working_space", "boolean", "students' sheets print, under every question answered from a ranking, "
+            "the blank rank table the worked solution fills (rank and judgment given), and under every computed "
+            "question a framed answer box", False, check=_boolean, range="true \\| false"),
         *_grading_keys("grading"),
         Key("exercise", "id", "text", "unique in the set, e.g. \"8/1\"", required=True, check=_identifier),
         Key("exercise", "title", "text", "the exercise's title", "Exercise {id}", check=_text),
@@ -445,6 +448,9 @@ def _keys() -> tuple[Key, ...]:
             solvers=("free-text",), check=_option_letters, range="\"b\" or [\"a\", \"c\"]"),
         Key("question", "both_denominators", "boolean", "also show AP divided by the relevant documents retrieved", False,
             solvers=("ap",), check=_boolean, range="true \\| false"),
+        Key("question", "working_space", "boolean", "this question's working space on students' sheets (the blank "
+            "rank table and an answer box); overrides the set's working_space", None, check=_boolean,
+            range="true \\| false"),
         *_metric_keys(),
         *_grading_keys("question"),
     )

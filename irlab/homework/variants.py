@@ -12,9 +12,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..document import Document, Paragraph, Section
+from ..document import AnswerBox, Document, Paragraph, Section, Table, WorkingTable
 from ..errors import IrlabError
-from ..exercise_set import Exercise, ExerciseSet, Where, exercise_title, question_text, solve_exercise, statement_blocks
+from ..exercise_set import (Exercise, ExerciseSet, Where, exercise_title, question_text, read_toml, solve_exercise,
+                            statement_blocks)
 from ..solvers.choices import correct_letters, instruction
 from .diagnosis import question_findings, set_too_close
 from .drawing import (MAX_ATTEMPTS, draw_parameters, issued_solutions, solve_once, variant_exercise, variant_rng,
@@ -62,13 +63,77 @@ def _choice_instruction(path, exercise: Exercise, question) -> str:
     return instruction(right)
 
 
+# working space: the worked solution's rank tables with only the ranking filled in, and an answer box ------------
+
+GIVEN_COLUMNS = ("rank", "document", "judgment", "grade")  # what the ranking itself says: filled in on the sheet
+ANSWER_BOX = "Your answer (the value, and how you got it):"
+
+
+def _working_space(exercise: Exercise, default: bool) -> dict:
+    """Question id -> whether its sheet shows working space: the question's working_space, else the set's."""
+    return {q.id: bool(q.options.get("working_space", default)) for q in exercise.questions}
+
+
+def _is_rank_table(block) -> bool:
+    return isinstance(block, Table) and bool(block.columns) and block.columns[0] == "rank"
+
+
+def _rank_tables(blocks) -> list:
+    """The rank tables in ``blocks`` (sections included), in reading order."""
+    found = []
+    for block in blocks:
+        if _is_rank_table(block):
+            found.append(block)
+        elif isinstance(block, Section):
+            found += _rank_tables(block.blocks)
+    return found
+
+
+def blank_rank_table(table: Table) -> WorkingTable:
+    """``table`` as the student gets it: the ranking's own cells (rank, document, judgment or grade) filled, every
+    computed cell empty; an ideal ranking (the grades sorted) keeps only its ranks."""
+    ideal = (table.caption or "").startswith("Ideal")
+    given = [name == "rank" or (name in GIVEN_COLUMNS and not ideal) for name in table.columns]
+    rows = tuple(tuple(cell if keep else "" for cell, keep in zip(row, given)) for row in table.rows)
+    caption = f"{table.caption or 'Rank table'}, to fill in"
+    return WorkingTable(table.columns, rows, caption, table.names)
+
+
+def _working_tables(exercise: Exercise, path) -> tuple[list, dict, set]:
+    """The rank tables of the exercise's worked solution, blanked: those shared by its questions (printed once, after
+    the statement), and per question id those of its own; only questions answered from a ranking have any."""
+    uses_ranking = {}
+
+    def look(params, question, where, section):  # each question's section before the rank tables are gathered
+        uses_ranking[question.id] = bool(_rank_tables([section]))
+        return section
+
+    solved = solve_exercise(exercise, path, decorate=look)
+    shared = [block for block in solved.blocks if _is_rank_table(block)]
+    own = {}
+    for block in solved.blocks:
+        if isinstance(block, Section) and "question" in block.meta:
+            own[block.meta["question"]] = [blank_rank_table(t) for t in _rank_tables(block.blocks)]
+    users = {qid for qid, uses in uses_ranking.items() if uses and not own.get(qid)}
+    return [blank_rank_table(t) for t in shared], own, users
+
+
 def sheet_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:
-    """The student's exercise sheet: statements and questions with their own numbers, no answers."""
+    """The student's exercise sheet: statements and questions with their own numbers, no answers.
+
+    With working_space (the set's or a question's), a question answered from a ranking also gets the blank rank
+    table its worked solution fills, and every computed question a framed answer box instead of the answer line."""
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(_who(exercise_set, student, seed))]
+    space = bool(read_toml(exercise_set.path).get("working_space", False))  # the set's default
     for exercise in exercises:
         inner = statement_blocks(exercise, exercise_set.path)
+        working = _working_space(exercise, space)
+        if any(working.values()):
+            shared, own, users = _working_tables(exercise, exercise_set.path)
+            if any(working[qid] for qid in users):
+                inner += shared
         for question in exercise.questions:
             text = question_text(exercise, question, exercise_set.path)
             graded_choice = question.solver == "free-text" and "correct" in question.options
@@ -85,7 +150,10 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
             hint = _parts_hint(path, exercise, question, student, seed)
             if hint:
                 inner.append(Paragraph(hint))
-            if question.solver != "free-text":  # room to write the answer
+            if question.solver != "free-text" and working[question.id]:  # the table to fill, a box to answer in
+                inner += own.get(question.id, [])
+                inner.append(AnswerBox(ANSWER_BOX + "\n\n" + "\n\n".join("_" * 72 for _ in range(4)), 4))
+            elif question.solver != "free-text":  # room to write the answer
                 inner.append(Paragraph("Your answer: " + "_" * 40))
             elif graded_choice:  # the letters of the options picked
                 inner.append(Paragraph(f"Your answer ({letters}): " + "_" * 20))

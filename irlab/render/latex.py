@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .. import exact
-from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps, Table
+from ..document import Answer, AnswerBox, Figure, Formula, Note, Paragraph, Section, Steps, Table, WorkingTable
 from ..escape import latex_escape, latex_name  # noqa: F401  (latex_name: the escaper of names, read from here too)
 from ..trace import symbol_latex
 from .common import (NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, ratio_chain, ratio_exact_latex,
@@ -82,6 +82,10 @@ def _blocks(blocks, level):
         if isinstance(block, Section):
             command = _SECTIONS.get(level, "paragraph*")
             lines += [rf"\{command}{{{latex_text(block.title)}}}", ""] + _blocks(block.blocks, level + 1)
+        elif isinstance(block, AnswerBox):  # a framed box as wide as the text, room for a few handwritten lines
+            label = latex_text(block.text.split("\n", 1)[0])
+            lines += [r"\nopagebreak[4]\par\noindent\fbox{\begin{minipage}[t][" + f"{2 * block.lines}" + r"\baselineskip][t]"
+                      r"{\dimexpr\linewidth-2\fboxsep-2\fboxrule\relax}" + rf"\textit{{{label}}}\end{{minipage}}}}", ""]
         elif isinstance(block, Paragraph):
             lines += [latex_paragraphs(block.text), ""]
         elif isinstance(block, Note):
@@ -252,6 +256,8 @@ def _table(table):
     A table longer than a page is set in blocks of ROWS_PER_PAGE rows, the header repeated and the caption marked
     '(continued)', so no block is taller than the page.
     """
+    if isinstance(table, WorkingTable):
+        return _working_table(table)
     table = _transposed(table) or table
     columns = "|".join("c" for _ in table.columns)
     # trec_eval's measure names (P_5) are names, as the figures write them, not P with a subscript 5
@@ -278,3 +284,27 @@ def _table(table):
             lines += [rf"\textit{{{latex_text(caption)}}}\\[0.3em]"]
         lines += [rf"\renewcommand{{\arraystretch}}{{{stretch}}}"] + array + [r"\end{minipage}\end{center}"]
     return lines
+
+
+def _working_table(table):
+    """A table to fill in by hand, as wide as the text: every row ruled and tall enough to write in, the empty columns
+    sharing the room the filled ones (rank, judgment) leave, their headers wrapping when the room is short."""
+    def spec(i):
+        return "c" if any(row[i] not in ("", None) for row in table.rows) else r">{\centering\arraybackslash}X"
+
+    columns = "|".join(spec(i) for i in range(len(table.columns)))
+    header = " & ".join(latex_text(c) for c in table.columns) + r" \\ \hline"
+    body = [" & ".join(latex_text(str(c)) if c not in ("", None) else "" for c in row) + r" \\ \hline"
+            for row in table.rows]
+    lines = []
+    for start in range(0, max(len(body), 1), WORKING_ROWS):  # a long ranking continues, its header repeated
+        lines += [r"\begin{center}\begin{minipage}{\linewidth}\centering"]
+        if table.caption:
+            caption = table.caption + (" (continued)" if start else "")
+            lines += [rf"\textit{{{latex_text(caption)}}}\\[0.3em]"]
+        lines += [r"\renewcommand{\arraystretch}{1.8}", rf"\begin{{tabularx}}{{\linewidth}}{{|{columns}|}}\hline", header,
+                  *body[start:start + WORKING_ROWS], r"\end{tabularx}", r"\end{minipage}\end{center}"]
+    return lines
+
+
+WORKING_ROWS = 25  # rows of a table to fill in by hand that fit on a page with its caption
