@@ -11,6 +11,7 @@ import sys
 from .. import conventions as conv
 from ..compare import TEST_NAMES, compare_files
 from ..printable import write_printables
+from ..slides import SLIDES_HELP, slides_outputs, write_announced
 from .options import add_format, add_printable, check_paths
 
 INPUTS = (("qrels", "the qrels"), ("runs", "one of the runs"))
@@ -64,20 +65,23 @@ def add_parser(commands):
                    help="score qrels topics missing from a run as empty rankings (trec_eval -c)")
     add_format(p)
     add_printable(p, "also write the comparison with its per-topic difference plot as PDF")
+    p.add_argument("--slides", metavar="FILE", help=SLIDES_HELP)
     p.set_defaults(handler=run)
     return p
 
 
 def run(args) -> int:
     """Print the comparison; write the PDF/HTML report if asked."""
-    check_paths(args, INPUTS)
-    printable = bool(args.pdf or args.html)
+    check_paths(args, INPUTS, slides_outputs(args.slides))
+    printable = bool(args.pdf or args.html or args.slides)
     document = compare_files(args.qrels, args.runs, args.measure, tests=args.tests or ["all"],
                              alternative=args.alternative, alpha=args.alpha, correction=args.correction,
                              samples=args.samples, seed=args.seed, decimals=args.decimals, complete=args.complete,
                              figures=printable)
     if printable:  # the files, and one line on stderr naming them
         write_printables(document, args.pdf, args.html)
+        if args.slides:
+            write_announced(document, args.slides)
     else:
         sys.stdout.write(document.render(args.format))
     return 0

@@ -15,6 +15,7 @@ from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import table_columns
 from ..printable import illustrate, with_figures, write_printables
 from ..ranking import Ranking, parse_grade_list
+from ..slides import SLIDES_HELP, slides_outputs, write_announced
 from .options import IntermixedParser, add_format, add_printable, check_paths, integer, per_query
 
 INPUTS = (("qrels", "the --qrels file"), ("run", "the --run file"))
@@ -64,15 +65,19 @@ def add_parser(commands) -> None:
     add_format(explain)
     explain.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
     add_printable(explain)
+    explain.add_argument("--slides", metavar="FILE", help=SLIDES_HELP)
     explain.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    check_paths(args, INPUTS)
-    printable = bool(args.pdf or args.html)
+    check_paths(args, INPUTS, slides_outputs(args.slides))
+    printable = bool(args.pdf or args.html or args.slides)
     page = args.standalone and args.format == "html"  # a page carries its figure, exactly as --html writes it
     if printable:  # the files and the one line on stderr that names them, not the whole explanation again
-        write_printables(explain_document(args)[0], args.pdf, args.html)
+        document = explain_document(args)[0]
+        write_printables(document, args.pdf, args.html)
+        if args.slides:
+            write_announced(document, args.slides)
         return 0
     if page:
         document, result = explain_document(args)

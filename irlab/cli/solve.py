@@ -11,6 +11,7 @@ from ..document import answers_only
 from ..exercise_set import solve
 from ..homework.diagnosis import too_close_notes
 from ..printable import solution_document, write_printables
+from ..slides import SLIDES_HELP, slides_outputs, write_announced
 from .options import add_format, add_printable, check_paths
 
 INPUTS = (("file", "the exercise set"),)
@@ -24,17 +25,21 @@ def add_parser(commands) -> None:
     parser.add_argument("--standalone", action="store_true", help="a complete LaTeX document or HTML page")
     parser.add_argument("--answers-only", action="store_true", help="only the answers, without the working (a key)")
     add_printable(parser)
+    parser.add_argument("--slides", metavar="FILE", help=SLIDES_HELP)
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    check_paths(args, INPUTS)
+    check_paths(args, INPUTS, slides_outputs(args.slides))
 
     def shown(document):  # --answers-only: a key of answers without the working
         return answers_only(document) if args.answers_only else document
 
-    if args.pdf or args.html:
-        write_printables(shown(solution_document(args.file, args.exercise)), args.pdf, args.html)
+    if args.pdf or args.html or args.slides:
+        document = shown(solution_document(args.file, args.exercise))
+        write_printables(document, args.pdf, args.html)
+        if args.slides:
+            write_announced(document, args.slides)
     elif args.standalone and args.format == "html":  # the page with its figures, as --html writes it
         sys.stdout.write(shown(solution_document(args.file, args.exercise)).render("html", standalone=True))
     else:
