@@ -12,13 +12,18 @@ the escaping of text taken from students' files is theirs.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
 from .document import Answer, Document, Figure, Formula, Note, Paragraph, Section, Steps, Table, figures_in
-from .errors import ParameterError
+from .errors import OutputFileError, ParameterError
 from .outputs import check_target, write_file
+from .printable import compile_pdf, write_latex_files
+from .render.common import cell_latex
+from .render.html import _blocks as html_blocks, _visible_controls
+from .render.latex import _blocks as latex_blocks, _step, _table, latex_text
 
 ROWS_PER_SLIDE = 12  # a longer table continues on the next slide, its header repeated
 ROWS_STACKED = 8  # rows per slide when the table holds stacked fractions, which need more height
@@ -121,14 +126,11 @@ def _run_frames(blocks, title, out) -> None:
 
 
 def _stacked(table) -> bool:
-    from .render.common import cell_latex
-    from .render.latex import latex_text
 
     return any(r"\frac" in cell_latex(cell, latex_text, inline=True) for row in table.rows for cell in row)
 
 
 def _step_height(step) -> int:
-    from .render.latex import _step
 
     lines = _step(step)
     return 1 if len(lines) == 1 else 1 + lines[2].count("\\\\") + 1
@@ -156,7 +158,6 @@ PREAMBLE = r"""\documentclass[12pt]{article}
 
 def slides_latex(document: Document) -> str:
     """The LaTeX source of the slides (printable ASCII, as the LaTeX renderer writes): one page per reveal."""
-    from .render.latex import latex_text
 
     lines = [PREAMBLE]
     for frame in frames(document):
@@ -180,7 +181,6 @@ def slides_latex(document: Document) -> str:
 def _units(piece) -> int:
     """How many pages a piece adds: one per row as the LaTeX renderer sets the table (a long table of a few short
     columns is set across the page, one line per column), one per step, one for anything else."""
-    from .render.latex import _table
 
     if piece[0] == "rows":
         lines = _table(piece[1])
@@ -191,11 +191,10 @@ def _units(piece) -> int:
 
 def _piece_latex(piece, shown: int) -> list[str]:
     """A piece with its first ``shown`` rows or steps (all of them when ``shown`` is larger)."""
-    from .render.latex import _blocks, _step, _table
 
     kind, content = piece[0], piece[1]
     if kind == "blocks":  # with the blank line after it, so pieces stay paragraphs of their own
-        return _blocks(content, 3)
+        return latex_blocks(content, 3)
     if kind == "rows":  # the rows not yet revealed are there, invisible, so the columns keep their widths
         lines = _table(content)
         header = next(i for i, line in enumerate(lines) if line.endswith(r"\hline"))
@@ -210,7 +209,6 @@ def _piece_latex(piece, shown: int) -> list[str]:
 
 def slides_pdf(document: Document, path) -> Path:
     """Compile the slides into ``path`` (a .pdf); their LaTeX source is written beside it as .tex."""
-    from .printable import compile_pdf, write_latex_files
 
     path = check_target(path)
     source = slides_latex(document)
@@ -282,7 +280,6 @@ SCRIPT = """
 
 def slides_html(document: Document) -> str:
     """The slides as one self-contained page."""
-    from .render.html import _visible_controls
 
     parts = []
     for frame in frames(document):
@@ -303,20 +300,19 @@ def slides_html(document: Document) -> str:
 
 
 def _piece_html(piece, reveal: int) -> tuple[str, int]:
-    from .render.html import _blocks
 
     kind, content = piece[0], piece[1]
     if kind == "blocks":
-        return f'<div class="reveal" data-reveal="{reveal + 1}">' + "\n".join(_blocks(content, 3)) + "</div>", reveal + 1
+        return f'<div class="reveal" data-reveal="{reveal + 1}">' + "\n".join(html_blocks(content, 3)) + "</div>", reveal + 1
     if kind == "rows":
-        lines = _blocks([content], 3)
+        lines = html_blocks([content], 3)
         header = next(i for i, line in enumerate(lines) if line.startswith("<tr><th"))
         for i in range(header + 1, len(lines)):
             if lines[i].startswith("<tr>"):
                 reveal += 1
                 lines[i] = f'<tr class="reveal" data-reveal="{reveal}">' + lines[i][len("<tr>"):]
         return "\n".join(lines), max(reveal, 1)
-    lines = _blocks([Steps(tuple(content))], 3)
+    lines = html_blocks([Steps(tuple(content))], 3)
     for i, line in enumerate(lines):
         if line.startswith('<li class="step">'):
             reveal += 1
@@ -341,9 +337,7 @@ SLIDES_HELP = ("also write slides that build the solution up step by step: FILE.
 
 def write_announced(document: Document, path) -> Path:
     """Write the slides and say so in one line on stderr, as --pdf and --html do."""
-    import sys
 
-    from .errors import OutputFileError
 
     try:
         written = write_slides(document, path)
