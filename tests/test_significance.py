@@ -200,3 +200,24 @@ def test_sign_test_with_many_topics_is_one_sum_and_still_exact():
     assert float(result) == pytest.approx(stats.binomtest(wins, n, 0.5).pvalue, rel=1e-12)
     assert result.value == min(1, 2 * Fraction(sum(__import__("math").comb(n, i) for i in range(min(wins, n - wins) + 1)), 2 ** n))
     assert "Σ C(" in result.render() and len(result.tables) == 1  # the differences only, no 30-row binomial table
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_wilcoxon_croft_signed_rank_sum_w_by_hand(alternative):
+    # Croft, Metzler & Strohman 2010 §8.6.1 on Table 8.8, d = B - A: the nine non-zero |d| ranked 1..9 with the
+    # tied 0.25s sharing 5.5; signed ranks -1 (0.02), +2, +3, -4 (0.24), +5.5, +5.5, +7, +8, +9: w = 35
+    steps = {s.symbol: s.value for s in wilcoxon_test(CROFT_B, CROFT_A, alternative).steps}
+    assert (steps["W+"], steps["W-"], steps["w"]) == (40, 5, 35)
+    assert steps["w"] == steps["W+"] - steps["W-"] == 2 * steps["W+"] - 9 * 10 // 2
+    reversed_steps = {s.symbol: s.value for s in wilcoxon_test(CROFT_A, CROFT_B, alternative).steps}
+    assert (reversed_steps["W+"], reversed_steps["W-"], reversed_steps["w"]) == (5, 40, -35)
+
+
+def test_wilcoxon_w_is_a_step_before_the_statistic_and_nothing_else_moves():
+    text = wilcoxon_test(CROFT_B, CROFT_A).render("text")
+    assert ("Step 3. Signed-rank sum w = Σ sign(d_i) · rank_i = W+ - W- (Croft, Metzler & Strohman 2010 §8.6.1): "
+            "w = W+ - W- = 40 - 5 = 35") in text
+    assert "Step 4. Test statistic: the smaller rank sum: T = min(W+, W-) = min(40, 5) = 5" in text
+    assert "Result: p = 9/256 ≈ 0.0352" in text
+    one_sided = [s.symbol for s in wilcoxon_test(CROFT_B, CROFT_A, "greater").steps]
+    assert one_sided == ["W+", "W-", "w", "m", "2^n", "p"]

@@ -309,7 +309,9 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
     W+ = Σ_{d_i > 0} rank_i and W- = Σ_{d_i < 0} rank_i. Under H0 each rank is as likely to carry + as -,
     so the 2^n sign patterns of the ranks give W+'s null distribution, enumerated exactly (p a fraction) up to
     100 non-zero differences; p = P(W+ >= w+) for 'greater', P(W+ <= w+) for 'less', and
-    min(1, 2 · P(W+ <= min(w+, w-))) two-sided. Above 100, scipy's normal approximation.
+    min(1, 2 · P(W+ <= min(w+, w-))) two-sided. Above 100, scipy's normal approximation. Croft, Metzler &
+    Strohman (2010, §8.6.1) state the test with the signed-rank sum w = Σ sign(d_i) · rank_i = W+ - W- instead,
+    shown as a step: since W+ + W- = n(n + 1)/2 is fixed, w = 2 W+ - n(n + 1)/2 and the same tails follow.
 
     Reference: Wilcoxon 1945; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.wilcoxon (zero_method='wilcox').
 
@@ -327,6 +329,8 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
     n = len(kept)
     w_plus = total([Traced(ranks[i]) for i in kept if d[i] > 0], "W+", "Sum of the ranks of the positive differences")
     w_minus = total([Traced(ranks[i]) for i in kept if d[i] < 0], "W-", "Sum of the ranks of the negative differences")
+    signed_sum = (w_plus - w_minus).named("w", "Signed-rank sum w = Σ sign(d_i) · rank_i = W+ - W- "
+                                               "(Croft, Metzler & Strohman 2010 §8.6.1)")
     if choice.key == "two-sided":
         statistic = minimum([w_plus, w_minus], "T", "Test statistic: the smaller rank sum")
     else:
@@ -353,7 +357,7 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
             p = minimum([1, 2 * tail]).named("p", "p-value (both tails)")
         else:
             p = (m / patterns).named("p", f"p-value: the exact tail {tail_text}")
-        support = [statistic]
+        support = [signed_sum, statistic]
     else:
         stats = _scipy_stats()
         xs = [exact.to_float(x) for x in pairs.a]
@@ -362,7 +366,7 @@ def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Re
         p = Traced(_float(found.pvalue), "p", "p-value (normal approximation with tie correction, scipy.stats.wilcoxon)")
         notes.append(Note("assumption", f"{n} non-zero differences: too many to enumerate, so the p-value is "
                                         "scipy's normal approximation with tie correction"))
-        support = [statistic]
+        support = [signed_sum, statistic]
     return _result("wilcoxon", "Wilcoxon signed-rank test", p, pairs, choice, alpha,
                    "the differences are symmetric around 0", notes=notes, support=support, ranks=ranks)
 
