@@ -44,6 +44,7 @@ ALL_METRICS = {
     "3pt": ["RNRNR", "--relevant", "5"],
     "kpt": ["RNRNR", "--relevant", "5", "--levels", "0.25,0.75"],
     "gmap": ["RNNRR", "NRN", "--relevant", "5,2"],
+    "auc": ["RNRNN", "--relevant", "4"],
 }
 
 

@@ -21,11 +21,13 @@ from .set_based import f_measure, hits, precision, recall, success
 from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
 from .counts import Counts, accuracy, break_even, e_measure, fallout, kappa_from_table
 from .fleiss import fleiss_kappa, pairwise_kappa
+from .weighted_kappa import cohen_kappa_categories, weighted_kappa
 from .bpref import bpref
 from .infap import infap
 from .gmap import gmap
 from .interpolation import k_point_average, three_point_average
 from .rbp import rank_biased_precision
+from .auc import roc_auc
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -127,6 +129,21 @@ METRICS += (
            inputs="many-judges", conventions=(conv.KAPPA_MARGINALS,)),
 )
 
+# two judges, k categories (--judge1 0,2,1 --judge2 0,1,1): grades or labels; weighted kappa for grades
+WEIGHTS = Parameter("weights", "choice", "weighted-kappa: disagreement weights, linear |i-j|/(k-1) or quadratic "
+                    "((i-j)/(k-1))²", "quadratic")
+METRICS += (
+    Metric("cohen-kappa", "Cohen's kappa of two judges over k categories (grades or labels)",
+           "κ = (P(A) - P(E)) / (1 - P(E)), P(E) = Σ_i n_1(i) · n_2(i) / n²",
+           r"\kappa = \frac{P(A) - P(E)}{1 - P(E)},\ P(E) = \sum_i \frac{n_1(i)\, n_2(i)}{n^2}", cohen_kappa_categories,
+           "Cohen 1960; scikit-learn cohen_kappa_score", inputs="judges"),
+    Metric("weighted-kappa", "Weighted kappa of two judges' grades (linear or quadratic weights)",
+           "κ_w = 1 - Σ w_ij · O_ij / Σ w_ij · E_ij, E_ij = n_1(i) · n_2(j) / n",
+           r"\kappa_w = 1 - \frac{\sum_{ij} w_{ij} O_{ij}}{\sum_{ij} w_{ij} E_{ij}},\ E_{ij} = \frac{n_1(i)\, n_2(j)}{n}",
+           weighted_kappa, "Cohen 1968; Fleiss & Cohen 1973; scikit-learn cohen_kappa_score(weights=…)",
+           inputs="judges", parameters=(WEIGHTS,)),
+)
+
 LEVELS = Parameter("levels", "levels", "kpt: the recall levels whose interpolated precisions are averaged",
                    "0.2, 0.5, 0.8")
 PERSISTENCE = Parameter("persistence", "number", "RBP: probability p that the user reads on to the next rank", "9/10")
@@ -162,6 +179,15 @@ METRICS += (
     Metric("gmap", "Geometric mean of AP over the queries", "GMAP = (Π_q max(AP_q, 0.00001))^(1/n)",
            r"\mathrm{GMAP} = \left(\prod_q \max(\mathrm{AP}_q, 10^{-5})\right)^{1/n}", _gmap_of_queries,
            "Robertson 2006; trec_eval gm_map", inputs="queries", conventions=(conv.GMAP_FLOOR, conv.AP_DENOMINATOR)),
+)
+
+# ROC AUC of a ranking: the share of (relevant, non-relevant) retrieved pairs in the right order
+METRICS += (
+    Metric("auc", "ROC AUC of a ranking: the share of (relevant, non-relevant) pairs in the right order",
+           "AUC = C / (n_R · n_N), C = Σ_{relevant r} #(non-relevant ranked below r)",
+           r"\mathrm{AUC} = \frac{C}{n_R \cdot n_N},\ C = \sum_{r\ \text{relevant}} \#\{\text{non-relevant below } r\}",
+           roc_auc, "Bamber 1975; Hanley & McNeil 1982; Fawcett 2006 §7; scikit-learn roc_auc_score",
+           aliases=("roc-auc",)),
 )
 
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
@@ -211,7 +237,7 @@ __all__ = [
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
-    "fleiss_kappa", "pairwise_kappa", "infap",
+    "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc",
 ]
 
 # the metrics that also take counts (tp, fp, fn, tn) instead of a ranking
