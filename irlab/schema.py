@@ -25,7 +25,7 @@ from .errors import IrlabError
 from .escape import CONTROL_CHARACTER, control_name
 from .exact import parse_number
 from .metrics import METRICS, get_metric
-from .metrics.agreement import parse_judgments
+from .metrics.weighted_kappa import parse_categories
 from .metrics.dcg import parse_gains
 from .outputs import write_text
 from .ranking import Ranking, parse_ids
@@ -257,9 +257,9 @@ def _documents(value, problem):
 
 def _column(value, problem):
     if not isinstance(value, (str, list)):
-        problem(f"must be a judge's 0/1 column such as \"0,1,1\" or [0, 1, 1], got {_shown(value)}")
-    try:
-        parse_judgments(value, "the column")
+        problem(f"must be a judge's 0/1 column or column of categories such as \"0,1,1\" or [0, 2, 1], got {_shown(value)}")
+    try:  # kappa's 0/1 or cohen-kappa's categories; kappa names a category other than 0/1 when it solves
+        parse_categories(value, "the column")
     except IrlabError as error:
         problem(str(error))
 
@@ -300,6 +300,7 @@ def _metric_keys() -> list[Key]:
         "gains": (_gain_table, 'a gain per grade: "1=1,2=5" or { 1 = 1, 2 = 5 }'),
         "log_base": (_integer(2, 10**6), "integer 2 … 1,000,000"),
         "persistence": (_number(0, 1, low_open=True, high_open=True), "number in (0, 1) (0.8, \"4/5\", \"80%\")"),
+        "weights": (_choice(("linear", "quadratic")), "linear \\| quadratic"),
     }
     keys, seen = [], {}
     for metric in METRICS:
@@ -398,9 +399,11 @@ def _keys() -> tuple[Key, ...]:
             solvers=("kappa", "aggregate"), check=_judgments, range=f"up to {count:,} rows"),
         Key("parameters", "retrieved", "documents", "the documents a system returned (ids of judgment rows)",
             solvers=("aggregate",), check=_documents, range=f"up to {count:,} ids"),
-        Key("parameters", "judge1", "column", "the first judge's 0/1 judgments", solvers=("kappa",), check=_column,
+        Key("parameters", "judge1", "column", "the first judge's judgments: 0/1 (kappa) or categories, grades or labels "
+            "(cohen-kappa, weighted-kappa: grades)", solvers=("kappa", "cohen-kappa", "weighted-kappa"), check=_column,
             range="\"0,1,1\" or [0, 1, 1]"),
-        Key("parameters", "judge2", "column", "the second judge's 0/1 judgments", solvers=("kappa",), check=_column,
+        Key("parameters", "judge2", "column", "the second judge's judgments, as judge1",
+            solvers=("kappa", "cohen-kappa", "weighted-kappa"), check=_column,
             range="\"0,1,1\" or [0, 1, 1]"),
         Key("parameters", "a", "ids", "the first ranking of document ids", solvers=("kendall", "spearman"), check=_ids,
             range="\"d1,d2,d3\" or [\"d1\", \"d2\"]"),
@@ -411,7 +414,8 @@ def _keys() -> tuple[Key, ...]:
                                              "pr-averages"), range="tp, fp, fn (, tn or n)"),
         Key("parameters", "judges_table", "counts", "the two judges' 2x2 table: yes-yes, yes-no, no-yes, no-no",
             solvers=("kappa",), range="[300, 20, 10, 70]"),
-        Key("parameters", "judges", "columns", "one 0/1 column per judge", solvers=("fleiss", "pairwise-kappa"),
+        Key("parameters", "judges", "columns", "one column per judge: categories, 0/1 or integer grades (pairwise-kappa: "
+            "0/1)", solvers=("fleiss", "pairwise-kappa"),
             range="[\"1,1,0\", \"1,0,0\", \"1,1,1\"]"),
         Key("parameters", "systems", "table", "per system, its rankings (one per query) or its per-topic scores",
             solvers=("compare-systems", *paired), check=_names("system"), range="{ A = [...], B = [...] }"),

@@ -38,6 +38,8 @@ ALL_METRICS = {
     "break-even": ["RNNRR", "--relevant", "3"],
     "fleiss": ["--judges", "1,1,0,0;1,1,0,1;1,0,0,0"],
     "pairwise-kappa": ["--judges", "1,1,0,0;1,0,0,0;1,1,0,0", "--kappa-marginals", "per-judge"],
+    "cohen-kappa": ["--judge1", "0,1,2,2,1", "--judge2", "0,2,2,1,1"],
+    "weighted-kappa": ["--judge1", "0,1,2,3,3", "--judge2", "0,1,3,3,2", "--weights", "linear"],
     "bpref": ["RNURN", "--relevant", "3"],
     "infap": ["RSNUR", "--relevant", "3"],
     "rbp": ["RNURN", "--persistence", "0.8"],

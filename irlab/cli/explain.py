@@ -45,8 +45,12 @@ def add_parser(commands) -> None:
     params.add_argument("--gains", metavar="TABLE", help="dcg/ndcg: a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g)")
     params.add_argument("--log-base", metavar="B", help="dcg/ndcg: base of the discount's logarithm (default 2; "
                         "scikit-learn dcg_score log_base)")
-    params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments")
-    params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments")
+    params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments; cohen-kappa/weighted-kappa: "
+                        "first judge's categories (grades 0,2,1 or labels high,low)")
+    params.add_argument("--judge2", metavar="COLUMN", help="kappa: second judge's 0/1 judgments; cohen-kappa/weighted-kappa: "
+                        "second judge's categories")
+    params.add_argument("--weights", metavar="linear|quadratic", help="weighted-kappa: disagreement weights, "
+                        "|i-j|/(k-1) or ((i-j)/(k-1))^2 (default quadratic)")
     params.add_argument("--counts", metavar="COUNTS", help="set metrics: tp=20,fp=40,fn=60,tn=880 instead of a ranking; "
                         "kappa: the judges' 2x2 table yes-yes,yes-no,no-yes,no-no (300,20,10,70)")
     params.add_argument("--levels", metavar="R1,R2,…", help="kpt: the recall levels to average (0.2,0.5,0.8)")
@@ -89,7 +93,7 @@ def run(args) -> int:
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights")
 
 
 def _check_options(args, metric):
@@ -129,7 +133,7 @@ def _explain_inputs(args):
         return metric, options, *_counts_inputs(args, metric)
     if metric.inputs == "judges":
         if args.rankings or args.judge1 is None or args.judge2 is None:
-            raise ParameterError("kappa takes two judge columns: irlab explain kappa --judge1 0,1,1 --judge2 1,1,0")
+            raise ParameterError(f"{metric.name} takes two judge columns: irlab explain {metric.name} --judge1 0,1,1 --judge2 1,1,0")
         return metric, options, (args.judge1, args.judge2), []
     if metric.inputs == "rankings-of-ids":
         if args.rankings or args.a is None or args.b is None:

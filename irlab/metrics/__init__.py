@@ -21,6 +21,7 @@ from .set_based import f_measure, hits, precision, recall, success
 from .significance import bootstrap_interval, permutation_test, sign_test, t_test, wilcoxon_test
 from .counts import Counts, accuracy, break_even, e_measure, fallout, kappa_from_table
 from .fleiss import fleiss_kappa, pairwise_kappa
+from .weighted_kappa import cohen_kappa_categories, weighted_kappa
 from .bpref import bpref
 from .infap import infap
 from .gmap import gmap
@@ -128,6 +129,21 @@ METRICS += (
            inputs="many-judges", conventions=(conv.KAPPA_MARGINALS,)),
 )
 
+# two judges, k categories (--judge1 0,2,1 --judge2 0,1,1): grades or labels; weighted kappa for grades
+WEIGHTS = Parameter("weights", "choice", "weighted-kappa: disagreement weights, linear (grade distance / (k - 1)) or "
+                    "quadratic (its square)", "quadratic")
+METRICS += (
+    Metric("cohen-kappa", "Cohen's kappa of two judges over k categories (grades or labels)",
+           "κ = (P(A) - P(E)) / (1 - P(E)), P(E) = Σ_i n_1(i) · n_2(i) / n²",
+           r"\kappa = \frac{P(A) - P(E)}{1 - P(E)},\ P(E) = \sum_i \frac{n_1(i)\, n_2(i)}{n^2}", cohen_kappa_categories,
+           "Cohen 1960; scikit-learn cohen_kappa_score", inputs="judges"),
+    Metric("weighted-kappa", "Weighted kappa of two judges' grades (linear or quadratic weights)",
+           "κ_w = 1 - Σ w_ij · O_ij / Σ w_ij · E_ij, E_ij = n_1(i) · n_2(j) / n",
+           r"\kappa_w = 1 - \frac{\sum_{ij} w_{ij} O_{ij}}{\sum_{ij} w_{ij} E_{ij}},\ E_{ij} = \frac{n_1(i)\, n_2(j)}{n}",
+           weighted_kappa, "Cohen 1968; Fleiss & Cohen 1973; scikit-learn cohen_kappa_score(weights=…)",
+           inputs="judges", parameters=(WEIGHTS,)),
+)
+
 LEVELS = Parameter("levels", "levels", "kpt: the recall levels whose interpolated precisions are averaged",
                    "0.2, 0.5, 0.8")
 PERSISTENCE = Parameter("persistence", "number", "RBP: probability p that the user reads on to the next rank", "9/10")
@@ -221,7 +237,7 @@ __all__ = [
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
-    "fleiss_kappa", "pairwise_kappa", "infap", "roc_auc",
+    "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc",
 ]
 
 # the metrics that also take counts (tp, fp, fn, tn) instead of a ranking

@@ -27,7 +27,8 @@ from .agreement import cohen_kappa, kappa_reading, parse_judgments
 
 
 def parse_judges(judges, what: str = "judges") -> list[tuple[int, ...]]:
-    """Several judges' columns: '1,1,0; 1,0,0; 1,1,1' (';' between judges), or a list of columns."""
+    """Several judges' columns: '1,1,0; 1,0,0; 1,1,1' (';' between judges), or a list of columns; each column
+    holds categories, 0/1 relevance or integer grades ('0,2,1,3')."""
     if isinstance(judges, str):
         columns = [c for c in judges.split(";") if c.strip()]
     else:
@@ -64,6 +65,10 @@ def _categories(column, what):
 
 def fleiss_kappa(judges) -> Result:
     """Fleiss' kappa for n >= 2 judges who each judged every document: κ = (P_avg - P_e) / (1 - P_e).
+
+    Each judge's column holds categories: 0/1 relevance or integer grades, one column n_j per category given. With
+    two judges it is Scott's pi (pooled marginals) over those categories; Cohen's own, with each judge's marginals,
+    is ``cohen-kappa``.
 
     Reference: Fleiss 1971; Manning, Raghavan & Schütze 2008 (IIR) 8.5 for kappa's reading.
 
