@@ -10,21 +10,27 @@ from ..metric import Result
 from ..trace import Traced
 
 
-def parse_judgments(column, what: str) -> tuple[int, ...]:
-    """A judge's column: '0,1,1,0', '0110', or a sequence of 0/1."""
+def column_items(column, what: str, expected: str, run_of_one=lambda token: len(token) > 1) -> list:
+    """A judge's column as its items: text split at ',', ';' or spaces, a single run such as '0110' split into its
+    characters (when ``run_of_one`` says the token is such a run), or a list/tuple as given. ``expected`` says what
+    the column must hold, for the error; an empty column or one longer than MAX_RANKS is an error too."""
     if isinstance(column, str):
-        text = column.strip()
-        items = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t]
-        if len(items) == 1 and len(items[0]) > 1:
+        items = [t for t in column.strip().replace(";", ",").replace(" ", ",").split(",") if t]
+        if len(items) == 1 and run_of_one(items[0]):
             items = list(items[0])  # '0110'
     elif isinstance(column, (list, tuple)):
         items = list(column)
     else:
-        raise InputTypeError(f"{what} must be a list of 0/1 judgments or text such as '0,1,1', got {type(column).__name__} "
-                             f"{column!r:.40}")
+        raise InputTypeError(f"{what} must be {expected}, got {type(column).__name__} {column!r:.40}")
     check_at_most(len(items), MAX_RANKS, f"the number of judgments in {what}")
     if not items:
         raise RankingError(f"{what} is empty")
+    return items
+
+
+def parse_judgments(column, what: str) -> tuple[int, ...]:
+    """A judge's column: '0,1,1,0', '0110', or a sequence of 0/1."""
+    items = column_items(column, what, "a list of 0/1 judgments or text such as '0,1,1'")
     values = []
     for position, item in enumerate(items, 1):
         value = item.strip() if isinstance(item, str) else item

@@ -29,11 +29,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..document import Note, Table
-from ..errors import InputTypeError, ParameterError, RankingError
-from ..limits import MAX_GRADE, MAX_NAME, MAX_RANKS, check_at_most
+from ..errors import ParameterError, RankingError
+from ..limits import MAX_GRADE, MAX_NAME, check_at_most
 from ..metric import Result
 from ..trace import Traced, total
-from .agreement import kappa_reading
+from .agreement import column_items, kappa_reading
 
 WEIGHTS = {  # name -> (w_ij as text, reference)
     "linear": ("|i - j| / (k - 1)", "Cohen 1968; Cicchetti & Allison 1971"),
@@ -48,18 +48,8 @@ def parse_categories(column, what: str) -> tuple:
 
     Every category is a non-negative integer (a grade: the categories are ordered) or every one is a label (text
     that is not an integer: unordered)."""
-    if isinstance(column, str):
-        items = [t for t in column.replace(";", ",").replace(" ", ",").split(",") if t]
-        if len(items) == 1 and len(items[0]) > 1 and items[0].isdigit():
-            items = list(items[0])  # '0211'
-    elif isinstance(column, (list, tuple)):
-        items = list(column)
-    else:
-        raise InputTypeError(f"{what} must be a list of categories or text such as '0,2,1', got "
-                             f"{type(column).__name__} {column!r:.40}")
-    check_at_most(len(items), MAX_RANKS, f"the number of judgments in {what}")
-    if not items:
-        raise RankingError(f"{what} is empty")
+    items = column_items(column, what, "a list of categories or text such as '0,2,1'",
+                         lambda token: len(token) > 1 and token.isdigit())  # '0211', not a label such as 'rel'
     values = []
     for position, item in enumerate(items, 1):
         if isinstance(item, bool):
