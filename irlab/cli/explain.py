@@ -40,9 +40,11 @@ def add_parser(commands) -> None:
     params = explain.add_argument_group("metric parameters")
     params.add_argument("--k", metavar="K", help="cut-off rank")
     params.add_argument("--recall-level", metavar="X", help="recall level in [0, 1] (0.25 or 25%%)")
-    params.add_argument("--beta", metavar="B", help="F-measure weight (default 1)")
+    params.add_argument("--beta", metavar="B", help="F-measure weight of recall (default 1); q-measure: the same "
+                        "option weighs the gain in the blended ratio (default 1; 0 gives AP)")
     params.add_argument("--max-grade", metavar="G", help="top of the grade scale for ERR (default: highest judged grade)")
-    params.add_argument("--gains", metavar="TABLE", help="dcg/ndcg: a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g)")
+    params.add_argument("--gains", metavar="TABLE", help="dcg/ndcg: a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g); "
+                        "q-measure: a gain per relevant grade (default gain = grade)")
     params.add_argument("--log-base", metavar="B", help="dcg/ndcg: base of the discount's logarithm (default 2; "
                         "scikit-learn dcg_score log_base)")
     params.add_argument("--judge1", metavar="COLUMN", help="kappa: first judge's 0/1 judgments; cohen-kappa/weighted-kappa: "

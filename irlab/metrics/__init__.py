@@ -28,6 +28,7 @@ from .gmap import gmap
 from .interpolation import k_point_average, three_point_average
 from .rbp import rank_biased_precision
 from .auc import roc_auc
+from .qmeasure import REFERENCE as Q_REFERENCE, q_measure
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -190,6 +191,17 @@ METRICS += (
            aliases=("roc-auc",)),
 )
 
+# graded AP: Sakai's Q-measure, the blended ratio of precision and cumulative gain at the relevant ranks
+Q_BETA = Parameter("beta", "number", "q-measure: weight of the gain in the blended ratio (0 gives AP)", 1)
+Q_GAINS = Parameter("gains", "gain-table", "q-measure: a gain per relevant grade, '1=1,2=2,3=3' (default: gain = grade, "
+                    "NTCIREVAL's 1, 2, 3 for L1, L2, L3)")
+METRICS += (
+    Metric("q-measure", "Sakai's Q-measure: graded AP through the blended ratio",
+           "Q = (1/R) · Σ_{relevant r} (C(r) + β · cg(r)) / (r + β · cg*(r))",
+           r"Q = \frac{1}{R} \sum_{r\ \text{relevant}} \frac{C(r) + \beta\, cg(r)}{r + \beta\, cg^*(r)}", q_measure,
+           Q_REFERENCE + "; NTCIREVAL Q-measure", parameters=(Q_BETA, Q_GAINS), aliases=("q", "qmeasure")),
+)
+
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
@@ -237,7 +249,7 @@ __all__ = [
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
-    "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc",
+    "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc", "q_measure",
 ]
 
 # the metrics that also take counts (tp, fp, fn, tn) instead of a ranking
