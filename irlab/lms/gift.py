@@ -60,8 +60,9 @@ def _multichoice(bank: Bank, q: BankQuestion) -> str:
     options = []
     for choice, credit in zip(q.choices, choice_credits(q)):
         text = _html(plain_html(choice.text))
-        if text.startswith("%"):  # GIFT would read a leading '%…%' as a weight: write the '%' as its entity
-            text = "&percnt;" + text[1:]
+        start = len(text) - len(text.lstrip())  # Moodle trims an answer before it looks for a weight
+        if text[start:].startswith("%"):  # GIFT would read a leading '%…%' as a weight: write the '%' as its entity
+            text = text[:start] + "&percnt;" + text[start + 1:]
         if several:
             options.append(f"~%{graded(bank, credit, q.name)}%{text}")
         else:
