@@ -47,6 +47,8 @@ ALL_METRICS = {
     "kpt": ["RNRNR", "--relevant", "5", "--levels", "0.25,0.75"],
     "gmap": ["RNNRR", "NRN", "--relevant", "5,2"],
     "auc": ["RNRNN", "--relevant", "4"],
+    "inst": ["RNURN", "--target", "2", "--max-depth", "20"],
+    "insq": ["2,0,1", "--target", "3/2"],
     "q-measure": ["3,0,1,2", "--unretrieved", "3", "--beta", "1/2", "--gains", "1=1,2=2,3=3"],
 }
 

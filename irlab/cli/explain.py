@@ -57,6 +57,9 @@ def add_parser(commands) -> None:
                         "kappa: the judges' 2x2 table yes-yes,yes-no,no-yes,no-no (300,20,10,70)")
     params.add_argument("--levels", metavar="R1,R2,…", help="kpt: the recall levels to average (0.2,0.5,0.8)")
     params.add_argument("--persistence", metavar="P", help="rbp: probability of reading on to the next rank (default 9/10)")
+    params.add_argument("--target", metavar="T", help="inst/insq: the amount of gain the user wants (default 1, cwl-eval's T)")
+    params.add_argument("--max-depth", metavar="N", help="inst/insq: ranks read, gain 0 beyond the list (default 1000, "
+                        "cwl-eval --max_depth)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
     params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids; kendall-tau/"
@@ -95,7 +98,7 @@ def run(args) -> int:
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights", "target", "max_depth")
 
 
 def _check_options(args, metric):

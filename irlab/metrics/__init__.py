@@ -27,6 +27,7 @@ from .infap import infap
 from .gmap import gmap
 from .interpolation import k_point_average, three_point_average
 from .rbp import rank_biased_precision
+from .cwl import inst, insq
 from .auc import roc_auc
 from .qmeasure import REFERENCE as Q_REFERENCE, q_measure
 
@@ -202,6 +203,25 @@ METRICS += (
            Q_REFERENCE + "; NTCIREVAL Q-measure", parameters=(Q_BETA, Q_GAINS), aliases=("q", "qmeasure")),
 )
 
+# C/W/L user models: a continuation C(i) after each rank, weights W(i), the expected rate of gain
+TARGET = Parameter("target", "number", "inst/insq: T, the amount of gain the user wants (cwl-eval's T)", 1)
+MAX_DEPTH = Parameter("max_depth", "int", "inst/insq: n, the ranks read; beyond the list gain 0 (cwl-eval --max_depth)", 1000)
+METRICS += (
+    Metric("inst", "INST: adaptive C/W/L user model with target T (expected rate of gain)",
+           "INST = Σ_i W(i) · r_i, W(i) = Π_{j<i} C(j) / Σ_{k<=n} Π_{j<k} C(j), "
+           "C(i) = ((i + T + T_i - 1) / (i + T + T_i))², T_i = T - Σ_{j<=i} r_j",
+           r"\mathrm{INST} = \sum_{i=1}^{n} W(i)\, r_i,\ W(i) = \frac{\prod_{j<i} C(j)}{\sum_{k=1}^{n} \prod_{j<k} C(j)},\ "
+           r"C(i) = \left(\frac{i + T + T_i - 1}{i + T + T_i}\right)^2,\ T_i = T - \sum_{j \le i} r_j", inst,
+           "Moffat, Bailey, Scholer & Thomas 2015 (ADCS), 2017 (TOIS 35(3)); Azzopardi, Thomas & Moffat 2019; "
+           "cwl-eval INST", parameters=(TARGET, MAX_DEPTH)),
+    Metric("insq", "INSQ: C/W/L user model with target T (expected rate of gain)",
+           "INSQ = Σ_i W(i) · r_i, W(i) = Π_{j<i} C(j) / Σ_{k<=n} Π_{j<k} C(j), C(i) = ((i + 2T - 1) / (i + 2T))²",
+           r"\mathrm{INSQ} = \sum_{i=1}^{n} W(i)\, r_i,\ W(i) = \frac{\prod_{j<i} C(j)}{\sum_{k=1}^{n} \prod_{j<k} C(j)},\ "
+           r"C(i) = \left(\frac{i + 2T - 1}{i + 2T}\right)^2", insq,
+           "Moffat, Scholer & Thomas 2012 (ADCS) §4; Moffat, Bailey, Scholer & Thomas 2017; Azzopardi, Thomas & Moffat "
+           "2019; cwl-eval INSQ", parameters=(TARGET, MAX_DEPTH)),
+)
+
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
@@ -248,6 +268,7 @@ __all__ = [
     "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
+    "inst", "insq",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
     "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc", "q_measure",
 ]
