@@ -31,6 +31,16 @@ def visible_controls(text: str) -> str:
     return CONTROL_CHARACTER.sub(lambda m: f"<{control_name(m.group())}>", text.replace("\r\n", "\n"))
 
 
+# beyond the control characters, the two noncharacters that XML 1.0 forbids as well
+XML_NONCHARACTER = re.compile("[\ufffe\uffff]")
+
+
+def visible_in_xml(text: str) -> str:
+    """``text`` as an XML file can carry it (the LMS question banks): control characters and U+FFFE, U+FFFF
+    written as '<U+001B>'."""
+    return XML_NONCHARACTER.sub(lambda m: f"<{control_name(m.group())}>", visible_controls(str(text)))
+
+
 # the LaTeX text escaper ------------------------------------------------------------------------------
 
 LATEX_SPECIAL = {

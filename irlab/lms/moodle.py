@@ -26,7 +26,7 @@ from fractions import Fraction
 from html import escape as html_escape
 from xml.sax.saxutils import escape as xml_escape
 
-from irlab.escape import CONTROL_CHARACTER, control_name, visible_controls
+from irlab.escape import CONTROL_CHARACTER, XML_NONCHARACTER, control_name, visible_in_xml
 from irlab.lms.bank import Bank, BankQuestion, NumericAnswer
 
 # Moodle's grade options (question_bank::fraction_options): the only fractions its import accepts
@@ -36,19 +36,13 @@ GRADE_OPTIONS = tuple(Fraction(n, d) for n, d in (
 
 MAX_EXACT_PLACES = 15  # a finite decimal up to this many places is written exactly
 
-# beyond visible_controls: the two noncharacters XML 1.0 forbids as well
-_XML_FORBIDDEN = re.compile("[\ufffe\uffff]")
-
-
-def clean(text: str) -> str:
-    """``text`` as every LMS writer writes it: control characters (and U+FFFE, U+FFFF) shown as ``<U+001B>``."""
-    return _XML_FORBIDDEN.sub(lambda m: f"<U+{ord(m.group()):04X}>", visible_controls(text))
+clean = visible_in_xml  # text as every LMS writer writes it: control characters (and U+FFFE, U+FFFF) as <U+001B>
 
 
 def clean_html(html: str) -> str:
     """HTML with each control character (and U+FFFE, U+FFFF) shown as the text ``<U+001B>`` (escaped as HTML)."""
     shown = CONTROL_CHARACTER.sub(lambda m: f"&lt;{control_name(m.group())}&gt;", html.replace("\r\n", "\n"))
-    return _XML_FORBIDDEN.sub(lambda m: f"&lt;U+{ord(m.group()):04X}&gt;", shown)
+    return XML_NONCHARACTER.sub(lambda m: f"&lt;{control_name(m.group())}&gt;", shown)
 
 
 def plain_html(text: str) -> str:

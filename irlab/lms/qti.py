@@ -40,7 +40,7 @@ import zipfile
 from fractions import Fraction
 from xml.etree import ElementTree as ET
 
-from ..escape import visible_controls
+from ..escape import visible_in_xml
 from .bank import Bank, BankQuestion, NumericAnswer
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -51,12 +51,7 @@ POINTS = 1  # points of every question (and so of every group's drawn item)
 _MAX_DECIMALS = 12
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so that the same bank gives the same bytes
 
-_NONCHARACTER = re.compile("[\ufffe\uffff]")  # not allowed in XML 1.0 either
-
-
-def clean(text: str) -> str:
-    """``text`` with every character XML 1.0 cannot carry written as '<U+001B>'."""
-    return _NONCHARACTER.sub(lambda m: f"<U+{ord(m.group()):04X}>", visible_controls(str(text)))
+clean = visible_in_xml  # every character XML 1.0 cannot carry written as '<U+001B>', as the other LMS writers do
 
 
 def html_text(text: str) -> str:
