@@ -265,3 +265,11 @@ def variant_set(path, student: str | None = None, seed=None) -> ExerciseSet:
     path = Path(path)
     return _variant_set_cached(str(path), _stamp(path), None if student is None else normalise_student(student),
                                None if seed is None else str(seed))
+
+
+def clear_drawing_caches() -> None:
+    """Forget every set loaded, variant drawn and solution remembered in this module."""
+    _loaded.cache_clear()
+    _variant_set_cached.cache_clear()
+    _SOLVED.clear()
+    _ISSUED.clear()

@@ -45,13 +45,13 @@ from pathlib import Path
 from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError, ParameterError
-from .drawing import _ISSUED, _SOLVED, _loaded, _stamp, _variant_set_cached, variant_set
+from .drawing import _stamp, clear_drawing_caches, variant_set
 from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, read_manifest,
                        read_roster, variant_code)
 from .jsonstream import Lazy, write_json
-from .key import _grading_defaults_cached, _key_cached, answer_key, split_reference
+from .key import _key_cached, answer_key, clear_key_caches, split_reference
 from .mistakes import BY_NAME
 
 COLUMNS = ("student", "exercise", "question", "answer")
@@ -721,10 +721,8 @@ def _roster_notes(spellings: dict, on_roster: dict, have_roster: bool) -> list[s
 
 def clear_caches() -> None:
     """Forget every variant and answer key computed so far (they are cached per file, student and seed)."""
-    for cache in (_key_cached, _variant_set_cached, _loaded, _grading_defaults_cached):
-        cache.cache_clear()
-    _SOLVED.clear()
-    _ISSUED.clear()
+    clear_key_caches()
+    clear_drawing_caches()
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,

@@ -160,6 +160,12 @@ def answer_key(path, exercise_id: str, question_id: str, student: str | None = N
                        None if seed is None else str(seed), str(exercise_id), str(question_id))
 
 
+def clear_key_caches() -> None:
+    """Forget every answer key and grading table computed so far."""
+    _key_cached.cache_clear()
+    _grading_defaults_cached.cache_clear()
+
+
 def split_reference(question_ref: str, exercise: Exercise) -> tuple[str, str | None]:
     """'b' -> ('b', None); 'b.2' -> ('b', '2'); 'b:recall' -> ('b', 'recall'); a question id containing '.' wins."""
     ref = str(question_ref).strip()
