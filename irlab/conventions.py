@@ -253,6 +253,21 @@ SPEARMAN_TIES = Convention(
     ),
     "mid-rank-pearson",
 )
+DIVERSITY_NORMALISATION = Convention(
+    "diversity_normalisation",
+    "Are α-DCG and ERR-IA reported as the papers' sums, or divided by an ideal-ideal list as ndeval reports them?",
+    (
+        Choice("ndeval", "divided by the same sum for an 'ideal ideal' list whose every document is relevant to every "
+               "subtopic (collection-independent normalisation)",
+               "α-DCG@k / Σ_{i<=k} S(1-α)^(i-1) / log2(i+1);  Σ_{i<=k} g_i / i / Σ_{i<=k} S(1-α)^(i-1) / i",
+               "ndeval 4.5 (TREC Web track 2009-2014) alpha-DCG@k and ERR-IA@k"),
+        Choice("raw", "the papers' sums", "α-DCG@k = Σ_{i<=k} g_i / log2(i+1);  ERR-IA@k = (α/S) Σ_{i<=k} g_i / i",
+               "Clarke et al. 2008 (SIGIR) §4-5; Chapelle et al. 2011 (IRJ 14(6)) §3, P(s) = 1/S"),
+    ),
+    "ndeval",
+)
+"""α-nDCG and nERR-IA divide by the greedy ideal ranking's value, so they are the same under both choices."""
+
 # conventions only the explorer compares (irlab computes both sides in one explanation)
 COMPARED_ONLY = (SPEARMAN_TIES,)
 
@@ -261,5 +276,5 @@ COMPARED_ONLY = (SPEARMAN_TIES,)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT)
+       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, DIVERSITY_NORMALISATION)
 BY_NAME = {convention.name: convention for convention in ALL}

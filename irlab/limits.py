@@ -12,6 +12,7 @@ from .errors import InputFileError, LimitError
 MAX_RANKS = 20_000  # documents in one ranking (retrieved, or judged but not retrieved)
 MAX_RELEVANT = 20_000  # R, the relevant documents of one query
 MAX_GRADE = 20  # a relevance grade; exponential gain 2^g - 1 and ERR's 2^gmax grow with it
+MAX_SUBTOPICS = 1000  # subtopics (intents) of one topic; TREC Web track topics have at most 8, NTCIR's a few dozen
 MAX_COLLECTION = 10**12  # N, the documents in the collection
 MAX_CUTOFF = 10**12  # k, a cut-off rank
 MAX_DIGITS = 15  # digits of the numerator or denominator of a number parameter (0.25, 1/3, 1e-6)

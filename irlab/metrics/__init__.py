@@ -30,6 +30,8 @@ from .rbp import rank_biased_precision
 from .cwl import inst, insq
 from .auc import roc_auc
 from .qmeasure import REFERENCE as Q_REFERENCE, q_measure
+from .diversity import (CHAPELLE, CLARKE, IntentRanking, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, precision_ia,
+                        subtopic_recall)
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -222,6 +224,38 @@ METRICS += (
            "2019; cwl-eval INSQ", parameters=(TARGET, MAX_DEPTH)),
 )
 
+# novelty and diversity: a ranking judged per subtopic ('1+2 - 2 ?', --unretrieved '3 1+4'), gains Σ_s (1-α)^c_s
+ALPHA = Parameter("alpha", "number", "diversity: α, the chance a relevant document fails to satisfy; each repeat of a "
+                  "subtopic gains (1-α)^c (0 < α <= 1, ndeval's default 1/2)", "1/2")
+DIV_NORM = (conv.DIVERSITY_NORMALISATION,)
+METRICS += (
+    Metric("alpha-ndcg", "α-nDCG: novelty- and diversity-aware nDCG over the greedy ideal ranking",
+           "α-nDCG@k = α-DCG@k / α-DCG@k(greedy ideal), α-DCG@k = Σ_{i<=k} Σ_s (1-α)^c_s(i) / log2(i+1)",
+           r"\alpha\text{-nDCG}@k = \frac{\alpha\text{-DCG}@k}{\alpha\text{-DCG}^*@k},\ "
+           r"\alpha\text{-DCG}@k = \sum_{i=1}^{k} \frac{\sum_{s} (1-\alpha)^{c_s(i)}}{\log_2(i+1)}", alpha_ndcg,
+           CLARKE + "; ndeval alpha-nDCG@k", inputs="intents", parameters=(K, ALPHA), aliases=("a-ndcg",)),
+    Metric("alpha-dcg", "α-DCG: novelty-biased DCG (ndeval divides it by an ideal-ideal list)",
+           "α-DCG@k = Σ_{i<=k} g_i / log2(i+1), g_i = Σ_{s ∈ d_i} (1-α)^c_s(i)",
+           r"\alpha\text{-DCG}@k = \sum_{i=1}^{k} \frac{g_i}{\log_2(i+1)},\ g_i = \sum_{s \in d_i} (1-\alpha)^{c_s(i)}",
+           alpha_dcg, CLARKE + "; ndeval alpha-DCG@k", inputs="intents", parameters=(K, ALPHA), conventions=DIV_NORM),
+    Metric("err-ia", "ERR-IA: intent-aware expected reciprocal rank (uniform intents, satisfaction α)",
+           "ERR-IA@k = (α / S) · Σ_{i<=k} g_i / i, g_i = Σ_{s ∈ d_i} (1-α)^c_s(i)",
+           r"\mathrm{ERR\text{-}IA}@k = \frac{\alpha}{S} \sum_{i=1}^{k} \frac{g_i}{i},\ g_i = \sum_{s \in d_i} (1-\alpha)^{c_s(i)}",
+           err_ia, CHAPELLE + "; ndeval ERR-IA@k", inputs="intents", parameters=(K, ALPHA), conventions=DIV_NORM),
+    Metric("nerr-ia", "nERR-IA: ERR-IA over that of the greedy ideal ranking",
+           "nERR-IA@k = Σ_{i<=k} g_i / i / Σ_{i<=k} g*_i / i",
+           r"\mathrm{nERR\text{-}IA}@k = \frac{\sum_{i=1}^{k} g_i / i}{\sum_{i=1}^{k} g^*_i / i}", nerr_ia,
+           CHAPELLE + "; ndeval nERR-IA@k", inputs="intents", parameters=(K, ALPHA)),
+    Metric("strec", "Subtopic recall: the share of the subtopics covered by the top k",
+           "strec@k = |∪_{i<=k} subtopics(d_i)| / S", r"\mathrm{strec}@k = \frac{|\bigcup_{i \le k} s(d_i)|}{S}",
+           subtopic_recall, "Zhai, Cohen & Lafferty 2003 (SIGIR); ndeval strec@k", inputs="intents", parameters=(K,),
+           aliases=("s-recall", "subtopic-recall")),
+    Metric("p-ia", "Intent-aware precision: P@k averaged over the subtopics (uniform intents)",
+           "P-IA@k = Σ_{i<=k} |subtopics(d_i)| / (k · S)", r"\mathrm{P\text{-}IA}@k = \frac{\sum_{i=1}^{k} |s(d_i)|}{k \cdot S}",
+           precision_ia, "Agrawal, Gollapudi, Halverson & Ieong 2009 (WSDM); ndeval P-IA@k", inputs="intents",
+           parameters=(K,), aliases=("precision-ia",)),
+)
+
 # paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
@@ -271,6 +305,7 @@ __all__ = [
     "inst", "insq",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
     "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc", "q_measure",
+    "IntentRanking", "alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "subtopic_recall", "precision_ia",
 ]
 
 # the metrics that also take counts (tp, fp, fn, tn) instead of a ranking
