@@ -7,6 +7,10 @@ trec_eval's long option names are accepted as trec_eval spells them
 
 ``-m`` is repeatable and accepts trec_eval's glued form (``-mP.5,10``) and
 nicknames (``official`` -- the default -- and ``all_trec``).
+
+``--diversity`` reads the qrels as TREC diversity qrels (``topic subtopic docno judgment``) and prints ndeval
+4.5's measures (:mod:`irlab.trec.diversity`) in the same layouts, with ndeval's ``-alpha``, ``-beta`` and
+``-traditional`` as ``--alpha``, ``--beta`` and ``--traditional``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import threading
 import time
 
 from .. import __version__
+from ..errors import ParameterError
+from ..exact import parse_number
 from ..printable import run_report, write_printables
 from .options import add_printable, check_paths
 
@@ -81,6 +87,19 @@ def add_parser(commands):
     p.add_argument("--format", dest="format", choices=("text", "json", "csv"), default="text",
                    help="output format (default: trec_eval text)")
     add_printable(p, "also write a printable report (per-topic tables and bars) as PDF")
+    diversity = p.add_argument_group(
+        "diversity (ndeval 4.5)",
+        "--diversity reads QRELS as TREC diversity qrels, 'topic subtopic docno judgment', and prints ndeval's "
+        "intent-aware measures (-m alpha-nDCG@20, ERR-IA@5,10, NRBP, ...; default: ndeval's 21); -q, -n, -c, -M, "
+        "-l and --format keep their meaning")
+    diversity.add_argument("--diversity", action="store_true",
+                           help="evaluate on TREC diversity qrels, as ndeval 4.5 does")
+    diversity.add_argument("--alpha", metavar="A",
+                           help="redundancy intolerance in [0, 1] (ndeval's -alpha; default 0.5)")
+    diversity.add_argument("--beta", metavar="B", help="NRBP's patience in [0, 1] (ndeval's -beta; default 0.5)")
+    diversity.add_argument("--traditional", action="store_true",
+                           help="order each topic by score, then docno, both descending (ndeval's -traditional); "
+                                "default: by the rank column, as ndeval")
     p.set_defaults(handler=run)
     return p
 
@@ -148,6 +167,12 @@ def run(args) -> int:
     from ..trec.output import format_result
 
     check_paths(args, INPUTS)
+    if getattr(args, "diversity", False):
+        return _run_diversity(args)
+    for option, given in (("--alpha", getattr(args, "alpha", None)), ("--beta", getattr(args, "beta", None)),
+                          ("--traditional", getattr(args, "traditional", False))):
+        if given:
+            raise ParameterError(f"{option} is an option of --diversity (ndeval's measures); add --diversity")
 
     notes = []
     plan = parse_measures(args.measures or ["official"], notes=notes)
@@ -169,6 +194,42 @@ def run(args) -> int:
     if getattr(args, "pdf", None) or getattr(args, "html", None):  # the files, and one line on stderr naming them
         write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
         return 0
+    sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
+                                   summary=getattr(args, "summary", True)))
+    sys.stdout.flush()
+    return 0
+
+
+def _unit(text, option):
+    """--alpha or --beta as typed ('0.5', '1/3'), a number in [0, 1]."""
+    if text is None:
+        return 0.5   # ndeval's default for both
+    try:
+        value = parse_number(text)
+    except ValueError as exc:
+        raise ParameterError(f"{option}: {exc}") from None
+    if not 0 <= value <= 1:
+        raise ParameterError(f"{option} must be between 0 and 1 (as ndeval's), got {text.strip()}")
+    return float(value)
+
+
+def _run_diversity(args) -> int:
+    """``irlab eval --diversity``: ndeval 4.5's measures (:mod:`irlab.trec.diversity`), printed as trec_eval prints."""
+    # deferred: irlab.trec loads numpy, which no other command needs
+    from ..trec.diversity import evaluate_diversity
+    from ..trec.output import format_result
+
+    for option, given in (("-J", getattr(args, "judged_only", False)), ("-N", getattr(args, "num_docs_in_coll", 0)),
+                          ("--pdf", getattr(args, "pdf", None)), ("--html", getattr(args, "html", None))):
+        if given:
+            raise ParameterError(f"{option} has no meaning with --diversity (ndeval's options are -q, -n, -c, -M, "
+                                 "-l, -m, --alpha, --beta, --traditional and --format)")
+    notes = []
+    result = evaluate_diversity(args.qrels, args.run, args.measures, alpha=_unit(args.alpha, "--alpha"),
+                                beta=_unit(args.beta, "--beta"), traditional=args.traditional, depth=args.depth,
+                                complete=args.complete, relevance_level=args.relevance_level, notes=notes)
+    for note in notes:
+        print(f"irlab: note: {note}", file=sys.stderr)
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
                                    summary=getattr(args, "summary", True)))
     sys.stdout.flush()

@@ -1,0 +1,636 @@
+"""``irlab eval --diversity``: ndeval 4.5's intent-aware measures of a run on TREC diversity qrels.
+
+Diversity qrels (TREC Web track 2009-2012) have trec_eval's four columns, the second being the subtopic::
+
+    topic subtopic docno judgment
+
+A document is relevant to a subtopic when its judgment is at least the relevance level (``-l``, default 1, so
+ndeval's "judgment > 1 counts as 1"); a subtopic no document is relevant to is ignored, as ndeval ignores it.  The
+run is read as ndeval reads it: ordered by the rank column (ndeval's default) or, with ``traditional``, by score
+and then docno, both descending (ndeval's ``-traditional``, trec_eval's order).
+
+Measures (ndeval's names; every cut-off family at any k, ndeval's 5, 10 and 20 by default), with S the topic's
+subtopics, g(i) = Σ_{s relevant to doc i} (1-α)^(docs above i relevant to s) the novelty-discounted gain at rank i:
+
+* ``alpha-DCG@k``  Σ_{i<=k} g(i)/log2(i+1), divided by the same sum for an "ideal ideal" list whose every document
+  is relevant to every subtopic (S(1-α)^(i-1) at rank i): ndeval's collection-independent normalisation;
+* ``alpha-nDCG@k`` Σ_{i<=k} g(i)/log2(i+1) divided by the same sum for the greedy ideal ranking of the judged
+  documents (Clarke et al., SIGIR 2008 §4-5);
+* ``ERR-IA@k`` / ``nERR-IA@k``  the same with the discount 1/i (Chapelle et al., CIKM 2009 §7.1);
+* ``NRBP``  (1-(1-α)β)/S · Σ_i g(i) β^(i-1) over the whole run; ``nNRBP`` divided by the greedy ideal's
+  (Clarke, Kolla & Vechtomova, ICTIR 2009);
+* ``MAP-IA``  the mean over subtopics of each subtopic's average precision; ``P-IA@k`` the mean over subtopics of
+  P@k (Agrawal et al., WSDM 2009); ``strec@k`` the share of subtopics covered by the top k (Zhai et al. 2003).
+
+The greedy ideal is ndeval's: at each rank the judged document of largest gain, ties going to the document whose
+docno is largest by byte order (strcmp).  It is computed once per topic and shared by every measure.
+
+Values equal ndeval 4.5 (``tests/test_eval_diversity.py`` compares them with pyndeval, the same C code, and with
+the exact :mod:`irlab.metrics.diversity`), with these differences, on purpose:
+
+* any topic, subtopic and docno are accepted (ndeval reads topics and subtopics as natural numbers and strips a
+  run topic's prefix such as ``wt09-``); topics are matched as written, and a note names a run topic ndeval
+  would have matched;
+* ndeval stops at 20 ranks; any cut-off up to ``MAX_RANKS`` is accepted here;
+* at k = 1 ndeval forgets to divide alpha-DCG and ERR-IA by the ideal ideal list (it prints them only at 5, 10
+  and 20, where it does); irlab divides at every k;
+* a run topic without judgments is not printed (ndeval prints a line of zeros for it; neither counts it in the
+  mean); bad lines, a repeated judgment, docno or rank are errors naming the file and line.
+
+Like ndeval, a topic in the qrels but not in the run counts only with ``complete`` (ndeval's ``-c``), as 0; a
+judged topic with no relevant document has every measure 0 and nNRBP 0/0 (printed ``-nan``, as ndeval does).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import os
+import re
+from dataclasses import dataclass
+
+from irlab.errors import InputFileError, IrlabError, ParameterError
+from irlab.limits import MAX_ID_BYTES, MAX_LINE_BYTES, MAX_RANKS, MAX_SKIPPED_LINES, check_at_most
+from irlab.trec.context import EvalResult
+from irlab.trec.readers import listed, open_maybe_gzip
+
+__all__ = ["NDEVAL_MEASURES", "FAMILIES", "DiversityQrels", "DiversityRun", "TopicIntents", "Measure",
+           "read_diversity_qrels", "read_diversity_run", "parse_diversity_measures", "greedy_ideal",
+           "topic_values", "evaluate_diversity"]
+
+CUTOFF_FAMILIES = ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG", "P-IA", "strec")
+WHOLE_RUN_FAMILIES = ("NRBP", "nNRBP", "MAP-IA")
+FAMILIES = CUTOFF_FAMILIES + WHOLE_RUN_FAMILIES
+NDEVAL_CUTOFFS = (5, 10, 20)
+# ndeval 4.5's columns, in the order it prints them
+NDEVAL_MEASURES = tuple(
+    [f"{family}@{k}" for family in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in NDEVAL_CUTOFFS]
+    + ["NRBP", "nNRBP", "MAP-IA"]
+    + [f"{family}@{k}" for family in ("P-IA", "strec") for k in NDEVAL_CUTOFFS])
+NICKNAMES = ("all", "ndeval")   # -m all, -m ndeval: ndeval's 21 columns (the default)
+
+_DIGITS = re.compile(rb"[0-9]+\Z")
+_FLOAT = re.compile(rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z", re.IGNORECASE)
+_MAX_NUMBER_DIGITS = 15   # a judgment or a rank: more digits are no judgment or rank (limits.MAX_DIGITS)
+
+
+def _text(b: bytes) -> str:
+    return b.decode("utf-8", errors="surrogateescape")
+
+
+def _show(b: bytes) -> str:
+    s = _text(b)
+    return repr(s if len(s) <= 60 else s[:57] + "...")
+
+
+# --------------------------------------------------------------------------
+# reading
+
+
+def _data_lines(path, fields, what):
+    """(line number, fields) of every data line of ``path`` (gzip or plain), bounded as irlab's TREC readers are
+    (irlab/limits.py): a line of at most MAX_LINE_BYTES, ids of at most MAX_ID_BYTES, blank and comment lines
+    ('#') skipped but, beyond MAX_SKIPPED_LINES, never more of them than data lines.  ``fields`` is the number a
+    line needs (a run line may have more, ignored as ndeval and trec_eval ignore them)."""
+    skipped = data = 0
+    try:
+        with open_maybe_gzip(path) as f:
+            lineno = 0
+            while True:
+                raw = f.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                lineno += 1
+                if len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+                    raise InputFileError(path, lineno, f"the line is longer than {MAX_LINE_BYTES:,} bytes (irlab's "
+                                                       "limit MAX_LINE_BYTES; a TREC line has under 200 bytes)")
+                toks = raw.split()
+                if not toks or toks[0].startswith(b"#"):
+                    skipped += 1
+                    if skipped > MAX_SKIPPED_LINES and skipped > data:
+                        raise InputFileError(path, lineno, f"{skipped:,} blank or comment lines and {data:,} data "
+                                                           f"lines: beyond {MAX_SKIPPED_LINES:,}, blank and comment "
+                                                           "lines may not outnumber data lines (irlab's limit "
+                                                           "MAX_SKIPPED_LINES)")
+                    continue
+                if len(toks) < fields or (what == "qrels" and len(toks) > fields):
+                    layout = ("topic subtopic docno judgment (TREC diversity qrels)" if what == "qrels"
+                              else "topic Q0 docno rank score runid")
+                    raise InputFileError(path, lineno, f"expected {fields} fields ({layout}), found {len(toks)}")
+                for name, token in (("topic id", toks[0]), ("docno", toks[2])) + (
+                        (("subtopic", toks[1]),) if what == "qrels" else ()):
+                    if len(token) > MAX_ID_BYTES:
+                        raise InputFileError(path, lineno, f"{name} {_show(token)} has {len(token):,} bytes; a "
+                                                           f"{name} has at most {MAX_ID_BYTES} (irlab's limit "
+                                                           "MAX_ID_BYTES)")
+                data += 1
+                yield lineno, toks
+    except (OSError, EOFError) as exc:
+        raise InputFileError(path, None, f"cannot read file: {exc}") from None
+    if data == 0:
+        raise InputFileError(path, None, "no data lines (empty file?)")
+
+
+def _natural(path, lineno, token, what, why):
+    """A whole number >= 0 written with ASCII digits (ndeval's naturalNumber), at most 15 of them."""
+    if not _DIGITS.match(token):
+        sign = token.startswith(b"-") and _DIGITS.match(token[1:])
+        problem = "is negative" if sign else "is not a whole number"
+        raise InputFileError(path, lineno, f"{what} {_show(token)} {problem}: {why}")
+    if len(token) > _MAX_NUMBER_DIGITS:
+        raise InputFileError(path, lineno, f"{what} {_show(token)} has more than {_MAX_NUMBER_DIGITS} digits")
+    return int(token)
+
+
+@dataclass(frozen=True)
+class TopicIntents:
+    """The judgments of one topic.
+
+    ``subtopics``: the subtopics with at least one relevant document, in ndeval's order (by number when every
+    subtopic id is a number, else by byte order); ``relevant``: docno -> indices into ``subtopics`` of the
+    subtopics it is relevant to (increasing); ``judged``: every judged docno; ``per_subtopic``: relevant documents
+    of each subtopic."""
+
+    subtopics: tuple
+    relevant: dict
+    judged: frozenset
+    per_subtopic: tuple
+
+
+@dataclass(frozen=True)
+class DiversityQrels:
+    path: str
+    topics: dict   # topic id (bytes) -> TopicIntents
+    relevance_level: int = 1
+
+
+@dataclass(frozen=True)
+class DiversityRun:
+    path: str
+    runid: str
+    topics: dict   # topic id (bytes) -> docnos (bytes) in rank order
+    traditional: bool = False
+
+
+def _subtopic_order(names):
+    """ndeval's subtopic order (its subtopics are numbers, summed in that order); any other ids by byte order."""
+    if all(_DIGITS.match(n) for n in names):
+        return sorted(names, key=lambda n: (int(n), n))
+    return sorted(names)
+
+
+def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
+    """Read TREC diversity qrels (``topic subtopic docno judgment``; gzip or plain).
+
+    A judgment is a whole number >= 0 (ndeval's reading: a negative one is an error); a document is relevant to the
+    subtopic when its judgment is at least ``relevance_level``.  The same (topic, subtopic, docno) twice is an
+    error naming both lines."""
+    if isinstance(path, DiversityQrels):
+        return path
+    path = os.fspath(path)
+    level = _level(relevance_level)
+    first_line = {}
+    judgments = {}   # topic -> subtopic -> set of relevant docnos
+    judged = {}      # topic -> set of judged docnos
+    for lineno, (topic, subtopic, docno, judgment) in _data_lines(path, 4, "qrels"):
+        grade = _natural(path, lineno, judgment, "judgment",
+                         "a diversity judgment is a whole number >= 0 (ndeval 4.5 reads it so)")
+        key = (topic, subtopic, docno)
+        if key in first_line:
+            raise InputFileError(path, lineno, f"docno {_show(docno)} is judged twice for topic {_show(topic)}, "
+                                               f"subtopic {_show(subtopic)} (first on line {first_line[key]})")
+        first_line[key] = lineno
+        judged.setdefault(topic, set()).add(docno)
+        docs = judgments.setdefault(topic, {}).setdefault(subtopic, set())
+        if grade >= level:
+            docs.add(docno)
+    return DiversityQrels(path, {topic: _topic_intents(judgments[topic], judged[topic]) for topic in sorted(judged)},
+                          level)
+
+
+def _topic_intents(by_subtopic, judged) -> TopicIntents:
+    subtopics = _subtopic_order([s for s, docs in by_subtopic.items() if docs])
+    relevant = {}
+    for index, subtopic in enumerate(subtopics):
+        for docno in by_subtopic[subtopic]:
+            relevant.setdefault(docno, []).append(index)
+    return TopicIntents(tuple(_text(s) for s in subtopics), {d: tuple(ix) for d, ix in relevant.items()},
+                        frozenset(judged), tuple(len(by_subtopic[s]) for s in subtopics))
+
+
+def _level(relevance_level):
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, int):
+        raise ParameterError(f"the relevance level (-l) must be a whole number, got {relevance_level!r}")
+    if relevance_level < 0:
+        raise ParameterError(f"the relevance level (-l) must be >= 0 (diversity judgments are), got {relevance_level}")
+    return relevance_level
+
+
+def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
+    """Read a TREC run (``topic Q0 docno rank score runid``; gzip or plain) as ndeval 4.5 reads it.
+
+    Each topic is ordered by its rank column (a whole number >= 0; the same rank twice in a topic is an error) or,
+    with ``traditional``, by score then docno, both descending.  The score must be a finite number either way;
+    the same docno twice in a topic is an error; the run id is the first line's, as in ndeval."""
+    if isinstance(path, DiversityRun):
+        return path
+    path = os.fspath(path)
+    rows = {}   # topic -> list of (rank, score, docno, line)
+    runid = None
+    for lineno, toks in _data_lines(path, 6, "run"):
+        topic, docno, rank, score = toks[0], toks[2], toks[3], toks[4]
+        rank = _natural(path, lineno, rank, "rank", "ndeval reads the rank column as a whole number >= 0")
+        if not _FLOAT.match(score) or not math.isfinite(float(score)):
+            raise InputFileError(path, lineno, f"score {_show(score)} is not a finite number")
+        runid = _text(toks[5]) if runid is None else runid
+        rows.setdefault(topic, []).append((rank, float(score), docno, lineno))
+    return DiversityRun(path, runid or "", {topic: _ranked(path, topic, rows[topic], traditional)
+                                            for topic in sorted(rows)}, traditional)
+
+
+def _ranked(path, topic, rows, traditional):
+    seen = {}
+    for _, _, docno, lineno in rows:
+        if docno in seen:
+            raise InputFileError(path, lineno, f"duplicate docno {_show(docno)} for topic {_show(topic)} in run "
+                                               f"(first on line {seen[docno]})")
+        seen[docno] = lineno
+    if traditional:   # ndeval's resultCompareByScore: score, then docno, both descending
+        rows = sorted(rows, key=lambda row: (row[1], row[2]), reverse=True)
+    else:
+        rows = sorted(rows, key=lambda row: row[0])
+        for before, after in zip(rows, rows[1:]):
+            if before[0] == after[0]:
+                first, second = sorted((before[3], after[3]))
+                raise InputFileError(path, second, f"duplicate rank {after[0]} for topic {_show(topic)} in run "
+                                                   f"(first on line {first}); ndeval orders a topic by its ranks "
+                                                   "(--traditional orders it by score)")
+    return tuple(row[2] for row in rows)
+
+
+# --------------------------------------------------------------------------
+# measures
+
+
+@dataclass(frozen=True)
+class Measure:
+    column: str     # the name printed: alpha-nDCG@20, NRBP
+    family: str     # alpha-nDCG, NRBP
+    k: int | None   # the cut-off, None for a measure of the whole run
+
+
+def parse_diversity_measures(specs=None) -> list:
+    """The measures named by ``-m`` specifications, in the order given, each once.
+
+    A spec is a family with cut-offs (``alpha-nDCG@20``, ``ERR-IA@5,10``), a family alone (its ndeval cut-offs 5,
+    10 and 20), a whole-run measure (``NRBP``, ``nNRBP``, ``MAP-IA``) or ``all``/``ndeval``: ndeval's 21 columns,
+    the default; one spec may list several, separated by commas (``alpha-nDCG@5,10,NRBP``).  Names are matched
+    without regard to case.
+
+    >>> [m.column for m in parse_diversity_measures(["alpha-nDCG@5,10,nrbp", "P-IA"])]
+    ['alpha-nDCG@5', 'alpha-nDCG@10', 'NRBP', 'P-IA@5', 'P-IA@10', 'P-IA@20']
+    """
+    specs = list(specs) if specs else ["ndeval"]
+    by_lower = {family.lower(): family for family in FAMILIES}
+    chosen = {}
+    for text in _split_specs(specs):
+        if not text:
+            raise ParameterError("empty diversity measure name in -m (measures are separated by single commas)")
+        name, at, cutoffs = text.partition("@")
+        if not at and name.lower() in NICKNAMES:
+            for column in NDEVAL_MEASURES:
+                family, _, k = column.partition("@")
+                chosen.setdefault(column, Measure(column, family, int(k) if k else None))
+            continue
+        family = by_lower.get(name.strip().lower())
+        if family is None:
+            raise ParameterError(f"unknown diversity measure {text!r}: the measures are {', '.join(FAMILIES)} "
+                                 f"(a cut-off family as NAME@K or NAME@K1,K2), or {' or '.join(NICKNAMES)}")
+        if family in WHOLE_RUN_FAMILIES:
+            if at:
+                raise ParameterError(f"{family} is a measure of the whole run and takes no cut-off (got {text!r})")
+            chosen.setdefault(family, Measure(family, family, None))
+            continue
+        for k in _cutoffs(text, cutoffs) if at else NDEVAL_CUTOFFS:
+            column = f"{family}@{k}"
+            chosen.setdefault(column, Measure(column, family, k))
+    return list(chosen.values())
+
+
+def _split_specs(specs):
+    """Each -m value split at its commas into measures: a part that is a number is one more cut-off of the measure
+    before it ('alpha-nDCG@5,10,NRBP' is alpha-nDCG@5,10 and NRBP)."""
+    for spec in specs:
+        parts = [part.strip() for part in str(spec).split(",")]
+        current = None
+        for part in parts:
+            if current is not None and "@" in current and re.fullmatch(r"[0-9]+", part, re.ASCII):
+                current += "," + part
+                continue
+            if current is not None:
+                yield current
+            current = part
+        if current is not None:
+            yield current
+
+
+def _cutoffs(spec, text):
+    values = []
+    for part in text.split(","):
+        part = part.strip()
+        if not re.fullmatch(r"[0-9]{1,15}", part, re.ASCII) or int(part) < 1:
+            raise ParameterError(f"measure {spec!r}: a cut-off is a whole number >= 1, got {part!r}")
+        values.append(check_at_most(int(part), MAX_RANKS, f"a diversity cut-off (measure {spec!r})"))
+    return values
+
+
+def _check_unit(value, what):
+    v = float(value)
+    if not 0.0 <= v <= 1.0:   # also refuses nan
+        raise ParameterError(f"{what} must be between 0 and 1, got {value}")
+    return v
+
+
+def greedy_ideal(topic: TopicIntents, alpha: float) -> list:
+    """ndeval's greedy ideal ranking of the relevant documents: [(docno, gain)] best first.
+
+    At each rank the document whose gain Σ_{s} (1-α)^(documents above relevant to s) is largest, ties going to the
+    largest docno (byte order, as ndeval's strcmp).  Gains are summed in subtopic order as ndeval sums them, so
+    float ties are ndeval's.  Documents relevant to the same subtopics always tie, so they are grouped and ranked
+    by docno within a group; a heap of the groups, keyed by a gain that can only have gone down since it was
+    computed, finds each rank's best group after re-computing only the groups at its top."""
+    keep = 1.0 - alpha
+    gains = [1.0] * len(topic.subtopics)
+    groups = {}
+    for docno, subtopics in topic.relevant.items():
+        groups.setdefault(subtopics, []).append(docno)
+    members = {subtopics: sorted(docs, reverse=True) for subtopics, docs in groups.items()}
+    heads = {subtopics: 0 for subtopics in members}
+
+    def gain(subtopics):
+        total = 0.0
+        for s in subtopics:
+            total += gains[s]
+        return total
+
+    heap = [(-gain(s), _Desc(docs[0]), s) for s, docs in members.items()]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, _, subtopics = heapq.heappop(heap)
+        current = (-gain(subtopics), _Desc(members[subtopics][heads[subtopics]]), subtopics)
+        if heap and current[:2] > heap[0][:2]:   # worse than another group's bound: look again later
+            heapq.heappush(heap, current)
+            continue
+        order.append((members[subtopics][heads[subtopics]], -current[0]))
+        for s in subtopics:
+            gains[s] *= keep
+        heads[subtopics] += 1
+        if heads[subtopics] < len(members[subtopics]):
+            heapq.heappush(heap, (-gain(subtopics), _Desc(members[subtopics][heads[subtopics]]), subtopics))
+    return order
+
+
+class _Desc:
+    """A docno that sorts in reverse, so that the heap's smallest key holds the largest docno (ndeval's tie rule)."""
+
+    __slots__ = ("docno",)
+
+    def __init__(self, docno):
+        self.docno = docno
+
+    def __lt__(self, other):
+        return self.docno > other.docno
+
+    def __gt__(self, other):
+        return self.docno < other.docno
+
+    def __eq__(self, other):
+        return self.docno == other.docno
+
+
+def _discount(i):
+    """ndeval's DCG discount at the 0-based rank i: log(2)/log(i+2)."""
+    return math.log(2.0) / math.log(i + 2.0)
+
+
+class _Curves:
+    """The per-rank quantities of one list (the run, or the greedy ideal) that the measures read, as ndeval computes
+    them: gains in subtopic order, cumulative sums, then the ideal-ideal division."""
+
+    def __init__(self, subtopic_lists, n_subtopics, alpha, beta, depth, whole):
+        keep = 1.0 - alpha
+        gains = [1.0] * n_subtopics
+        dcg, err, pairs, covered = [], [], [], []
+        nrbp, decay = 0.0, 1.0
+        seen = [0] * n_subtopics
+        count = covered_count = 0
+        found = [0] * n_subtopics            # MAP-IA: relevant documents of each subtopic so far
+        precision_sums = [0.0] * n_subtopics
+        limit = len(subtopic_lists) if whole else min(depth, len(subtopic_lists))
+        for i in range(limit):
+            subtopics = subtopic_lists[i]
+            score = 0.0
+            for s in subtopics:
+                score += gains[s]
+                gains[s] *= keep
+            if i < depth:
+                dcg.append(score * _discount(i))
+                err.append(score / (i + 1.0))
+                count += len(subtopics)
+                for s in subtopics:
+                    if not seen[s]:
+                        seen[s] = 1
+                        covered_count += 1
+                pairs.append(count)
+                covered.append(covered_count)
+            nrbp += score * decay
+            decay *= beta
+            for s in subtopics:
+                found[s] += 1
+                precision_sums[s] += found[s] / (i + 1.0)
+        self.dcg, self.err = _running(dcg), _running(err)
+        self.pairs, self.covered = pairs, covered
+        self.nrbp = nrbp * ((1.0 - keep * beta) / n_subtopics) if n_subtopics else 0.0   # ndeval's nrbp *= (...)/S
+        self.precision_sums = precision_sums
+
+    def at(self, values, k):
+        """A cumulative value at cut-off k (1-based): the list's last when it is shorter."""
+        if not values:
+            return 0.0
+        return values[min(k, len(values)) - 1]
+
+
+def _running(values):
+    total, out = 0.0, []
+    for v in values:
+        total += v
+        out.append(total)
+    return out
+
+
+def _ideal_ideal(n_subtopics, alpha, k, discounted):
+    """ndeval's "ideal ideal" normaliser: every document relevant to every subtopic, gain S(1-α)^i at the 0-based
+    rank i, discounted as ``discounted(gain, i)`` and summed over the top k."""
+    total, gain = 0.0, float(n_subtopics)
+    for i in range(k):
+        total += discounted(gain, i)
+        gain *= 1.0 - alpha
+    return total
+
+
+def _dcg_term(gain, i):
+    return gain * _discount(i)
+
+
+def _err_term(gain, i):
+    return gain / (i + 1.0)
+
+
+def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, ideal=None) -> dict:
+    """{column: value} of one topic: ``ranked`` docnos in rank order (already cut to the run depth),
+    ``measures`` from :func:`parse_diversity_measures`; ``ideal`` the greedy ideal when already computed."""
+    alpha, beta = _check_unit(alpha, "alpha"), _check_unit(beta, "beta")
+    n = len(topic.subtopics)
+    if n == 0:   # nothing relevant: every measure 0, and nNRBP ndeval's 0/0
+        return {m.column: (math.nan if m.family == "nNRBP" else 0.0) for m in measures}
+    depth = max((m.k for m in measures if m.k is not None), default=0)
+    whole = any(m.k is None for m in measures)
+    relevant = topic.relevant
+    run = _Curves([relevant.get(d, ()) for d in ranked], n, alpha, beta, depth, whole)
+    needs_ideal = any(m.family in ("alpha-nDCG", "nERR-IA", "nNRBP") for m in measures)
+    best = None
+    if needs_ideal:
+        ideal = greedy_ideal(topic, alpha) if ideal is None else ideal
+        best = _Curves([relevant[d] for d, _ in ideal], n, alpha, beta, depth, whole)
+    out = {}
+    for m in measures:
+        out[m.column] = _value(m, run, best, topic, n, alpha)
+    return out
+
+
+def _value(m, run, best, topic, n, alpha):
+    k, family = m.k, m.family
+    if family in ("alpha-DCG", "alpha-nDCG"):
+        normaliser = _ideal_ideal(n, alpha, k, _dcg_term)
+        value = run.at(run.dcg, k) / normaliser
+        if family == "alpha-DCG" or value == 0.0:
+            return value
+        return value / (best.at(best.dcg, k) / normaliser)   # ndeval divides the two normalised values
+    if family in ("ERR-IA", "nERR-IA"):
+        normaliser = _ideal_ideal(n, alpha, k, _err_term)
+        value = run.at(run.err, k) / normaliser
+        if family == "ERR-IA" or value == 0.0:
+            return value
+        return value / (best.at(best.err, k) / normaliser)
+    if family == "P-IA":
+        return run.at(run.pairs, k) / (k * n)
+    if family == "strec":
+        return run.at(run.covered, k) / n
+    if family == "NRBP":
+        return run.nrbp
+    if family == "nNRBP":
+        return run.nrbp / best.nrbp
+    if family == "MAP-IA":
+        total = 0.0
+        for s, relevant_docs in enumerate(topic.per_subtopic):
+            total += run.precision_sums[s] / relevant_docs
+        return total / n
+    raise ParameterError(f"unknown diversity measure {m.column!r}")
+
+
+# --------------------------------------------------------------------------
+# a run
+
+
+def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, traditional=False, depth=None,
+                       complete=False, relevance_level=1, notes=None) -> EvalResult:
+    """Evaluate ``run`` on diversity ``qrels`` (paths, or what the readers return) as ndeval 4.5 does.
+
+    ``measures``: ``-m`` specifications (default: ndeval's 21 columns); ``alpha`` (redundancy intolerance) and
+    ``beta`` (NRBP's patience) in [0, 1], default 0.5 as ndeval; ``traditional`` orders the run by score, not by
+    rank; ``depth`` keeps the top ``depth`` documents of each topic (ndeval's -M); ``complete`` averages over
+    every qrels topic, one missing from the run counting 0 (ndeval's -c).  The mean is over the topics in both
+    files otherwise.  ``notes``, a list, receives sentences about topics the files do not share.
+
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "qrels"), "w") as f:
+    ...     _ = f.write("1 1 d1 1\\n1 2 d2 1\\n1 2 d3 1\\n")
+    >>> with open(os.path.join(folder, "run"), "w") as f:
+    ...     _ = f.write("1 Q0 d2 1 3 r\\n1 Q0 d3 2 2 r\\n1 Q0 d1 3 1 r\\n")
+    >>> result = evaluate_diversity(os.path.join(folder, "qrels"), os.path.join(folder, "run"), ["strec@1,3"])
+    >>> result.summary
+    {'strec@1': 0.5, 'strec@3': 1.0}
+    """
+    alpha, beta = _check_unit(alpha, "alpha (--alpha)"), _check_unit(beta, "beta (--beta)")
+    plan = parse_diversity_measures(measures)
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ParameterError(f"the run depth (-M) must be a whole number >= 0, got {depth!r}")
+    qrels = read_diversity_qrels(qrels, relevance_level=relevance_level)
+    run = read_diversity_run(run, traditional=traditional)
+    shared = [t for t in qrels.topics if t in run.topics]
+    evaluated = list(qrels.topics) if complete else shared
+    if not shared and not complete:
+        raise IrlabError(f"no topic has both judgments ({qrels.path}) and results ({run.path})")
+    if notes is not None:
+        notes.extend(coverage_notes(qrels, run, complete=complete))
+        empty = [t for t in shared if not qrels.topics[t].subtopics]
+        if empty:
+            notes.append(f"{_count(len(empty), 'topic')} of {qrels.path} {'has' if len(empty) == 1 else 'have'} no "
+                         f"document judged relevant (judgment >= {qrels.relevance_level}): every measure is 0 but "
+                         f"nNRBP, 0/0, printed -nan as ndeval prints it (and so is nNRBP's mean): "
+                         f"{listed(map(_text, empty), 5)}")
+    per_topic = {}
+    for topic in evaluated:
+        if topic in run.topics:
+            ranked = run.topics[topic] if depth is None else run.topics[topic][:depth]
+            per_topic[_text(topic)] = topic_values(qrels.topics[topic], ranked, plan, alpha=alpha, beta=beta)
+        else:   # -c: ndeval adds nothing for it and divides by every qrels topic
+            per_topic[_text(topic)] = {m.column: 0.0 for m in plan}
+    columns = [m.column for m in plan]
+    summary = {}
+    for column in columns:
+        total = 0.0
+        for values in per_topic.values():
+            total += values[column]
+        summary[column] = total / len(per_topic) if per_topic else math.nan
+    return EvalResult(per_topic, summary, columns, run.runid, frozenset(), tuple(columns))
+
+
+def _ndeval_topic(topic: bytes):
+    """The topic number ndeval reads from a run's topic id ('wt09-51' -> 51, '051' -> 51), or None."""
+    if topic[:1].isdigit():
+        return int(topic) if _DIGITS.match(topic) else None
+    _, dash, rest = topic.partition(b"-")
+    return int(rest) if dash and _DIGITS.match(rest) else None
+
+
+def coverage_notes(qrels: DiversityQrels, run: DiversityRun, *, complete=False, shown=5) -> list:
+    """Sentences for stderr about the topics the two files do not share, and what ndeval would do with them."""
+    notes = []
+    unrun = [t for t in qrels.topics if t not in run.topics]
+    if unrun and not complete:
+        notes.append(f"{_count(len(unrun), 'qrels topic')} {'has' if len(unrun) == 1 else 'have'} no results in "
+                     f"{run.path}: {listed(map(_text, unrun), shown)}; the mean is over the topics both files share, "
+                     "as ndeval's; -c counts each missing topic as 0")
+    unjudged = [t for t in run.topics if t not in qrels.topics]
+    if unjudged:
+        notes.append(f"{_count(len(unjudged), 'run topic')} {'has' if len(unjudged) == 1 else 'have'} no judgments "
+                     f"in {qrels.path} and {'is' if len(unjudged) == 1 else 'are'} not evaluated (ndeval prints a "
+                     f"line of zeros for each and leaves it out of the mean): {listed(map(_text, unjudged), shown)}")
+        numbers = {}
+        for t in qrels.topics:
+            if _DIGITS.match(t):
+                numbers.setdefault(int(t), t)
+        matched = [(t, numbers[_ndeval_topic(t)]) for t in unjudged if _ndeval_topic(t) in numbers]
+        if matched:
+            pairs = listed((f"{_text(r)} as {_text(q)}" for r, q in matched), shown)
+            notes.append(f"ndeval would read run topics as numbers ({pairs}); irlab matches topic ids as written: "
+                         "rename them in the run to evaluate them")
+    return notes
+
+
+def _count(n, noun):
+    return f"{n} {noun}{'s' * (n != 1)}"
