@@ -18,6 +18,7 @@ class Choice:
     summary: str
     formula: str  # plain-text definition of the choice
     reference: str
+    aliases: tuple[str, ...] = ()  # shorter names a user may type (--ties average)
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Convention:
             raise InputTypeError(f"{self.name} is one of {keys}, got {type(key).__name__} {key!r:.40}")
         key = self.default if key is None else key.strip().lower().replace("_", "-")
         for choice in self.choices:
-            if choice.key == key:
+            if choice.key == key or key in choice.aliases:
                 return choice
         keys = ", ".join(c.key for c in self.choices)
         raise ParameterError(f"unknown {self.name} {key!r}; choose one of {keys}")
@@ -205,15 +206,23 @@ TIES = Convention(
         Choice("docno-descending", "by score, equal scores by document id in descending strcmp order",
                "sort by (score desc, docno desc)", "trec_eval 10.0 and 9.0 (form_res_rels.c)"),
         Choice("input-order", "by score, equal scores in the order they were given (a stable sort)",
-               "stable sort by score desc", "ranx (Run: scores only); torch.argsort / tf.math.top_k give no order"),
-        Choice("tie-averaged", "every order of the tied documents equally likely: each tied rank gets the group's "
-               "mean gain", "DCG = Σ_groups mean gain(group) · Σ_{i in group} discount(i)",
-               "scikit-learn ndcg_score/dcg_score (ignore_ties=False, McSherry & Najork 2008); torchmetrics nDCG"),
+               "stable sort by score desc", "ranx (Run: scores only); torch.argsort / tf.math.top_k give no order",
+               aliases=("order",)),
+        Choice("tie-averaged", "every order of the tied documents equally likely: the metric's mean over those orders "
+               "(for DCG each tied rank gets the group's mean gain)",
+               "mean over every order of each tied group; DCG = Σ_groups mean gain(group) · Σ_{i in group} discount(i)",
+               "McSherry & Najork 2008 (ECIR); scikit-learn ndcg_score/dcg_score (ignore_ties=False); torchmetrics nDCG",
+               aliases=("average",)),
         Choice("one-threshold", "tied documents enter together, as one threshold of the precision-recall curve",
-               "AP = Σ_thresholds (R_t - R_{t-1}) · P_t", "scikit-learn average_precision_score"),
+               "AP = Σ_thresholds (R_t - R_{t-1}) · P_t", "scikit-learn average_precision_score",
+               aliases=("threshold",)),
     ),
     "docno-descending",
 )
+"""As a metric option (ap, dcg, ndcg given the scores of a ranking, ``--scores``), the ranking is read
+in the order written: docno-descending and input-order both evaluate that order (it is how trec_eval, or ranx, put the
+tied documents); tie-averaged is the expected value over every order of each tied group (McSherry & Najork 2008, ECIR,
+LNCS 4956 pp. 414-421: for AP not scikit-learn's value); one-threshold is scikit-learn's average_precision_score only."""
 
 JUDGMENTS_SEEN = Convention(
     "judgments_seen",
@@ -271,10 +280,11 @@ DIVERSITY_NORMALISATION = Convention(
 # conventions only the explorer compares (irlab computes both sides in one explanation)
 COMPARED_ONLY = (SPEARMAN_TIES,)
 
-# how scores become a ranking, and what a library is told: used by irlab conventions (irlab/explorer.py), not metric
-# options (so not in ALL: irlab explain takes a ranking, already ordered)
+# how scores become a ranking, and what a library is told: used by irlab conventions (irlab/explorer.py); ties is also a
+# metric option (in ALL) for a ranking given with its scores (--scores), the others are not (irlab explain takes a
+# ranking, already ordered)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, DIVERSITY_NORMALISATION)
+       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, TIES, DIVERSITY_NORMALISATION)
 BY_NAME = {convention.name: convention for convention in ALL}

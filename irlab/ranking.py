@@ -5,17 +5,26 @@
 (5, 3, 5)
 >>> Ranking.parse("3,2,0,1").grades
 (3, 2, 0, 1)
+
+A ranking may carry the system's score at each rank, in rank order (never increasing); equal scores are ties, which
+the ``ties`` convention of ap, dcg, ndcg, precision and rr resolves:
+
+>>> Ranking.parse("RNRNR", scores="0.9,0.8,0.8,0.8,0.1").tied_groups()
+((1, 1), (2, 4), (5, 5))
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property, wraps
 
 from .display import ranking_document
-from .errors import InputTypeError, LimitError, RankingError
-from .limits import MAX_COLLECTION, MAX_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most
+from . import exact
+from .errors import InputTypeError, LimitError, ParameterError, RankingError
+from .limits import MAX_COLLECTION, MAX_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most, check_digits
 
 _SEPARATORS = " \t|,;"
 _INTEGER = re.compile(r"-?[0-9]+")
@@ -40,6 +49,8 @@ class Ranking:
         sampled_out   the unjudged ranks whose documents are in the pool but were not sampled for judging ('S' in an
                       R/N string; qrels grade -1): only infAP tells them from documents outside the pool
         nonrelevant_unretrieved  judged non-relevant documents that were not retrieved, when known (TREC qrels; bpref)
+        scores        the system's score at each rank, exact, never increasing down the ranking, when given: equal
+                      scores are tied documents (the ``ties`` convention)
     """
 
     grades: tuple[int, ...]
@@ -54,6 +65,7 @@ class Ranking:
     unjudged: tuple[int, ...] = field(default=(), compare=False)  # ranks of unjudged documents (grade 0)
     nonrelevant_unretrieved: int | None = field(default=None, compare=False)  # judged non-relevant, not retrieved (bpref)
     sampled_out: tuple[int, ...] = field(default=(), compare=False)  # unjudged ranks in the pool (infAP)
+    scores: tuple | None = None  # the score at each rank ('0.9,0.8,0.8' or a list), when given: ties are equal scores
 
     def __post_init__(self):
         object.__setattr__(self, "grades", _sequence(self.grades, "the grades of a Ranking"))
@@ -82,6 +94,8 @@ class Ranking:
                 )
         if not set(self.sampled_out) <= set(self.unjudged):
             raise RankingError("every sampled-out rank (in the pool, not judged) must also be an unjudged rank")
+        if self.scores is not None:
+            object.__setattr__(self, "scores", _read_scores(self.scores, len(self.grades)))
         if self.ids is not None and len(self.ids) != len(self.grades):
             raise RankingError(f"{len(self.ids)} document ids for {len(self.grades)} ranks")
         if self.collection is not None:
@@ -207,6 +221,23 @@ class Ranking:
     def hits(self, k: int | None = None) -> int:
         return self._hits_so_far[self.retrieved if k is None else min(k, self.retrieved)]
 
+    def tied_groups(self, depth: int | None = None) -> tuple[tuple[int, int], ...]:
+        """The ranks (first, last) of each run of equal scores, 1-based, down to ``depth`` (a group the cut-off
+        splits is kept whole: it is tied all the same); every rank alone when no scores were given."""
+        depth = self.retrieved if depth is None else min(depth, self.retrieved)
+        groups, first = [], 1
+        for rank in range(2, self.retrieved + 2):
+            if rank > self.retrieved or self.scores is None or self.scores[rank - 1] != self.scores[first - 1]:
+                groups.append((first, rank - 1))
+                if rank > depth:
+                    break
+                first = rank
+        return tuple(groups)
+
+    @property
+    def has_ties(self) -> bool:
+        return self.scores is not None and len(set(self.scores)) < len(self.scores)
+
     def symbol(self, rank: int) -> str:
         """How the judgment at ``rank`` (1-based) is written: R/N for binary rankings, the grade otherwise."""
         grade = self.grades[rank - 1]
@@ -241,6 +272,8 @@ class Ranking:
             parts.append(f"N = {self.collection} documents in the collection")
         if not self.binary and self.threshold != 1:
             parts.append(f"relevant means grade >= {self.threshold}")
+        if self.scores is not None and self.retrieved <= 30:
+            parts.append("scores " + ",".join(score_text(s) for s in self.scores))
         return f"Ranking {self.written()} ({'; '.join(parts)})"
 
     def assumption(self) -> str | None:
@@ -275,6 +308,48 @@ def accepting_text(metric):
         return metric(as_ranking(ranking), *args, **options)
 
     return checked
+
+
+def score_text(score) -> str:
+    """A score as written: its decimal when it has one (0.8), else exact (1/3)."""
+    return exact.decimal_text(score, 12) if exact.is_terminating(score, 12) else exact.exact_text(score)
+
+
+def _read_scores(scores, count: int) -> tuple:
+    """One exact score per rank ('0.9,0.8,0.8' or a list of numbers), never increasing: else the rank at fault."""
+    if isinstance(scores, str):
+        check_at_most(len(scores), MAX_TEXT, "the length of the scores as written (characters)")
+        items = [t for t in re.split(r"[\s,;|]+", scores.strip()) if t]
+    elif isinstance(scores, (list, tuple)):
+        items = list(scores)
+    else:
+        raise InputTypeError(f"scores must be text such as '0.9,0.8,0.8' or a list of numbers, got "
+                             f"{type(scores).__name__} {_clip(scores)}")
+    if len(items) != count:
+        raise ParameterError(f"{len(items)} scores for {count} ranks: give one score per rank, in rank order")
+    values = [_score(item, rank) for rank, item in enumerate(items, 1)]
+    for rank in range(2, count + 1):
+        if values[rank - 1] > values[rank - 2]:
+            raise ParameterError(
+                f"the score at rank {rank} ({score_text(values[rank - 1])}) is higher than at rank {rank - 1} "
+                f"({score_text(values[rank - 2])}): write the ranking in score order, highest first (trec_eval sorts by "
+                "score, then by docno descending)")
+    return tuple(values)
+
+
+def _score(item, rank: int):
+    """The score at ``rank``, exact: 0.1 (the float or the text) is 1/10, so scores that print equal are tied."""
+    if isinstance(item, bool) or not isinstance(item, (int, float, str, Fraction)):
+        raise ParameterError(f"the score at rank {rank} must be a number, got {type(item).__name__} {_clip(item)}")
+    if isinstance(item, float) and not math.isfinite(item):
+        raise ParameterError(f"the score at rank {rank} must be a finite number, got {item!r}")
+    try:
+        value = exact.parse_number(item) if isinstance(item, str) else exact.rational(
+            Fraction(repr(item)) if isinstance(item, float) else item)
+    except (ValueError, OverflowError):
+        raise ParameterError(f"the score at rank {rank} must be a finite number such as 0.8, got {_clip(item)}") from None
+    check_digits(value, f"the score at rank {rank}")
+    return value
 
 
 def _clip(value, width: int = 40) -> str:

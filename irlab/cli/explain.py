@@ -32,6 +32,8 @@ def add_parser(commands) -> None:
     ranking.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1'; ';' between rankings)")
     ranking.add_argument("--collection", metavar="N", help="number of documents in the collection")
     ranking.add_argument("--threshold", metavar="T", help="a grade >= T counts as relevant (default 1)")
+    ranking.add_argument("--scores", metavar="SCORES", help="ap, dcg, ndcg: the system's score at each rank, in rank "
+                         "order (0.9,0.8,0.8,0.1; ';' between rankings): equal scores are ties, resolved by --ties")
     trec = explain.add_argument_group("one topic of TREC files instead of a RANKING")
     trec.add_argument("--qrels", metavar="FILE", help="TREC qrels file (qid iter docno grade)")
     trec.add_argument("--run", metavar="FILE", help="TREC run file (qid Q0 docno rank score runid)")
@@ -60,6 +62,8 @@ def add_parser(commands) -> None:
     params.add_argument("--target", metavar="T", help="inst/insq: the amount of gain the user wants (default 1, cwl-eval's T)")
     params.add_argument("--max-depth", metavar="N", help="inst/insq: ranks read, gain 0 beyond the list (default 1000, "
                         "cwl-eval --max_depth)")
+    params.add_argument("--alpha", metavar="A", help="diversity (alpha-ndcg, err-ia, …): α in (0, 1], the chance a "
+                        "relevant document fails to satisfy; a repeat of a subtopic gains (1-α)^c (default 1/2, ndeval's)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
     params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids; kendall-tau/"
@@ -98,7 +102,8 @@ def run(args) -> int:
 
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
-_ALL_OPTIONS = _RANKING_OPTIONS + ("k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights", "target", "max_depth")
+_INTENT_OPTIONS = ("unretrieved", "threshold", "qrels", "run", "topic", "depth")  # an intent ranking, or TREC files
+_ALL_OPTIONS = _RANKING_OPTIONS + ("alpha",) + ("scores", "k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights", "target", "max_depth")
 
 
 def _check_options(args, metric):
@@ -107,6 +112,10 @@ def _check_options(args, metric):
         allowed.add("counts")
     if metric.inputs in ("ranking", "queries"):  # queries: several rankings, one answer (gmap)
         allowed |= set(_RANKING_OPTIONS)
+        if conv.TIES in metric.conventions:  # the metrics that read a ranking's scores (their ties)
+            allowed.add("scores")
+    elif metric.inputs == "intents":
+        allowed |= set(_INTENT_OPTIONS)
     elif metric.inputs == "judges":
         allowed |= {"judge1", "judge2"}
     elif metric.inputs == "many-judges":
@@ -154,7 +163,12 @@ def _explain_inputs(args):
             raise ParameterError(f"{metric.name} compares two systems' per-topic scores: "
                                  f"irlab explain {metric.name} --a 0.5,0.4,0.7 --b 0.3,0.4,0.5")
         return metric, options, (args.a, args.b), []
+    if metric.inputs == "intents":
+        return metric, options, *_intent_inputs(args, metric)
     if args.qrels or args.run or args.topic:
+        if args.scores is not None:
+            raise ParameterError("--scores is for a RANKING written out; a TREC topic's documents are ordered by the "
+                                 "run's scores as trec_eval orders them")
         return (metric, options, *_topic_inputs(args, options))
     if args.depth is not None:
         raise ParameterError("--depth applies to a TREC run (--qrels, --run, --topic)")
@@ -163,15 +177,40 @@ def _explain_inputs(args):
     count = len(args.rankings)
     relevant = per_query(args.relevant, count, "--relevant", ",", lambda t: integer(t, "R (--relevant)", 0))
     unretrieved = per_query(args.unretrieved, count, "--unretrieved", ";", lambda t: parse_grade_list(t, "--unretrieved"))
+    scores = per_query(args.scores, count, "--scores", ";", lambda t: t)
     collection = integer(args.collection, "collection size N (--collection)", 1)
     threshold = integer(args.threshold, "relevance threshold (--threshold)", 1)
     rankings = []
-    for text, rel, unret in zip(args.rankings, relevant, unretrieved):
+    for text, rel, unret, score in zip(args.rankings, relevant, unretrieved, scores):
         known = {"relevant": rel, "unretrieved": unret or (), "collection": collection}
+        if score is not None:
+            known["scores"] = score
         if threshold is not None:
             known["threshold"] = threshold
         rankings.append(Ranking.parse(text, **known))
     return metric, options, rankings, []
+
+
+def _intent_inputs(args, metric):
+    """A ranking judged per subtopic ('1+2 - 2 ?', --unretrieved '3 1+4') or one topic of diversity qrels and a run."""
+    from ..metrics.diversity import IntentRanking, read_diversity_topic
+
+    threshold = integer(args.threshold, "relevance level (--threshold)", 1)
+    if args.qrels or args.run or args.topic:
+        if not (args.qrels and args.run and args.topic):
+            raise ParameterError(f"explaining a TREC topic with {metric.name} needs --qrels DIVERSITY_QRELS (topic "
+                                 "subtopic docno judgment) --run FILE --topic QID")
+        if args.rankings or args.unretrieved is not None:
+            raise ParameterError("give either an intent RANKING (with --unretrieved) or --qrels/--run/--topic")
+        depth = integer(args.depth, "depth (--depth)", 1)
+        return [read_diversity_topic(args.qrels, args.run, args.topic, depth=depth, relevance_level=threshold or 1)], []
+    if args.depth is not None or threshold is not None:
+        raise ParameterError("--depth and --threshold apply to TREC files (--qrels, --run, --topic)")
+    if len(args.rankings) != 1:
+        raise ParameterError(f"{metric.name} explains one ranking judged per subtopic, e.g. irlab explain {metric.name} "
+                             "'1+2 - 2 3 ?' --unretrieved '3 1+4' (each document: its subtopics joined by '+', '-' "
+                             "relevant to none, '?' unjudged)")
+    return [IntentRanking.parse(args.rankings[0], unretrieved=args.unretrieved)], []
 
 
 def _counts_inputs(args, metric):
@@ -200,6 +239,10 @@ def _topic_inputs(args, options):
 
 def _compute(metric, options, inputs, notes):
     """The metric on its inputs; several rankings give the mean over queries."""
+    if metric.inputs == "intents":
+        result = metric.compute(*inputs, **options)
+        result.notes[:0] = notes
+        return result
     if metric.inputs != "ranking":
         return metric.compute(*inputs, **options)
     results = [metric.compute(ranking, **options) for ranking in inputs]

@@ -9,6 +9,7 @@ from .. import exact
 from ..errors import InputTypeError, ParameterError
 from ..trace import Traced, log, total
 from .common import ideal_grades, rank_table
+from .ties import AVERAGED, AVERAGED_DCG_NOTE, averaged_dcg, averaged_dcg_table, tie_choice, tie_notes, with_tie_columns
 
 DCG_FORMULA = Formula(
     "DCG@k = Σ_{i=1..k} gain(g_i) · discount(i)",
@@ -108,10 +109,14 @@ def _discount_text(discount: str, base: int) -> str:
     return f"divided by {log}(i+1)"
 
 
-def _gain_table(ranking, grades, depth, terms, choices, ideal=False, gains=None, base=2) -> Table:
-    gain_header = "gain 2^g - 1" if choices["gain"].key == "exp" else "gain g"
+def _gain_header(choices, gains) -> str:
     if gains:
-        gain_header = "gain (table)"
+        return "gain (table)"
+    return "gain 2^g - 1" if choices["gain"].key == "exp" else "gain g"
+
+
+def _gain_table(ranking, grades, depth, terms, choices, ideal=False, gains=None, base=2) -> Table:
+    gain_header = _gain_header(choices, gains)
     rows = []
     for rank in range(1, depth + 1):
         grade = grades[rank - 1]
@@ -154,11 +159,36 @@ def cumulative_gain(ranking, k=None) -> Result:
                   parameters={"k": cut.k}, tables=[rank_table(ranking, cut.depth, {"grade": list(ranking.grades[: cut.depth])})])
 
 
-def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -> Result:
+def _ranking_dcg(ranking, cut, choices, gains, base, tie):
+    """The DCG of the ranking as given, or with tied groups' gains averaged (ties = tie-averaged): value, table, notes."""
+    gain_key, discount_key = choices["gain"].key, choices["discount"].key
+    label = "Discounted cumulative gain"
+    if tie is not None and tie.key == AVERAGED:
+        every_gain = [gain_of(g, gain_key, gains) for g in ranking.grades]
+        value, rows = averaged_dcg(ranking, cut.depth, every_gain, lambda leaf, rank: _term(leaf, rank, discount_key, base),
+                                   f"DCG{cut.suffix}", label)
+        notes = tie_notes(ranking, tie, cut.depth)
+        if any(last > first for first, last in ranking.tied_groups(cut.depth)):
+            notes.append(Note("reading", AVERAGED_DCG_NOTE))
+        return value, averaged_dcg_table(rows, _gain_header(choices, gains), _discount_text(discount_key, base)), notes
+    value, terms = _dcg(ranking.grades, cut.depth, gain_key, discount_key, f"DCG{cut.suffix}", label, "G", gains, base)
+    table = _gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=gains, base=base)
+    if tie is None:
+        return value, table, []
+    return value, with_tie_columns(table, ranking, cut.depth), tie_notes(ranking, tie, cut.depth)
+
+
+def _with_ties(choices, tie) -> dict:
+    return choices if tie is None else {**choices, "ties": tie}
+
+
+def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ties=None) -> Result:
     """DCG@k = Σ_{i<=k} gain(g_i) · discount(i); by default gain 2^g - 1 and discount 1 / log2(i + 1).
 
     ``gains`` is a gain per grade ('1=1,2=5', trec_eval's ndcg.l=g); ``log_base`` the base of the logarithm
-    (scikit-learn's dcg_score log_base). References: Järvelin & Kekäläinen 2002; Burges et al. 2005; IIR 8.4.
+    (scikit-learn's dcg_score log_base); ``ties`` the tie convention of a ranking given with its scores (tie-averaged:
+    each tied group's mean gain, McSherry & Najork 2008, scikit-learn dcg_score). References: Järvelin & Kekäläinen
+    2002; Burges et al. 2005; IIR 8.4.
 
     >>> from irlab import Ranking
     >>> dcg(Ranking.parse("3,2,0,1"), k=1).value
@@ -169,11 +199,11 @@ def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) ->
     cut = Cut.of(ranking, k)
     choices = _conventions(gain, discount)
     table, base = parse_gains(gains), check_log_base(log_base)
-    value, terms = _dcg(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key,
-                        f"DCG{cut.suffix}", "Discounted cumulative gain", "G", table, base)
+    tie = tie_choice(ranking, ties, "dcg")
+    value, gain_table, tie_notes_ = _ranking_dcg(ranking, cut, choices, table, base, tie)
     return Result("dcg", "Discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
-                  conventions=choices, parameters=_parameters(cut.k, table, base), notes=_gain_notes(table, choices, base),
-                  tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=table, base=base)])
+                  conventions=_with_ties(choices, tie), parameters=_parameters(cut.k, table, base),
+                  notes=_gain_notes(table, choices, base) + tie_notes_, tables=[gain_table])
 
 
 def _parameters(k, table, base) -> dict:
@@ -215,7 +245,7 @@ def idcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -
                   notes=notes + _gain_notes(table, choices, base), tables=[ideal_table])
 
 
-def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -> Result:
+def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ties=None) -> Result:
     """nDCG@k = DCG@k / IDCG@k (0 when no document is relevant, as trec_eval reports it).
 
     >>> from irlab import Ranking
@@ -227,10 +257,10 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -
     cut = Cut.of(ranking, k)
     choices = _conventions(gain, discount)
     table, base = parse_gains(gains), check_log_base(log_base)
-    gained, terms = _dcg(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key,
-                         f"DCG{cut.suffix}", "Discounted cumulative gain", "G", table, base)
+    tie = tie_choice(ranking, ties, "ndcg")
+    gained, gain_table, tie_notes_ = _ranking_dcg(ranking, cut, choices, table, base, tie)
     ideal, ideal_table, notes = _ideal(ranking, k, choices, table, base)
-    notes += _gain_notes(table, choices, base)
+    notes += _gain_notes(table, choices, base) + tie_notes_
     symbol = f"nDCG{cut.suffix}"
     if ideal.value == 0 or (table and exact.to_float(ideal.value) <= 0):
         notes.append(Note("warning", "no judged document has a positive gain, so IDCG = 0: nDCG is reported as 0"))
@@ -244,6 +274,5 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -
     formula = Formula(DCG_FORMULA.text + ";  nDCG@k = DCG@k / IDCG@k",
                       DCG_FORMULA.latex + r", \qquad \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}")
     return Result("ndcg", "Normalised discounted cumulative gain", value, formula=formula, ranking=ranking,
-                  conventions=choices, parameters=_parameters(cut.k, table, base), notes=notes, support=support,
-                  ratio=ratio, tables=[_gain_table(ranking, ranking.grades, cut.depth, terms, choices, gains=table, base=base),
-                          ideal_table])
+                  conventions=_with_ties(choices, tie), parameters=_parameters(cut.k, table, base), notes=notes,
+                  support=support, ratio=ratio, tables=[gain_table, ideal_table])
