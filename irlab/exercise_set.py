@@ -24,6 +24,7 @@ from .errors import InputFileError, IrlabError
 from .exercise_inputs import UNRETRIEVED_PER_RANKING, exercise_rankings, parse_ranking
 from .limits import MAX_SET_BYTES, read_at_most
 from .metrics import REGISTRY, get_metric, mean_over_queries
+from .metrics.diversity import IntentRanking
 from .ranking import Ranking
 from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, judgments_columns, map_bounds
 from .solvers.extended import solve_extended
@@ -354,6 +355,14 @@ def _judge_columns(params, where):
     raise where.error("kappa needs parameters.judgments (rows: doc, judge 1, judge 2) or judge1/judge2", "parameters")
 
 
+def _intent_ranking(params, where):
+    """The ranking judged per subtopic of the diversity metrics: parameters.intents (and unretrieved_intents)."""
+    if "intents" not in params:
+        raise where.error("a diversity metric needs parameters.intents, a ranking judged per subtopic such as "
+                          "\"1+2 - 2 3 ?\"", "parameters")
+    return IntentRanking.parse(params["intents"], unretrieved=params.get("unretrieved_intents"))
+
+
 def question_inputs(params: dict, question: Question, where: Where) -> tuple[list[Ranking], tuple | None]:
     """The rankings and, for kappa, the two judges' columns a question is computed on (for figures)."""
     rankings = exercise_rankings(params, where) if "ranking" in params or "rankings" in params else []
@@ -384,6 +393,8 @@ def solve_question(params: dict, question: Question, where: Where):
         return f_macro_micro(exercise_rankings(params, where))
     metric = get_metric(question.solver)
     metric_options = {k: options[k] for k in options if k in {p.name for p in metric.parameters} | {c.name for c in metric.conventions}}
+    if metric.inputs == "intents":
+        return Solution([Answer(metric.title, metric.compute(_intent_ranking(params, where), **metric_options))])
     if metric.inputs == "judges":
         first, second = _judge_columns(params, where)
         return Solution([Answer(metric.title, metric.compute(first, second, **metric_options))])

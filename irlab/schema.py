@@ -27,6 +27,7 @@ from .exact import parse_number
 from .metrics import METRICS, get_metric
 from .metrics.weighted_kappa import parse_categories
 from .metrics.dcg import parse_gains
+from .metrics.diversity import IntentRanking
 from .outputs import write_text
 from .ranking import Ranking, parse_ids
 
@@ -264,6 +265,26 @@ def _column(value, problem):
         problem(str(error))
 
 
+def _intents(value, problem):
+    """An intent ranking as written: '1+2 - 2 3 ?' (subtopics joined by '+', '-' relevant to none, '?' unjudged)."""
+    if not isinstance(value, str):
+        problem(f"must be a ranking judged per subtopic such as \"1+2 - 2 3 ?\", got {_shown(value)}")
+    try:
+        IntentRanking.parse(value)
+    except IrlabError as error:
+        problem(str(error))
+
+
+def _unretrieved_intents(value, problem):
+    if not isinstance(value, str):
+        problem(f"must be the judged relevant documents not retrieved, by their subtopics, such as \"3 1+4\", got "
+                f"{_shown(value)}")
+    try:
+        IntentRanking.parse("-", unretrieved=value)
+    except IrlabError as error:
+        problem(str(error))
+
+
 def _ids(value, problem):
     if not isinstance(value, (str, list)):
         problem(f"must be a ranking of document ids such as \"d1,d2,d3\" or [\"d1\", \"d2\"], got {_shown(value)}")
@@ -301,6 +322,7 @@ def _metric_keys() -> list[Key]:
         "log_base": (_integer(2, 10**6), "integer 2 … 1,000,000"),
         "persistence": (_number(0, 1, low_open=True, high_open=True), "number in (0, 1) (0.8, \"4/5\", \"80%\")"),
         "weights": (_choice(("linear", "quadratic")), "linear \\| quadratic"),
+        "alpha": (_number(0, 1, low_open=True), "number in (0, 1] (0.5, \"1/2\")"),
     }
     keys, seen = [], {}
     for metric in METRICS:
@@ -358,6 +380,7 @@ def _grading_keys(table: str) -> list[Key]:
 
 def _keys() -> tuple[Key, ...]:
     ranking_solvers = tuple(m.name for m in METRICS if m.inputs == "ranking") + ("map-bounds", "f-macro-micro")
+    intent_solvers = tuple(m.name for m in METRICS if m.inputs == "intents")  # alpha-ndcg, err-ia, …
     paired = tuple(m.name for m in METRICS if m.inputs == "paired-values")
     count = limits.MAX_RANKS
     return (
@@ -405,6 +428,12 @@ def _keys() -> tuple[Key, ...]:
         Key("parameters", "judge2", "column", "the second judge's judgments, as judge1",
             solvers=("kappa", "cohen-kappa", "weighted-kappa"), check=_column,
             range="\"0,1,1\" or [0, 1, 1]"),
+        Key("parameters", "intents", "intents", "a ranking judged per subtopic: each document its subtopics joined by "
+            "'+', '-' (relevant to none) or '?' (unjudged); written documents are named d1, d2, …", required=False,
+            solvers=intent_solvers, check=_intents, range="\"1+2 - 2 3 ?\""),
+        Key("parameters", "unretrieved_intents", "intents", "the judged relevant documents not retrieved, by their "
+            "subtopics (named u1, u2, …; they join the ideal ranking)", "\"\"", solvers=intent_solvers,
+            check=_unretrieved_intents, range="\"3 1+4\""),
         Key("parameters", "a", "ids", "the first ranking of document ids", solvers=("kendall", "spearman"), check=_ids,
             range="\"d1,d2,d3\" or [\"d1\", \"d2\"]"),
         Key("parameters", "b", "ids", "the second ranking of document ids", solvers=("kendall", "spearman"), check=_ids,

@@ -13,6 +13,7 @@ from ..document import Document
 from ..errors import ParameterError
 from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import table_columns
+from ..metrics.diversity import IntentRanking, read_diversity_topic
 from ..printable import illustrate, with_figures, write_printables
 from ..ranking import Ranking, parse_grade_list
 from ..slides import SLIDES_HELP, slides_outputs, write_announced
@@ -193,8 +194,6 @@ def _explain_inputs(args):
 
 def _intent_inputs(args, metric):
     """A ranking judged per subtopic ('1+2 - 2 ?', --unretrieved '3 1+4') or one topic of diversity qrels and a run."""
-    from ..metrics.diversity import IntentRanking, read_diversity_topic
-
     threshold = integer(args.threshold, "relevance level (--threshold)", 1)
     if args.qrels or args.run or args.topic:
         if not (args.qrels and args.run and args.topic):
