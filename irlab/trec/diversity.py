@@ -530,7 +530,7 @@ def _value(m, run, best, topic, n, alpha):
     if family == "NRBP":
         return run.nrbp
     if family == "nNRBP":
-        return run.nrbp / best.nrbp
+        return run.nrbp / best.nrbp if best.nrbp else math.nan   # 0/0 (α = 0 and β = 1): ndeval's nan
     if family == "MAP-IA":
         total = 0.0
         for s, relevant_docs in enumerate(topic.per_subtopic):
@@ -576,6 +576,9 @@ def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, tradit
         raise IrlabError(f"no topic has both judgments ({qrels.path}) and results ({run.path})")
     if notes is not None:
         notes.extend(coverage_notes(qrels, run, complete=complete))
+        if alpha == 0.0 and beta == 1.0 and any(m.family in ("NRBP", "nNRBP") for m in plan):
+            notes.append("with alpha 0 and beta 1, NRBP's factor 1 - (1 - alpha) beta is 0: NRBP is 0 and nNRBP 0/0, "
+                         "printed -nan as ndeval prints it")
         empty = [t for t in shared if not qrels.topics[t].subtopics]
         if empty:
             notes.append(f"{_count(len(empty), 'topic')} of {qrels.path} {'has' if len(empty) == 1 else 'have'} no "
