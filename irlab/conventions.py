@@ -123,6 +123,19 @@ INTERPOLATION = Convention(
     "book",
 )
 
+ERR_PROBABILITY = Convention(
+    "err_probability",
+    "How does ERR turn the grade g_j at rank j into the probability Pr(j) that the user stops there?",
+    (
+        Choice("exponential", "Chapelle et al.'s exponential mapping of the grade, relative to the top grade gmax",
+               "Pr(j) = (2^g_j - 1) / 2^gmax", "Chapelle, Metzler, Zhang & Grinspan 2009 (CIKM), §4, R(g)"),
+        Choice("ntcireval", "NTCIREVAL's linear mapping: the grade's gain over the top grade's gain plus one "
+               "(gain = grade unless a gain table says otherwise)", "Pr(j) = gain(g_j) / (gain(gmax) + 1)",
+               "NTCIREVAL ERR and nERR (Sakai); pyNTCIREVAL GradeMetric._err_grade, g / (maxgrade + 1)"),
+    ),
+    "exponential",
+)
+
 F_WEIGHT = Convention(
     "f_weight",
     "What does the F-measure's parameter weigh: β, or the weight β² of recall in the harmonic mean?",
@@ -286,5 +299,5 @@ COMPARED_ONLY = (SPEARMAN_TIES,)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, TIES, DIVERSITY_NORMALISATION)
+       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, ERR_PROBABILITY, TIES, DIVERSITY_NORMALISATION)
 BY_NAME = {convention.name: convention for convention in ALL}

@@ -1,0 +1,134 @@
+"""The smaller shapes of issue 24: NTCIREVAL's ERR and nERR (a named convention of the stopping probability),
+Q-measure at a cut-off, linear gains for large grades, fall-out over several queries."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irlab import Ranking
+from irlab.errors import IrlabError
+from irlab.metrics.err import expected_reciprocal_rank, normalized_err
+
+ntcireval = pytest.importorskip("pyNTCIREVAL.metrics")
+
+
+# 1. ERR's stopping probability: Chapelle et al.'s (2^g - 1) / 2^gmax or NTCIREVAL's gain(g) / (gain(gmax) + 1) -----
+
+def _levels(grades, unretrieved, gmax):
+    """pyNTCIREVAL's xrelnum: judged documents per level L0 … Lgmax."""
+    judged = list(grades) + list(unretrieved)
+    return [sum(1 for g in judged if g == level) for level in range(gmax + 1)]
+
+
+def _ntcireval_err(grades, unretrieved, gmax, gains, k=None):
+    metric = ntcireval.ERR(_levels(grades, unretrieved, gmax), list(gains))
+    metric.cutoff = k  # ERR's constructor takes no cut-off; compute() reads the attribute, as nERR's does
+    return metric.compute([(f"d{i}", g) for i, g in enumerate(grades)])
+
+
+def _ntcireval_nerr(grades, unretrieved, gmax, gains, k=None):
+    metric = ntcireval.nERR(_levels(grades, unretrieved, gmax), list(gains), k)
+    return metric.compute([(f"d{i}", g) for i, g in enumerate(grades)])
+
+
+def _ascending_gains(draw, gmax):
+    """A positive gain per level 1 … gmax in ascending order (NTCIREVAL's -g rule), or None for gain = grade."""
+    if draw(st.booleans()):
+        return None
+    steps = draw(st.lists(st.integers(0, 9), min_size=gmax, max_size=gmax))
+    gains, running = [], 0
+    for step in steps:
+        running += step if running else step + 1
+        gains.append(running)
+    return gains
+
+
+@st.composite
+def err_cases(draw):
+    grades = draw(st.lists(st.integers(0, 4), min_size=1, max_size=15))
+    unretrieved = draw(st.lists(st.integers(0, 4), max_size=6))
+    observed = max(grades + unretrieved)
+    if observed == 0:
+        grades = grades[:-1] + [draw(st.integers(1, 4))]
+        observed = max(grades + unretrieved)
+    gmax = observed + draw(st.sampled_from([0, 0, 0, 1, 2]))
+    k = draw(st.one_of(st.none(), st.integers(1, 20)))
+    return grades, unretrieved, gmax, _ascending_gains(draw, gmax), k
+
+
+@given(err_cases())
+@settings(max_examples=250, deadline=None)
+def test_ntcireval_err_and_nerr_equal_pyntcireval(case):
+    grades, unretrieved, gmax, gains, k = case
+    ranking = Ranking.from_grades(grades, unretrieved=unretrieved)
+    table = None if gains is None else ",".join(f"{level}={gain}" for level, gain in enumerate(gains, 1))
+    level_gains = gains or list(range(1, gmax + 1))  # NTCIREVAL's default gain values 1, 2, 3 …
+    options = {"k": k, "max_grade": gmax, "err_probability": "ntcireval", "gains": table}
+    ours = float(expected_reciprocal_rank(ranking, **options).value)
+    assert ours == pytest.approx(_ntcireval_err(grades, unretrieved, gmax, level_gains, k), abs=1e-12)
+    ours = float(normalized_err(ranking, **options).value)
+    assert ours == pytest.approx(_ntcireval_nerr(grades, unretrieved, gmax, level_gains, k), abs=1e-12)
+
+
+def test_ntcireval_err_by_hand():
+    # grades 3,2,0,1, gmax 3, gain = grade: Pr = 3/4, 2/4, 0, 1/4
+    # ERR = 3/4 + (1/4)(1/2)/2 + 0 + (1/4)(1/2)(1)(1/4)/4 = 3/4 + 1/16 + 1/128 = 105/128
+    result = expected_reciprocal_rank(Ranking.parse("3,2,0,1"), err_probability="ntcireval")
+    assert result.value == Fraction(105, 128)
+    # Chapelle's rule on the same ranking: Pr = 7/8, 3/8, 0, 1/8: 7/8 + (1/8)(3/8)/2 + (1/8)(5/8)(7/8)... tested in
+    # test_metrics; here only that the two rules differ
+    assert expected_reciprocal_rank(Ranking.parse("3,2,0,1")).value != result.value
+    # grades 1,2 with gain table 1=1, 2=5: Pr = 1/6, 5/6; ERR = 1/6 + (5/6)(5/6)/2 = 1/6 + 25/72 = 37/72
+    # ideal 2,1: 5/6 + (1/6)(1/6)/2 = 5/6 + 1/72 = 61/72; nERR = 37/61
+    ranking = Ranking.parse("1,2")
+    assert expected_reciprocal_rank(ranking, err_probability="ntcireval", gains="1=1,2=5").value == Fraction(37, 72)
+    assert normalized_err(ranking, err_probability="ntcireval", gains="1=1,2=5").value == Fraction(37, 61)
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=12), st.integers(0, 2))
+@settings(max_examples=60, deadline=None)
+def test_ntcireval_with_gains_two_to_the_g_minus_one_is_chapelle(grades, above):
+    # gain(g) = 2^g - 1 makes NTCIREVAL's gain(g) / (gain(gmax) + 1) = (2^g - 1) / 2^gmax: the same ERR, exactly
+    gmax = max(grades) + above
+    table = ",".join(f"{g}={2**g - 1}" for g in range(1, gmax + 1)) or None
+    ranking = Ranking.from_grades(grades)
+    assert expected_reciprocal_rank(ranking, max_grade=gmax, err_probability="ntcireval", gains=table).value == \
+        expected_reciprocal_rank(ranking, max_grade=gmax).value
+
+
+def test_default_explanation_is_unchanged_and_the_choice_is_named(cli):
+    default = cli("explain", "err", "3,2,0,1")
+    assert default.returncode == 0 and "err_probability" not in default.stdout
+    assert "Pr(j) = (2^g_j - 1) / 2^gmax" in default.stdout
+    chosen = cli("explain", "err", "3,2,0,1", "--err-probability", "ntcireval")
+    assert chosen.returncode == 0, chosen.stderr
+    assert "Convention: err_probability = ntcireval" in chosen.stdout
+    assert "Pr(j) = gain(g_j) / (gain(gmax) + 1)" in chosen.stdout
+    assert "rank | grade | gain |" in chosen.stdout
+    assert chosen.stdout.rstrip().endswith("Result: ERR = 105/128 ≈ 0.8203")
+    explicit = cli("explain", "err", "3,2,0,1", "--err-probability", "exponential")
+    assert "Convention: err_probability = exponential" in explicit.stdout
+
+
+def test_err_probability_errors():
+    ranking = Ranking.parse("3,2,0,1")
+    with pytest.raises(IrlabError, match="--err-probability ntcireval"):
+        expected_reciprocal_rank(ranking, gains="1=1,2=3,3=7")  # a gain table means nothing to Chapelle's rule
+    with pytest.raises(IrlabError, match="ascending order"):
+        normalized_err(ranking, err_probability="ntcireval", gains="1=5,2=3,3=7")
+    with pytest.raises(IrlabError, match="positive gain"):
+        expected_reciprocal_rank(ranking, err_probability="ntcireval", gains="1=0")
+    with pytest.raises(IrlabError, match="unknown err_probability 'linear'; choose one of exponential, ntcireval"):
+        expected_reciprocal_rank(ranking, err_probability="linear")
+
+
+def test_err_probability_in_an_exercise_set(tmp_path):
+    from irlab.exercise_set import solve
+
+    path = tmp_path / "err.toml"
+    path.write_text('title = "ERR"\n[[exercise]]\nid = "1"\nstatement = "ERR"\n[exercise.parameters]\n'
+                    'ranking = [3, 2, 0, 1]\n[[exercise.question]]\nid = "a"\nsolver = "err"\n'
+                    'err_probability = "ntcireval"\n', encoding="utf-8")
+    assert "ERR = 105/128" in solve(path).render("text")
