@@ -49,6 +49,7 @@ ALL_METRICS = {
     "auc": ["RNRNN", "--relevant", "4"],
     "inst": ["RNURN", "--target", "2", "--max-depth", "20"],
     "insq": ["2,0,1", "--target", "3/2"],
+    "sdcg": ["RNR", "--k", "3"],
     "q-measure": ["3,0,1,2", "--unretrieved", "3", "--beta", "1/2", "--gains", "1=1,2=2,3=3"],
 }
 

@@ -29,15 +29,29 @@ def test_inst_by_hand_three_ranks():
     assert inst(Ranking.parse("RNR"), target=1, max_depth=3).value == Fraction(40, 49)
 
 
-def test_table_shows_c_w_and_the_sum():
+def test_inst_last_rank_and_total_gain_by_hand():
+    # RNR, T = 1, n = 3: C = (1/4, 4/9, 4/9) (T_3 = -1: ((3+1-1-1)/(3+1-1))² = 4/9), P = (1, 1/4, 1/9), P(4) = 4/81
+    # L(i) = P(i) - P(i+1) = (3/4, 5/36, 5/81); Σ_{j<=i} r_j = (1, 1, 2); ETG = 3/4 + 5/36 + 10/81 = 82/81,
+    # = INST · ED - P(4) · Σ r = (40/49)(49/36) - (4/81)·2 = 10/9 - 8/81; ED = 1 + 1/4 + 1/9 = 49/36
+    result = inst(Ranking.parse("RNR"), target=1, max_depth=3)
+    steps = {step.symbol: step.value for step in result.steps}
+    assert steps["ED"] == Fraction(49, 36) and steps["ETG"] == Fraction(82, 81)
+    assert [row[7] for row in result.tables[0].rows[:-1]] == [Fraction(3, 4), Fraction(5, 36), Fraction(5, 81)]
+
+
+def test_table_shows_c_w_l_and_the_sums():
     result = inst(Ranking.parse("RNURN"), target=2, max_depth=8)
     table = result.tables[0]
-    assert table.columns == ("rank i", "judgment", "r_i", "T_i", "C(i)", "Π_{j<i} C(j)", "W(i)", "W(i) · r_i")
+    assert table.columns == ("rank i", "judgment", "r_i", "T_i", "C(i)", "Π_{j<i} C(j)", "W(i)", "L(i)", "W(i) · r_i",
+                             "Σ_{j<=i} r_j", "L(i) · Σ_{j<=i} r_j")
     rows = table.rows
     assert rows[0][:6] == (1, "R", 1, 1, Fraction(9, 16), 1)
     assert rows[5][1] == "—"  # beyond the list: gain 0
     assert sum(row[6] for row in rows[:-1]) == 1
-    assert rows[-1][0] == "Σ" and rows[-1][6] == 1 and rows[-1][7] == result.value
+    past_n = rows[-2][5] * rows[-2][4]  # Π_{j<=n} C(j): the user reads past rank n
+    assert sum(row[7] for row in rows[:-1]) == 1 - past_n == rows[-1][7]
+    assert rows[-1][0] == "Σ" and rows[-1][6] == 1 and rows[-1][8] == result.value
+    assert rows[-1][10] == sum(row[10] for row in rows[:-1]) == {s.symbol: s.value for s in result.steps}["ETG"]
     assert result.value == Fraction(31752000, 67275601)
 
 

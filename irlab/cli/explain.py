@@ -14,6 +14,7 @@ from ..errors import ParameterError
 from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import table_columns
 from ..metrics.diversity import IntentRanking, read_diversity_topic
+from ..metrics.cwl import check_user_model, with_user_model
 from ..printable import illustrate, with_figures, write_printables
 from ..ranking import Ranking, parse_grade_list
 from ..slides import SLIDES_HELP, slides_outputs, write_announced
@@ -61,8 +62,11 @@ def add_parser(commands) -> None:
     params.add_argument("--levels", metavar="R1,R2,…", help="kpt: the recall levels to average (0.2,0.5,0.8)")
     params.add_argument("--persistence", metavar="P", help="rbp: probability of reading on to the next rank (default 9/10)")
     params.add_argument("--target", metavar="T", help="inst/insq: the amount of gain the user wants (default 1, cwl-eval's T)")
-    params.add_argument("--max-depth", metavar="N", help="inst/insq: ranks read, gain 0 beyond the list (default 1000, "
-                        "cwl-eval --max_depth)")
+    params.add_argument("--max-depth", metavar="N", help="inst/insq/sdcg and --user-model: ranks read, gain 0 beyond the "
+                        "list (default 1000, cwl-eval --max_depth)")
+    params.add_argument("--user-model", action="store_true", help="precision, rr, rbp: also explain the metric as a C/W/L "
+                        "user model (C(i), W(i), L(i); expected rate of gain, expected depth, expected total gain; "
+                        "sdcg, inst and insq always are)")
     params.add_argument("--alpha", metavar="A", help="diversity (alpha-ndcg, err-ia, …): α in (0, 1], the chance a "
                         "relevant document fails to satisfy; a repeat of a subtopic gains (1-α)^c (default 1/2, ndeval's)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
@@ -109,6 +113,9 @@ _ALL_OPTIONS = _RANKING_OPTIONS + ("alpha",) + ("scores", "k", "recall_level", "
 
 def _check_options(args, metric):
     allowed = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    if args.user_model:
+        check_user_model(metric.name)
+        allowed.add("max_depth")
     if metric.name in COUNTS_METRICS or metric.inputs == "judges":
         allowed.add("counts")
     if metric.inputs in ("ranking", "queries"):  # queries: several rankings, one answer (gmap)
@@ -252,13 +259,19 @@ def _compute(metric, options, inputs, notes):
 
 def explain_result(args):
     """Compute the metric the arguments name, with its explanation."""
-    return _compute(*_explain_inputs(args))
+    metric, options, inputs, notes = _explain_inputs(args)
+    return _with_user_model(args, metric, options, inputs, _compute(metric, options, inputs, notes))
+
+
+def _with_user_model(args, metric, options, inputs, result):
+    """With --user-model, the result followed by the metric as a C/W/L user model of each ranking."""
+    return with_user_model(result, metric.name, inputs, options, args.max_depth) if args.user_model else result
 
 
 def explain_document(args):
     """The explanation with its figure, for printable output, and the result it explains."""
     metric, options, inputs, notes = _explain_inputs(args)
-    result = _compute(metric, options, inputs, notes)
+    result = _with_user_model(args, metric, options, inputs, _compute(metric, options, inputs, notes))
     if metric.inputs == "ranking":
         figures = illustrate(metric.name, rankings=inputs, options=options)
     else:

@@ -27,7 +27,7 @@ from .infap import infap
 from .gmap import gmap
 from .interpolation import k_point_average, three_point_average
 from .rbp import rank_biased_precision
-from .cwl import inst, insq
+from .cwl import inst, insq, sdcg, user_model
 from .auc import roc_auc
 from .qmeasure import REFERENCE as Q_REFERENCE, q_measure
 from .diversity import (CHAPELLE, CLARKE, IntentRanking, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, precision_ia,
@@ -38,8 +38,6 @@ BETA = Parameter("beta", "number", "weight of recall against precision (F1 for b
 RECALL_LEVEL = Parameter("recall_level", "number", "recall level r in [0, 1], e.g. 0.25 or 25%")
 MAX_GRADE = Parameter("max_grade", "int", "top of the grade scale gmax (default: highest judged grade)")
 GAINS = Parameter("gains", "gain-table", "a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g); other grades follow --gain")
-ERR_GAINS = Parameter("gains", "gain-table", "err/nerr with --err-probability ntcireval: a gain per grade, '1=1,2=3' "
-                      "(default gain = grade, NTCIREVAL's 1, 2, 3)")
 LOG_BASE = Parameter("log_base", "int", "base of the discount's logarithm (scikit-learn dcg_score log_base)", 2)
 
 METRICS = (
@@ -90,11 +88,9 @@ METRICS = (
            conventions=(conv.GAIN, conv.DISCOUNT, conv.TIES)),
     Metric("err", "Expected reciprocal rank", "ERR@k = Σ_{j<=k} Π_{i<j} (1 - Pr(i)) · Pr(j) / j, Pr(j) = (2^g_j - 1) / 2^gmax",
            r"\mathrm{ERR}@k = \sum_{j=1}^{k} \frac{\prod_{i<j}(1-\Pr(i)) \Pr(j)}{j}", expected_reciprocal_rank,
-           "Chapelle et al. 2009", parameters=(K, MAX_GRADE, ERR_GAINS),
-           conventions=(conv.ERR_PROBABILITY,)),
+           "Chapelle et al. 2009", parameters=(K, MAX_GRADE)),
     Metric("nerr", "Normalised ERR", "nERR@k = ERR@k / ERR*@k", r"\mathrm{nERR}@k = \frac{\mathrm{ERR}@k}{\mathrm{ERR}^*@k}",
-           normalized_err, "Chapelle et al. 2009 (normalised by the ideal ranking)",
-           parameters=(K, MAX_GRADE, ERR_GAINS), conventions=(conv.ERR_PROBABILITY,)),
+           normalized_err, "Chapelle et al. 2009 (normalised by the ideal ranking)", parameters=(K, MAX_GRADE)),
     Metric("kappa", "Cohen's kappa for two judges", "κ = (P(A) - P(E)) / (1 - P(E))",
            r"\kappa = \frac{P(A) - P(E)}{1 - P(E)}", cohen_kappa, "IIR 8.5; Cohen 1960; Scott 1955",
            inputs="judges", conventions=(conv.KAPPA_MARGINALS,)),
@@ -211,7 +207,9 @@ METRICS += (
 
 # C/W/L user models: a continuation C(i) after each rank, weights W(i), the expected rate of gain
 TARGET = Parameter("target", "number", "inst/insq: T, the amount of gain the user wants (cwl-eval's T)", 1)
-MAX_DEPTH = Parameter("max_depth", "int", "inst/insq: n, the ranks read; beyond the list gain 0 (cwl-eval --max_depth)", 1000)
+MAX_DEPTH = Parameter("max_depth", "int", "inst/insq/sdcg (and --user-model): n, the ranks read; beyond the list gain 0 "
+                      "(cwl-eval --max_depth)", 1000)
+SDCG_K = Parameter("k", "int", "sdcg: the ranks the discount 1/log2(i+1) is spread over (default: the list's length)")
 METRICS += (
     Metric("inst", "INST: adaptive C/W/L user model with target T (expected rate of gain)",
            "INST = Σ_i W(i) · r_i, W(i) = Π_{j<i} C(j) / Σ_{k<=n} Π_{j<k} C(j), "
@@ -226,6 +224,12 @@ METRICS += (
            r"C(i) = \left(\frac{i + 2T - 1}{i + 2T}\right)^2", insq,
            "Moffat, Scholer & Thomas 2012 (ADCS) §4; Moffat, Bailey, Scholer & Thomas 2017; Azzopardi, Thomas & Moffat "
            "2019; cwl-eval INSQ", parameters=(TARGET, MAX_DEPTH)),
+    Metric("sdcg", "Scaled DCG@k: DCG with gains in [0, 1] over its largest value (C/W/L expected rate of gain)",
+           "SDCG@k = Σ_{i<=k} r_i / log2(i+1) / Σ_{i<=k} 1 / log2(i+1) = Σ_i W(i) · r_i, "
+           "C(i) = log2(i+1) / log2(i+2) for i < k, C(k) = 0",
+           r"\mathrm{SDCG}@k = \frac{\sum_{i=1}^{k} r_i / \log_2(i+1)}{\sum_{i=1}^{k} 1 / \log_2(i+1)} = \sum_i W(i)\, r_i",
+           sdcg, "Moffat, Bailey, Scholer & Thomas 2017 (TOIS 35(3)) §3; Järvelin & Kekäläinen 2002; "
+           "cwl-eval NDCGCWLMetric (SDCG-k@k)", parameters=(SDCG_K, MAX_DEPTH), aliases=("scaled-dcg",)),
 )
 
 # novelty and diversity: a ranking judged per subtopic ('1+2 - 2 ?', --unretrieved '3 1+4'), gains Σ_s (1-α)^c_s
@@ -306,7 +310,7 @@ __all__ = [
     "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
-    "inst", "insq",
+    "inst", "insq", "sdcg", "user_model",
     "Counts", "accuracy", "fallout", "e_measure", "break_even", "kappa_from_table", "COUNTS_METRICS",
     "fleiss_kappa", "pairwise_kappa", "infap", "cohen_kappa_categories", "weighted_kappa", "roc_auc", "q_measure",
     "IntentRanking", "alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "subtopic_recall", "precision_ia",
