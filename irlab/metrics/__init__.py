@@ -38,6 +38,8 @@ BETA = Parameter("beta", "number", "weight of recall against precision (F1 for b
 RECALL_LEVEL = Parameter("recall_level", "number", "recall level r in [0, 1], e.g. 0.25 or 25%")
 MAX_GRADE = Parameter("max_grade", "int", "top of the grade scale gmax (default: highest judged grade)")
 GAINS = Parameter("gains", "gain-table", "a gain per grade, '1=1,2=5' (trec_eval ndcg.l=g); other grades follow --gain")
+ERR_GAINS = Parameter("gains", "gain-table", "err/nerr with --err-probability ntcireval: a gain per grade, '1=1,2=3' "
+                      "(default gain = grade, NTCIREVAL's 1, 2, 3)")
 LOG_BASE = Parameter("log_base", "int", "base of the discount's logarithm (scikit-learn dcg_score log_base)", 2)
 
 METRICS = (
@@ -88,9 +90,11 @@ METRICS = (
            conventions=(conv.GAIN, conv.DISCOUNT, conv.TIES)),
     Metric("err", "Expected reciprocal rank", "ERR@k = Σ_{j<=k} Π_{i<j} (1 - Pr(i)) · Pr(j) / j, Pr(j) = (2^g_j - 1) / 2^gmax",
            r"\mathrm{ERR}@k = \sum_{j=1}^{k} \frac{\prod_{i<j}(1-\Pr(i)) \Pr(j)}{j}", expected_reciprocal_rank,
-           "Chapelle et al. 2009", parameters=(K, MAX_GRADE)),
+           "Chapelle et al. 2009", parameters=(K, MAX_GRADE, ERR_GAINS),
+           conventions=(conv.ERR_PROBABILITY,)),
     Metric("nerr", "Normalised ERR", "nERR@k = ERR@k / ERR*@k", r"\mathrm{nERR}@k = \frac{\mathrm{ERR}@k}{\mathrm{ERR}^*@k}",
-           normalized_err, "Chapelle et al. 2009 (normalised by the ideal ranking)", parameters=(K, MAX_GRADE)),
+           normalized_err, "Chapelle et al. 2009 (normalised by the ideal ranking)",
+           parameters=(K, MAX_GRADE, ERR_GAINS), conventions=(conv.ERR_PROBABILITY,)),
     Metric("kappa", "Cohen's kappa for two judges", "κ = (P(A) - P(E)) / (1 - P(E))",
            r"\kappa = \frac{P(A) - P(E)}{1 - P(E)}", cohen_kappa, "IIR 8.5; Cohen 1960; Scott 1955",
            inputs="judges", conventions=(conv.KAPPA_MARGINALS,)),
