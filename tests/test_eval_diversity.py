@@ -13,6 +13,7 @@ import json
 import math
 import random
 import tempfile
+from fractions import Fraction
 from math import log2
 from pathlib import Path
 
@@ -145,6 +146,46 @@ def test_every_measure_equals_pyndeval_per_topic_and_mean(case, traditional):
     for m in measures:
         mean = math.fsum(values[m] for values in expected.values()) / len(result.per_topic)
         assert close(result.summary[m], mean), (m, result.summary[m], mean)
+
+
+EXACT = ("alpha-nDCG", "alpha-DCG", "ERR-IA", "nERR-IA", "strec", "P-IA")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(diversity_cases(), st.sampled_from([Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1)]),
+       st.integers(1, 12))
+def test_the_fast_path_equals_the_exact_library(case, alpha, k):
+    # irlab.metrics.diversity computes with Fractions (and sympy's exact logs): the source of truth. alpha is a
+    # short binary fraction, so ndeval's float comparisons in the greedy ideal decide ties as exact ones do
+    from irlab.metrics import diversity as exact_diversity
+
+    qrels, run, _, _, level, depth, _, _ = case
+    level = max(level, 1)
+    measures = [f"{family}@{k}" for family in EXACT]
+    with tempfile.TemporaryDirectory() as folder:
+        q_path, r_path = write_case(Path(folder), qrels, run)
+        if not {q[0] for q in qrels} & {r[0] for r in run}:
+            return
+        result = evaluate_diversity(q_path, r_path, measures, alpha=float(alpha), depth=depth,
+                                    relevance_level=level)
+    judgments = {}
+    for t, s, d, j in qrels:
+        judgments.setdefault(t, {}).setdefault(d, {})[s] = j
+    functions = {"alpha-nDCG": exact_diversity.alpha_ndcg, "alpha-DCG": exact_diversity.alpha_dcg,
+                 "ERR-IA": exact_diversity.err_ia, "nERR-IA": exact_diversity.nerr_ia}
+    for topic, docs in ordered_run(run, traditional=False).items():
+        if topic not in judgments:
+            continue
+        ranking = exact_diversity.IntentRanking.from_qrels(docs if depth is None else docs[:depth], judgments[topic],
+                                                           relevance_level=level)
+        for family in EXACT:
+            if family in functions:
+                exact_value = functions[family](ranking, k=k, alpha=alpha)
+            else:
+                exact_value = {"strec": exact_diversity.subtopic_recall,
+                               "P-IA": exact_diversity.precision_ia}[family](ranking, k=k)
+            fast = result.per_topic[topic][f"{family}@{k}"]
+            assert abs(fast - float(exact_value)) <= 1e-12, (topic, family, k, fast, float(exact_value))
 
 
 def test_at_rank_1_irlab_divides_by_the_ideal_ideal_list_where_ndeval_does_not():
