@@ -2,7 +2,8 @@
 
 ``rankings``, or ``ranking`` for one query, with what is known about them: R (``relevant``, one per query with
 ``rankings``), the grades of judged documents not retrieved (``unretrieved``), N (``collection``) and the grade
-threshold. :mod:`irlab.exercise_set` solves its metric questions on them, and :mod:`irlab.solvers.extended` its
+threshold, and the system's scores at each rank (``scores``, one list per query with ``rankings``; equal scores are
+ties). :mod:`irlab.exercise_set` solves its metric questions on them, and :mod:`irlab.solvers.extended` its
 solvers over queries and systems.
 
 ``where`` is the place in the exercise file an error names (:class:`irlab.exercise_set.Where`): any object whose
@@ -18,6 +19,8 @@ from .ranking import Ranking
 
 UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
                            "rankings (a single list [2, 1] would not say which query's documents these are)")
+SCORES_PER_RANKING = ("with rankings, give one list of scores per ranking, such as [[0.9, 0.5], [0.7, 0.7, 0.2]] for "
+                      "two rankings")
 
 
 def ranking_known(params: dict) -> dict:
@@ -41,13 +44,22 @@ def exercise_rankings(params: dict, where) -> list[Ranking]:
         unretrieved = params.get("unretrieved") or [()] * len(texts)
         if not all(isinstance(grades, (list, tuple)) for grades in unretrieved):
             raise where.error(UNRETRIEVED_PER_RANKING, "parameters.unretrieved")
-        for key, values in (("relevant", relevant), ("unretrieved", unretrieved)):
+        scores = params.get("scores") or [None] * len(texts)
+        if not all(s is None or isinstance(s, list) for s in scores):
+            raise where.error(SCORES_PER_RANKING, "parameters.scores")
+        for key, values in (("relevant", relevant), ("unretrieved", unretrieved), ("scores", scores)):
             if len(values) != len(texts):
                 raise where.error(f"gives {len(values)} values for {len(texts)} rankings: one per ranking",
                                   f"parameters.{key}")
-        return [parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **ranking_known(params)})
-                for t, r, u in zip(texts, relevant, unretrieved)]
+        return [parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **_scored(s), **ranking_known(params)})
+                for t, r, u, s in zip(texts, relevant, unretrieved, scores)]
     if "ranking" not in params:
         raise where.error("this question needs a ranking (parameters.ranking or parameters.rankings)", "parameters.ranking")
-    known = {"relevant": params.get("relevant"), "unretrieved": tuple(params.get("unretrieved", ())), **ranking_known(params)}
+    known = {"relevant": params.get("relevant"), "unretrieved": tuple(params.get("unretrieved", ())),
+             **_scored(params.get("scores")), **ranking_known(params)}
     return [parse_ranking(params["ranking"], known)]
+
+
+def _scored(scores) -> dict:
+    """The scores a ranking is built with, when the set gives them (a ranking without them has no ties)."""
+    return {} if scores is None else {"scores": scores}

@@ -95,7 +95,7 @@ class Ranking:
         if not set(self.sampled_out) <= set(self.unjudged):
             raise RankingError("every sampled-out rank (in the pool, not judged) must also be an unjudged rank")
         if self.scores is not None:
-            object.__setattr__(self, "scores", _read_scores(self.scores, len(self.grades)))
+            object.__setattr__(self, "scores", read_scores(self.scores, len(self.grades)))
         if self.ids is not None and len(self.ids) != len(self.grades):
             raise RankingError(f"{len(self.ids)} document ids for {len(self.grades)} ranks")
         if self.collection is not None:
@@ -315,8 +315,9 @@ def score_text(score) -> str:
     return exact.decimal_text(score, 12) if exact.is_terminating(score, 12) else exact.exact_text(score)
 
 
-def _read_scores(scores, count: int) -> tuple:
-    """One exact score per rank ('0.9,0.8,0.8' or a list of numbers), never increasing: else the rank at fault."""
+def read_scores(scores, count: int | None) -> tuple:
+    """One exact score per rank ('0.9,0.8,0.8' or a list of numbers), never increasing: else the rank at fault
+    (``count`` ranks, when known)."""
     if isinstance(scores, str):
         check_at_most(len(scores), MAX_TEXT, "the length of the scores as written (characters)")
         items = [t for t in re.split(r"[\s,;|]+", scores.strip()) if t]
@@ -325,10 +326,11 @@ def _read_scores(scores, count: int) -> tuple:
     else:
         raise InputTypeError(f"scores must be text such as '0.9,0.8,0.8' or a list of numbers, got "
                              f"{type(scores).__name__} {_clip(scores)}")
-    if len(items) != count:
+    check_at_most(len(items), MAX_RANKS, "the number of scores")
+    if count is not None and len(items) != count:
         raise ParameterError(f"{len(items)} scores for {count} ranks: give one score per rank, in rank order")
     values = [_score(item, rank) for rank, item in enumerate(items, 1)]
-    for rank in range(2, count + 1):
+    for rank in range(2, len(values) + 1):
         if values[rank - 1] > values[rank - 2]:
             raise ParameterError(
                 f"the score at rank {rank} ({score_text(values[rank - 1])}) is higher than at rank {rank - 1} "

@@ -29,7 +29,7 @@ from .metrics.weighted_kappa import parse_categories
 from .metrics.dcg import parse_gains
 from .metrics.diversity import IntentRanking
 from .outputs import write_text
-from .ranking import Ranking, parse_ids
+from .ranking import Ranking, parse_ids, read_scores
 
 ALL = None  # a key that every solver takes
 
@@ -202,6 +202,21 @@ def _rankings(value, problem):
         _ranking(item, lambda text: problem(f"ranking {position}: {text}"))
 
 
+def _scores(value, problem):
+    """The score at each rank, never increasing ([0.9, 0.8, 0.8] or "0.9,0.8,0.8"); with rankings, one list each.
+    Their number is checked against the ranking when it is read."""
+    if isinstance(value, list) and value and all(isinstance(item, list) for item in value):
+        for position, item in enumerate(value, 1):
+            _scores(item, lambda text: problem(f"list {position}: {text}"))
+        return
+    if not isinstance(value, (str, list)) or not value:
+        problem(f"must be the score at each rank, such as [0.9, 0.8, 0.8, 0.1] or \"0.9,0.8,0.8,0.1\", got {_shown(value)}")
+    try:
+        read_scores(value, None)
+    except IrlabError as error:
+        problem(str(error))
+
+
 def _count_or_counts(low, high):
     single = _integer(low, high)
 
@@ -339,8 +354,10 @@ def _metric_keys() -> list[Key]:
                             declared.default, solvers=tuple(metrics), check=check, placeholder=True, range=shown))
         else:
             choices = tuple(c.key for c in declared.choices)
+            aliases = tuple(alias for c in declared.choices for alias in c.aliases)  # ties = "average"
+            shown = [c.key + (f" ({', '.join(c.aliases)})" if c.aliases else "") for c in declared.choices]
             keys.append(Key("question", name, "choice", declared.question, declared.default, solvers=tuple(metrics),
-                            check=_choice(choices), range=" \\| ".join(choices)))
+                            check=_choice(choices + aliases), range=" \\| ".join(shown)))
     return keys
 
 
@@ -418,6 +435,10 @@ def _keys() -> tuple[Key, ...]:
             check=_integer(1, limits.MAX_COLLECTION), range=f"integer 1 … {limits.MAX_COLLECTION:,}"),
         Key("parameters", "threshold", "integer", "a grade >= threshold is relevant", 1, solvers=ranking_solvers,
             check=_integer(1, limits.MAX_GRADE), range=f"integer 1 … {limits.MAX_GRADE}"),
+        Key("parameters", "scores", "scores", "the system's score at each rank, in rank order (never increasing): equal "
+            "scores are ties, resolved by the question option ties (one list per ranking with rankings)",
+            solvers=tuple(m.name for m in METRICS if any(c.name == "ties" for c in m.conventions)), check=_scores,
+            range="[0.9, 0.8, 0.8, 0.1] or \"0.9,0.8,0.8,0.1\""),
         Key("parameters", "judgments", "judgments", "rows: document id, judge 1, judge 2 (, judge 3 …), judgments 0/1",
             solvers=("kappa", "aggregate"), check=_judgments, range=f"up to {count:,} rows"),
         Key("parameters", "retrieved", "documents", "the documents a system returned (ids of judgment rows)",
