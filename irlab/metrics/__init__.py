@@ -259,7 +259,7 @@ METRICS += (
            r"\mathrm{nERR\text{-}IA}@k = \frac{\sum_{i=1}^{k} g_i / i}{\sum_{i=1}^{k} g^*_i / i}", nerr_ia,
            CHAPELLE + "; ndeval nERR-IA@k", inputs="intents", parameters=(K, ALPHA)),
     Metric("strec", "Subtopic recall: the share of the subtopics covered by the top k",
-           "strec@k = |∪_{i<=k} subtopics(d_i)| / S", r"\mathrm{strec}@k = \frac{|\bigcup_{i \le k} s(d_i)|}{S}",
+           "strec@k = |∪_{i<=k} subtopics(d_i)| / S", r"\mathrm{strec}@k = \frac{|\{s : s \in d_i,\ i \le k\}|}{S}",
            subtopic_recall, "Zhai, Cohen & Lafferty 2003 (SIGIR); ndeval strec@k", inputs="intents", parameters=(K,),
            aliases=("s-recall", "subtopic-recall")),
     Metric("p-ia", "Intent-aware precision: P@k averaged over the subtopics (uniform intents)",

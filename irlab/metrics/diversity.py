@@ -542,6 +542,13 @@ def _zero_subtopics(setup, metric, title, symbol, parameters, conventions=None):
                   parameters=parameters, conventions=conventions)
 
 
+def _beats_greedy(setup, value, name):
+    if exact.to_float(value.value) > 1:
+        setup.notes.append(Note("warning", f"{name} > 1: this ranking beats the greedy ideal ranking. Finding the best "
+                                           "ranking is NP-hard (Clarke et al. 2008, §5), so the ideal is built greedily, "
+                                           "as ndeval builds it, and a ranking may do better"))
+
+
 def _parameters(setup) -> dict:
     return {"k": setup.k, "alpha": setup.alpha}
 
@@ -608,6 +615,7 @@ def alpha_ndcg(ranking: IntentRanking, k=None, alpha=None) -> Result:
         value, support = Traced(0, symbol, "α-nDCG"), support + [gained, ideal]
     else:
         value = (gained / ideal).named(symbol, "α-nDCG")
+        _beats_greedy(setup, value, "α-nDCG")
     ratio = (gained, ideal) if exact.is_symbolic(value.value) else ()
     return Result("alpha-ndcg", title, value, context=setup.ranking.describe(), notes=setup.notes,
                   tables=[table, ideal_table], parameters=_parameters(setup), support=support, ratio=ratio)
@@ -668,6 +676,7 @@ def nerr_ia(ranking: IntentRanking, k=None, alpha=None) -> Result:
         value, support = Traced(0, symbol, "nERR-IA"), support + [summed, ideal]
     else:
         value = (summed / ideal).named(symbol, "nERR-IA (the factor α / S of ERR-IA cancels)")
+        _beats_greedy(setup, value, "nERR-IA")
     return Result("nerr-ia", title, value, context=setup.ranking.describe(), notes=setup.notes,
                   tables=[table, ideal_table], parameters=_parameters(setup), support=support)
 
