@@ -78,6 +78,7 @@ class Key:
     check: Callable | None = None  # check(value, problem) -> None; problem(text) raises the located error
     placeholder: bool = False  # may be written "{name}" to take a parameter's value (k = "{length}")
     range: str = ""  # the allowed values, as the README says them
+    by_solver: tuple = ()  # (solver, check) pairs for a solver whose range differs (q-measure's β may be 0)
 
 
 # value checks: each takes the value and ``problem``, a function that raises the located error ---------------
@@ -332,7 +333,8 @@ def _metric_keys() -> list[Key]:
         "max_grade": (_integer(0, limits.MAX_GRADE), f"integer 0 … {limits.MAX_GRADE}"),
         "recall_level": (_number(0, 1), "number in [0, 1] (0.25, \"1/4\", \"25%\")"),
         "levels": (_levels, "recall levels in [0, 1]: [0.2, 0.5, 0.8] or \"0.2, 0.5, 0.8\""),
-        "beta": (_number(0, limits.MAX_BETA, low_open=True), f"number in (0, {limits.MAX_BETA}]"),
+        "beta": (_number(0, limits.MAX_BETA, low_open=True),
+                 f"number in (0, {limits.MAX_BETA}]; q-measure: [0, {limits.MAX_BETA}] (β = 0 gives AP)"),
         "gains": (_gain_table, 'a gain per grade: "1=1,2=5" or { 1 = 1, 2 = 5 }'),
         "log_base": (_integer(2, 10**6), "integer 2 … 1,000,000"),
         "persistence": (_number(0, 1, low_open=True, high_open=True), "number in (0, 1) (0.8, \"4/5\", \"80%\")"),
@@ -346,12 +348,15 @@ def _metric_keys() -> list[Key]:
         for convention in metric.conventions:
             seen.setdefault(("c", convention.name), (convention, []))[1].append(metric.name)
     also = {"k": ("compare-systems",), "beta": ("compare-systems",)}  # options the solver passes to its metric
+    # F's β > 0 (F_0 would ignore recall); Q-measure's β weighs the gain, and β = 0 is AP (Sakai 2004, §2)
+    by_solver = {"beta": (("q-measure", _number(0, limits.MAX_BETA)),)}
     for (sort, name), (declared, metrics) in seen.items():
         metrics = metrics + list(also.get(name, ()))
         if sort == "p":
             check, shown = ranges.get(name, (_number(None, None) if declared.kind == "number" else _integer(0), declared.kind))
             keys.append(Key("question", name, "integer" if declared.kind == "int" else declared.kind, declared.description,
-                            declared.default, solvers=tuple(metrics), check=check, placeholder=True, range=shown))
+                            declared.default, solvers=tuple(metrics), check=check, placeholder=True, range=shown,
+                            by_solver=by_solver.get(name, ())))
         else:
             choices = tuple(c.key for c in declared.choices)
             aliases = tuple(alias for c in declared.choices for alias in c.aliases)  # ties = "average"
@@ -552,8 +557,9 @@ def check_table(table, name: str, problem, solver: str | None = None, skip=()) -
         spec = allowed[key]
         if spec.placeholder and isinstance(value, str) and value.startswith("{") and value.endswith("}"):
             continue  # "{length}": checked when the parameter's value takes its place
-        if spec.check is not None:
-            spec.check(value, lambda text, key=key: problem(text, key))
+        check = dict(spec.by_solver).get(solver, spec.check)
+        if check is not None:
+            check(value, lambda text, key=key: problem(text, key))
     for key, spec in allowed.items():
         if spec.required and key not in table:
             problem("missing", key)

@@ -119,5 +119,34 @@ def test_cli(cli):
     assert out.stdout.rstrip().endswith("Result: Q = 29/48 ≈ 0.6042")
     ap = cli("explain", "ap", "3,0,1,2", "--unretrieved", "3")
     assert ap.stdout.rstrip().endswith("Result: AP = 29/48 ≈ 0.6042")
-    bad = cli("explain", "q-measure", "3,0,1", "--k", "2")
-    assert bad.returncode != 0 and "--k does not apply to q-measure" in bad.stderr
+    bad = cli("explain", "q-measure", "3,0,1", "--k", "0")
+    assert bad.returncode == 2 and "cut-off k" in bad.stderr
+
+
+def test_cut_off_by_hand(cli):
+    # 3,0,2,1 at l = 3 (R = 3): cg* 3,5,6; BR(1) = (1 + 3)/(1 + 3) = 1, BR(3) = (2 + 5)/(3 + 6) = 7/9; rank 4 not read
+    # Q@3 = (1 + 7/9) / min(3, 3) = 16/27
+    assert q_measure(Ranking.parse("3,0,2,1"), k=3).value == Fraction(16, 27)
+    # l = 2 < R = 3: only BR(1) = 1 counts, divided by min(3, 2) = 2
+    assert q_measure(Ranking.parse("3,0,2,1"), k=2).value == Fraction(1, 2)
+    # a cut-off beyond the list changes only the denominator: min(R, 10) = R, so Q@10 = Q
+    ranking = Ranking.parse("3,0,2,1", unretrieved=[3])
+    assert q_measure(ranking, k=10).value == q_measure(ranking).value
+    out = cli("explain", "q-measure", "3,0,2,1", "--k", "3")
+    assert out.returncode == 0, out.stderr
+    assert "Denominator min(R, l), l = 3: D = min(R, l) = min(3, 3) = 3" in out.stdout
+    assert "Q@l = (1/min(R, l))" in out.stdout
+    assert out.stdout.rstrip().endswith("Result: Q@3 = 16/27 ≈ 0.5926")
+
+
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=15), st.lists(st.integers(0, 3), max_size=8),
+       st.sampled_from([0, Fraction(1, 2), 1, 2]), st.integers(1, 18))
+@settings(max_examples=200, deadline=None)
+def test_pyntcireval_q_measure_at_a_cut_off(grades, unretrieved, beta, k):
+    ranking = Ranking.from_grades(grades, unretrieved=unretrieved)
+    if ranking.total_relevant == 0:
+        return  # pyNTCIREVAL divides by min(R, l) = 0
+    judged = list(grades) + list(unretrieved)
+    xrelnum = [sum(1 for g in judged if g == level) for level in range(4)]
+    theirs = QMeasure(xrelnum, [1, 2, 3], float(beta), k).compute([(f"d{i}", g) for i, g in enumerate(grades)])
+    assert float(q_measure(ranking, beta=beta, k=k).value) == pytest.approx(theirs, abs=1e-12)

@@ -132,3 +132,35 @@ def test_err_probability_in_an_exercise_set(tmp_path):
                     'ranking = [3, 2, 0, 1]\n[[exercise.question]]\nid = "a"\nsolver = "err"\n'
                     'err_probability = "ntcireval"\n', encoding="utf-8")
     assert "ERR = 105/128" in solve(path).render("text")
+
+
+# 2. Q-measure in exercise sets: β = 0 allowed for q-measure (AP), still refused for F ------------------------------
+
+def _one_question_set(tmp_path, question: str):
+    path = tmp_path / "set.toml"
+    path.write_text('title = "Q"\n[[exercise]]\nid = "1"\nstatement = "Q"\n[exercise.parameters]\n'
+                    'ranking = [3, 0, 1, 2]\nunretrieved = [3]\n[[exercise.question]]\nid = "a"\n' + question,
+                    encoding="utf-8")
+    return path
+
+
+def test_q_measure_with_beta_zero_solves_to_ap(tmp_path):
+    from irlab.exercise_set import solve
+
+    # β = 0: BR(r) = P@r; relevant ranks 1, 3, 4 of R = 4: (1/1 + 2/3 + 3/4) / 4 = 29/48, AP of the same ranking
+    q = solve(_one_question_set(tmp_path, 'solver = "q-measure"\nbeta = 0\n')).render("text")
+    assert "Answer: Q = 29/48" in q
+    ap = solve(_one_question_set(tmp_path, 'solver = "ap"\n')).render("text")
+    assert "Answer: AP = 29/48" in ap
+    cut = solve(_one_question_set(tmp_path, 'solver = "q-measure"\nk = 3\n')).render("text")
+    assert "Q@3 =" in cut
+
+
+def test_f_with_beta_zero_is_still_refused(tmp_path):
+    from irlab.errors import IrlabError
+    from irlab.exercise_set import solve
+
+    with pytest.raises(IrlabError, match=r"beta.*must lie in \(0, 1000\], got 0"):
+        solve(_one_question_set(tmp_path, 'solver = "f"\nbeta = 0\n'))
+    with pytest.raises(IrlabError, match=r"beta.*must lie in \[0, 1000\], got -1"):
+        solve(_one_question_set(tmp_path, 'solver = "q-measure"\nbeta = -1\n'))

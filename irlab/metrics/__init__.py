@@ -206,7 +206,7 @@ METRICS += (
     Metric("q-measure", "Sakai's Q-measure: graded AP through the blended ratio",
            "Q = (1/R) · Σ_{relevant r} (C(r) + β · cg(r)) / (r + β · cg*(r))",
            r"Q = \frac{1}{R} \sum_{r\ \text{relevant}} \frac{C(r) + \beta\, cg(r)}{r + \beta\, cg^*(r)}", q_measure,
-           Q_REFERENCE + "; NTCIREVAL Q-measure", parameters=(Q_BETA, Q_GAINS), aliases=("q", "qmeasure")),
+           Q_REFERENCE + "; NTCIREVAL Q-measure", parameters=(K, Q_BETA, Q_GAINS), aliases=("q", "qmeasure")),
 )
 
 # C/W/L user models: a continuation C(i) after each rank, weights W(i), the expected rate of gain
