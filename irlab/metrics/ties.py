@@ -1,4 +1,4 @@
-"""Tied scores: AP, DCG, P@k and RR of a ranking given with its scores, under the ``ties`` convention.
+"""Tied scores: AP, DCG and nDCG of a ranking given with its scores, under the ``ties`` convention.
 
 A system that gives several documents the same score has not ordered them. trec_eval breaks the tie by docno
 (descending) and ranx keeps the input order: either way one order is evaluated, the ranking as written (``ties =
@@ -10,8 +10,7 @@ each tied group (``ties = tie-averaged``), and show it needs no enumeration:
   (scikit-learn's ``dcg_score`` and ``ndcg_score`` with ``ignore_ties=False``);
 * AP: a relevant document of a group of n ranks s+1 … s+n, with c relevant documents above the group and r in it, is
   at rank s+j with probability 1/n, and each of the r - 1 others precedes it with probability (j-1)/(n-1), so the
-  group adds E = (r/n) · Σ_j (c + 1 + (j-1)(r-1)/(n-1)) / (s+j) to the sum of precisions;
-* P@k: the group cut by k adds r · (k - s)/n relevant documents; RR: E[1/rank of the first relevant document].
+  group adds E = (r/n) · Σ_j (c + 1 + (j-1)(r-1)/(n-1)) / (s+j) to the sum of precisions.
 
 scikit-learn's ``average_precision_score`` is not that mean: it lets a tied group enter at once, as one threshold of
 the precision-recall curve, so each relevant document of the group counts the precision at the group's last rank
@@ -28,7 +27,6 @@ gives 7/10:
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
 
 from .. import conventions as conv
 from ..document import Note, Table
@@ -223,27 +221,3 @@ def averaged_dcg(ranking, depth: int, gains, term_of, symbol: str, label: str, g
 def averaged_dcg_table(rows, gain_header: str, discount_header: str) -> Table:
     return Table(("rank", "grade", "score", "tied ranks", gain_header, "mean gain Ḡ of the group", discount_header,
                   "term"), tuple(rows), "Ranking (tied ranks share their group's mean gain)")
-
-
-# P@k and RR ---------------------------------------------------------------------------------------
-
-def averaged_hits(ranking, depth: int) -> Fraction | int:
-    """Expected relevant documents in the top k: whole groups count their relevant, a group cut by k its share."""
-    hits = Fraction(0)
-    for first, last in ranking.tied_groups(depth):
-        relevant = ranking.hits(last) - ranking.hits(first - 1)
-        hits += Fraction(relevant * (min(last, depth) - first + 1), last - first + 1)
-    return hits.numerator if hits.denominator == 1 else hits
-
-
-def averaged_reciprocal_rank(ranking, depth: int):
-    """E[1 / rank of the first relevant document] within the top k (0 beyond it), and the group that holds it.
-
-    In the first group with r relevant of n ranks s+1 … s+n, the first relevant is its j-th rank with probability
-    C(n-j, r-1) / C(n, r)."""
-    for first, last in ranking.tied_groups(depth):
-        n, relevant = last - first + 1, ranking.hits(last) - ranking.hits(first - 1)
-        if relevant:
-            probabilities = [Fraction(comb(n - j, relevant - 1), comb(n, relevant)) for j in range(1, n + 1)]
-            return probabilities, first, last
-    return None
