@@ -429,3 +429,40 @@ def test_library_errors_are_irlab_errors(hand):
     with pytest.raises(InputFileError, match="cannot open"):
         evaluate_diversity(hand[0] + ".missing", hand[1])
     assert [m.column for m in parse_diversity_measures(None)] == list(NDEVAL_MEASURES)
+
+
+def test_greedy_ideal_work_is_bounded(tmp_path, cli, monkeypatch):
+    # ndeval's greedy ideal is quadratic: documents x distinct subtopic sets is bounded (MAX_IDEAL_WORK), so a
+    # hostile qrels file ends with one error naming the limit; a small bound stands in for the real one here
+    from irlab.trec import diversity
+
+    monkeypatch.setattr(diversity, "MAX_IDEAL_WORK", 5)
+    (tmp_path / "q").write_text("1 1 a 1\n1 2 b 1\n1 3 c 1\n")   # 3 documents x 3 sets = 9 > 5
+    (tmp_path / "r").write_text("1 Q0 a 1 1 r\n")
+    done = cli("eval", "--diversity", str(tmp_path / "q"), str(tmp_path / "r"))
+    assert done.returncode == 2
+    assert "topic '1' has 3 relevant documents covering 3 different sets of subtopics" in done.stderr
+    assert "MAX_IDEAL_WORK" in done.stderr
+    (tmp_path / "q").write_text("1 1 a 1\n1 1 b 1\n1 1 c 1\n")   # 3 documents x 1 set: within the bound
+    assert cli("eval", "--diversity", str(tmp_path / "q"), str(tmp_path / "r")).returncode == 0
+
+
+def test_ideal_cut_to_the_depth_that_counts_changes_nothing(tmp_path):
+    # the greedy ideal is computed only to the largest cut-off (and, for nNRBP, until beta^i underflows): the same
+    # values as from the whole ideal ranking
+    rnd = random.Random(7)
+    lines = [f"1 {s} d{d:03d} 1" for d in range(300) for s in range(1, 7) if rnd.random() < 0.3]
+    (tmp_path / "q").write_text("\n".join(lines) + "\n")
+    (tmp_path / "r").write_text("".join(f"1 Q0 d{d:03d} {i} 1 r\n" for i, d in enumerate(rnd.sample(range(300), 200))))
+    qrels = read_diversity_qrels(tmp_path / "q")
+    from irlab.trec.diversity import read_diversity_run, topic_values
+
+    ranked = read_diversity_run(tmp_path / "r").topics[b"1"]
+    topic = qrels.topics[b"1"]
+    whole = greedy_ideal(topic, 0.5)
+    assert len(whole) > 250
+    for measures in (["ndeval"], ["alpha-nDCG@20,nERR-IA@5"]):
+        plan = parse_diversity_measures(measures)
+        for beta in (0.0, 0.05, 0.5, 1.0):   # 0.05^i underflows after 249 ranks, 0 after 1
+            assert topic_values(topic, ranked, plan, beta=beta) == topic_values(topic, ranked, plan, beta=beta,
+                                                                                ideal=whole)

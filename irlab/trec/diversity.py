@@ -50,7 +50,8 @@ import re
 from dataclasses import dataclass
 
 from irlab.errors import InputFileError, IrlabError, ParameterError
-from irlab.limits import MAX_ID_BYTES, MAX_LINE_BYTES, MAX_RANKS, MAX_SKIPPED_LINES, check_at_most
+from irlab.limits import (MAX_ID_BYTES, MAX_IDEAL_WORK, MAX_LINE_BYTES, MAX_RANKS, MAX_SKIPPED_LINES, MAX_SUBTOPICS,
+                          check_at_most)
 from irlab.trec.context import EvalResult
 from irlab.trec.readers import listed, open_maybe_gzip
 
@@ -204,8 +205,25 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
         docs = judgments.setdefault(topic, {}).setdefault(subtopic, set())
         if grade >= level:
             docs.add(docno)
-    return DiversityQrels(path, {topic: _topic_intents(judgments[topic], judged[topic]) for topic in sorted(judged)},
-                          level)
+    topics = {}
+    for topic in sorted(judged):
+        topics[topic] = _topic_intents(judgments[topic], judged[topic])
+        _check_topic_size(path, topic, topics[topic])
+    return DiversityQrels(path, topics, level)
+
+
+def _check_topic_size(path, topic, intents):
+    """The bounds that keep the greedy ideal ranking (quadratic, as ndeval's) within seconds."""
+    where = f"topic {_show(topic)}"
+    if len(intents.subtopics) > MAX_SUBTOPICS:
+        raise InputFileError(path, None, f"{where} has {len(intents.subtopics):,} subtopics with a relevant document; "
+                                         f"a topic has at most {MAX_SUBTOPICS:,} (irlab's limit MAX_SUBTOPICS)")
+    sets = len(set(intents.relevant.values()))
+    if len(intents.relevant) * sets > MAX_IDEAL_WORK:
+        raise InputFileError(path, None, f"{where} has {len(intents.relevant):,} relevant documents covering {sets:,} "
+                                         f"different sets of subtopics: their product is at most {MAX_IDEAL_WORK:,} "
+                                         "(irlab's limit MAX_IDEAL_WORK, the work of the greedy ideal ranking; a TREC "
+                                         "topic needs a few thousand)")
 
 
 def _topic_intents(by_subtopic, judged) -> TopicIntents:
@@ -351,8 +369,9 @@ def _check_unit(value, what):
     return v
 
 
-def greedy_ideal(topic: TopicIntents, alpha: float) -> list:
-    """ndeval's greedy ideal ranking of the relevant documents: [(docno, gain)] best first.
+def greedy_ideal(topic: TopicIntents, alpha: float, depth: int | None = None) -> list:
+    """ndeval's greedy ideal ranking of the relevant documents: [(docno, gain)] best first, the first ``depth``
+    ranks of it (all by default: the greedy choice at a rank never depends on the ranks below it).
 
     At each rank the document whose gain Σ_{s} (1-α)^(documents above relevant to s) is largest, ties going to the
     largest docno (byte order, as ndeval's strcmp).  Gains are summed in subtopic order as ndeval sums them, so
@@ -376,7 +395,8 @@ def greedy_ideal(topic: TopicIntents, alpha: float) -> list:
     heap = [(-gain(s), _Desc(docs[0]), s) for s, docs in members.items()]
     heapq.heapify(heap)
     order = []
-    while heap:
+    limit = len(topic.relevant) if depth is None else min(depth, len(topic.relevant))
+    while len(order) < limit:
         _, _, subtopics = heapq.heappop(heap)
         current = (-gain(subtopics), _Desc(members[subtopics][heads[subtopics]]), subtopics)
         if heap and current[:2] > heap[0][:2]:   # worse than another group's bound: look again later
@@ -501,12 +521,24 @@ def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, 
     needs_ideal = any(m.family in ("alpha-nDCG", "nERR-IA", "nNRBP") for m in measures)
     best = None
     if needs_ideal:
-        ideal = greedy_ideal(topic, alpha) if ideal is None else ideal
+        # the ideal's ranks that count: the cut-offs, and for nNRBP those before β^(i-1) underflows to 0.0 (every
+        # later term adds exactly 0, as in ndeval's sum over the whole list)
+        ideal_depth = max(depth, _nrbp_depth(beta, len(topic.relevant))) if whole else depth
+        ideal = greedy_ideal(topic, alpha, ideal_depth) if ideal is None else ideal
         best = _Curves([relevant[d] for d, _ in ideal], n, alpha, beta, depth, whole)
     out = {}
     for m in measures:
         out[m.column] = _value(m, run, best, topic, n, alpha)
     return out
+
+
+def _nrbp_depth(beta, documents):
+    """How many ranks NRBP's decay β^(i-1) stays above 0.0 in floats (at most ``documents``)."""
+    decay, ranks = 1.0, 0
+    while decay > 0.0 and ranks < documents:
+        decay *= beta
+        ranks += 1
+    return ranks
 
 
 def _value(m, run, best, topic, n, alpha):
