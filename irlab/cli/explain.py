@@ -68,7 +68,7 @@ def add_parser(commands) -> None:
                         "user model (C(i), W(i), L(i); expected rate of gain, expected depth, expected total gain; "
                         "sdcg, inst and insq always are)")
     params.add_argument("--alpha", metavar="A", help="diversity (alpha-ndcg, err-ia, …): α in (0, 1], the chance a "
-                        "relevant document fails to satisfy; a repeat of a subtopic gains (1-α)^c (default 1/2, ndeval's)")
+                        "relevant document satisfies; a subtopic seen c times gains (1-α)^c (default 1/2, ndeval's)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
     params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids; kendall-tau/"

@@ -237,8 +237,8 @@ METRICS += (
 )
 
 # novelty and diversity: a ranking judged per subtopic ('1+2 - 2 ?', --unretrieved '3 1+4'), gains Σ_s (1-α)^c_s
-ALPHA = Parameter("alpha", "number", "diversity: α, the chance a relevant document fails to satisfy; each repeat of a "
-                  "subtopic gains (1-α)^c (0 < α <= 1, ndeval's default 1/2)", "1/2")
+ALPHA = Parameter("alpha", "number", "diversity: α, the chance a relevant document satisfies the user's interest in "
+                  "its subtopic; a subtopic seen c times gains (1-α)^c (0 < α <= 1, ndeval's default 1/2)", "1/2")
 DIV_NORM = (conv.DIVERSITY_NORMALISATION,)
 METRICS += (
     Metric("alpha-ndcg", "α-nDCG: novelty- and diversity-aware nDCG over the greedy ideal ranking",

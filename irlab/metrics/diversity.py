@@ -2,7 +2,9 @@
 
 A query may mean several things (its subtopics, or intents); a document is judged relevant to each subtopic
 separately. A second document about a subtopic already covered tells the user less: with α the probability
-that a relevant document does not after all satisfy the user (Clarke et al. 2008, §4), the gain at rank i is
+that a document judged relevant to a subtopic satisfies it (Clarke et al. 2008, §4: the judged nugget is really
+there; Chapelle et al. 2011: the user is satisfied), a subtopic covered c times is still wanted with probability
+(1-α)^c, and the gain at rank i is
 
     g_i = Σ_{s ∈ subtopics(d_i)} (1 - α)^{c_s(i)},   c_s(i) = #{j < i : d_j relevant to s}
 
@@ -333,7 +335,7 @@ def check_alpha(alpha) -> Fraction:
     if alpha is None:
         return DEFAULT_ALPHA
     try:
-        value = check_fraction(alpha, "alpha α (the chance a relevant document fails to satisfy)", 0, 1, low_open=True)
+        value = check_fraction(alpha, "alpha α (the chance a relevant document satisfies)", 0, 1, low_open=True)
     except ParameterError as error:
         raise ParameterError(f"{error}; α = 0 would make every repeat of a subtopic count in full (and ERR-IA's "
                              "satisfaction probability 0), α = 1 counts each subtopic once") from None
@@ -462,7 +464,9 @@ def _setup(ranking, k, alpha) -> _Setup:
 
 
 def _alpha_leaf(setup) -> Traced:
-    return Traced(setup.alpha, "α", "Redundancy: the chance a relevant document fails to satisfy (1-α: it does)")
+    return Traced(setup.alpha, "α", "α, the chance that a relevant document satisfies the user's interest in its "
+                                    "subtopic: a subtopic seen c times is still of interest with chance (1-α)^c, "
+                                    "its gain at the next document")
 
 
 def _count_columns(ranking):
