@@ -18,6 +18,9 @@ MAX_SUBTOPICS = 1000  # subtopics (intents) of one topic; TREC Web track topics 
 MAX_IDEAL_WORK = 4_000_000  # relevant documents x distinct sets of subtopics they cover, in one topic of diversity
 #                             qrels: ndeval's greedy ideal ranking re-scores up to that many (irlab eval --diversity,
 #                             about 3 s); a TREC Web track topic needs a few thousand (hundreds of documents, < 256 sets)
+MAX_IDEAL_WORK = 4_000_000  # relevant documents x distinct sets of subtopics they cover, in one topic of diversity
+#                             qrels: ndeval's greedy ideal ranking re-scores up to that many (irlab eval --diversity,
+#                             about 3 s); a TREC Web track topic needs a few thousand (hundreds of documents, < 256 sets)
 MAX_COLLECTION = 10**12  # N, the documents in the collection
 MAX_CUTOFF = 10**12  # k, a cut-off rank
 MAX_DIGITS = 15  # digits of the numerator or denominator of a number parameter (0.25, 1/3, 1e-6)
