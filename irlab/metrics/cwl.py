@@ -273,7 +273,7 @@ def _precision_model(ranking, depth, k=None, precision_denominator=None) -> _Mod
     k = _cut(k, ranking, depth, "precision")
     notes = [Note("reading", f"P@k's user reads exactly k = {k} ranks: W(i) = 1/{k} on ranks 1..{k}, so ERG = "
                              f"Σ_{{i<={k}}} r_i / {k} is P@{k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i is hits@{k} "
-                             "(Moffat et al. 2017 §3; cwl-eval PrecisionCWLMetric)")]
+                             "(Moffat et al. 2017, section 3; cwl-eval PrecisionCWLMetric)")]
     if ranking.retrieved < k:
         notes.append(Note("convention", f"the list has {ranking.retrieved} documents: the ranks after it count as "
                                         f"gain 0, so ERG divides by k = {k} (precision_denominator = k)"
@@ -337,7 +337,7 @@ def _sdcg_model(ranking, depth, k=None) -> _Model:
     K = Traced(k, "k", "Cut-off: ranks the discount 1/log2(i+1) is spread over")
     notes = [Note("reading", "SDCG@k is DCG@k with gains r_i in [0, 1] and the discount 1/log2(i+1), scaled by its "
                              "largest value Σ_{i<=k} 1/log2(i+1) = ED: not nDCG, which divides by the ideal ranking's "
-                             "DCG (Moffat et al. 2017 §3; cwl-eval NDCGCWLMetric, printed as NDCG-k@k by cwl-eval "
+                             "DCG (Moffat et al. 2017, section 3; cwl-eval NDCGCWLMetric, printed as NDCG-k@k by cwl-eval "
                              "1.0.12 and as SDCG-k@k in its README)")]
     if k > depth:
         notes.append(Note("convention", f"k = {k} is beyond the depth n = {depth}: the user may read past rank n, and "
