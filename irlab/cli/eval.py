@@ -62,7 +62,7 @@ def add_parser(commands):
         description="Evaluate a TREC run file against a qrels file, like trec_eval 10.0. "
                     "Files may be gzip-compressed.",
     )
-    p.add_argument("qrels", help="qrels file: qid iter docno grade")
+    p.add_argument("qrels", help="qrels file: qid iter docno grade (with --diversity: topic subtopic docno judgment)")
     p.add_argument("run", help="run file: qid Q0 docno rank score runid")
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                    help="measure or nickname, optionally with parameters: map, P.5,10, "
