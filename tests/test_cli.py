@@ -51,6 +51,12 @@ ALL_METRICS = {
     "insq": ["2,0,1", "--target", "3/2"],
     "sdcg": ["RNR", "--k", "3"],
     "q-measure": ["3,0,1,2", "--unretrieved", "3", "--beta", "1/2", "--gains", "1=1,2=2,3=3"],
+    "alpha-ndcg": ["1+2 - 2 3 ?", "--unretrieved", "3 1+4", "--k", "4"],
+    "alpha-dcg": ["1+2 - 2 3", "--alpha", "1/4"],
+    "err-ia": ["1+2 - 2 3", "--unretrieved", "3 1+4", "--k", "3", "--diversity-normalisation", "raw"],
+    "nerr-ia": ["1+2 - 2 3", "--unretrieved", "3 1+4", "--alpha", "3/4"],
+    "strec": ["1+2 - 2 3", "--unretrieved", "4", "--k", "3"],
+    "p-ia": ["1+2 - 2 3", "--k", "3"],
 }
 
 
