@@ -16,14 +16,16 @@ subtopics, g(i) = Σ_{s relevant to doc i} (1-α)^(docs above i relevant to s) t
   is relevant to every subtopic (S(1-α)^(i-1) at rank i): ndeval's collection-independent normalisation;
 * ``alpha-nDCG@k`` Σ_{i<=k} g(i)/log2(i+1) divided by the same sum for the greedy ideal ranking of the judged
   documents (Clarke et al., SIGIR 2008 §4-5);
-* ``ERR-IA@k`` / ``nERR-IA@k``  the same with the discount 1/i (Chapelle et al., CIKM 2009 §7.1);
+* ``ERR-IA@k`` / ``nERR-IA@k``  the same with the discount 1/i (Chapelle et al., CIKM 2009, as ndeval cites it);
 * ``NRBP``  (1-(1-α)β)/S · Σ_i g(i) β^(i-1) over the whole run; ``nNRBP`` divided by the greedy ideal's
   (Clarke, Kolla & Vechtomova, ICTIR 2009);
 * ``MAP-IA``  the mean over subtopics of each subtopic's average precision; ``P-IA@k`` the mean over subtopics of
   P@k (Agrawal et al., WSDM 2009); ``strec@k`` the share of subtopics covered by the top k (Zhai et al. 2003).
 
 The greedy ideal is ndeval's: at each rank the judged document of largest gain, ties going to the document whose
-docno is largest by byte order (strcmp).  It is computed once per topic and shared by every measure.
+docno is largest by byte order (strcmp).  It is computed once per topic, only as deep as the measures read it, and
+shared by every measure.  ``irlab explain alpha-ndcg --qrels Q --run R --topic T --k 5`` (and err-ia, nerr-ia, ...)
+works one topic's value out exactly, step by step.
 
 Values equal ndeval 4.5 (``tests/test_eval_diversity.py`` compares them with pyndeval, the same C code, and with
 the exact :mod:`irlab.metrics.diversity`), with these differences, on purpose:
@@ -35,7 +37,9 @@ the exact :mod:`irlab.metrics.diversity`), with these differences, on purpose:
 * at k = 1 ndeval forgets to divide alpha-DCG and ERR-IA by the ideal ideal list (it prints them only at 5, 10
   and 20, where it does); irlab divides at every k;
 * a run topic without judgments is not printed (ndeval prints a line of zeros for it; neither counts it in the
-  mean); bad lines, a repeated judgment, docno or rank are errors naming the file and line.
+  mean); bad lines, a repeated judgment, docno or rank are errors naming the file and line;
+* ndeval's greedy ideal is quadratic: a topic's relevant documents times the distinct subtopic sets they cover is
+  bounded (MAX_IDEAL_WORK, with MAX_SUBTOPICS), so that hostile qrels end in an error, not in minutes.
 
 Like ndeval, a topic in the qrels but not in the run counts only with ``complete`` (ndeval's ``-c``), as 0; a
 judged topic with no relevant document has every measure 0 and nNRBP 0/0 (printed ``-nan``, as ndeval does).
