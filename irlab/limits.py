@@ -11,7 +11,9 @@ from .errors import InputFileError, LimitError
 
 MAX_RANKS = 20_000  # documents in one ranking (retrieved, or judged but not retrieved)
 MAX_RELEVANT = 20_000  # R, the relevant documents of one query
-MAX_GRADE = 20  # a relevance grade; exponential gain 2^g - 1 and ERR's 2^gmax grow with it
+MAX_GRADE = 20  # a grade whose gain is exponential: dcg's 2^g - 1 (--gain exp) and ERR's (2^g - 1) / 2^gmax grow with it
+MAX_LINEAR_GRADE = 10**6  # a relevance grade as written: its gain is the grade itself under --gain linear, NTCIREVAL's
+#                           ERR and Q-measure (scikit-learn's own dcg_score tests use grades up to 69)
 MAX_SUBTOPICS = 1000  # subtopics (intents) of one topic; TREC Web track topics have at most 8, NTCIR's a few dozen
 MAX_IDEAL_WORK = 4_000_000  # relevant documents x distinct sets of subtopics they cover, in one topic of diversity
 #                             qrels: ndeval's greedy ideal ranking re-scores up to that many (irlab eval --diversity,

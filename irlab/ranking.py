@@ -24,7 +24,7 @@ from functools import cached_property, wraps
 from .display import ranking_document
 from . import exact
 from .errors import InputTypeError, LimitError, ParameterError, RankingError
-from .limits import MAX_COLLECTION, MAX_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most, check_digits
+from .limits import MAX_COLLECTION, MAX_GRADE, MAX_LINEAR_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most, check_digits
 
 _SEPARATORS = " \t|,;"
 _INTEGER = re.compile(r"-?[0-9]+")
@@ -385,7 +385,7 @@ def _check_grade(grade, where):
         raise RankingError(f"grade at {where} must be an integer, got {_clip(grade)}")
     if grade < 0:
         raise RankingError(f"negative grade {grade} at {where}: grades must be 0 (non-relevant) or more")
-    check_at_most(grade, MAX_GRADE, f"the grade at {where}")
+    check_at_most(grade, MAX_LINEAR_GRADE, f"the grade at {where}")
 
 
 def _parse_grades(text: str, what: str) -> list[int]:
@@ -398,12 +398,12 @@ def _parse_grades(text: str, what: str) -> list[int]:
         if not _INTEGER.fullmatch(token):  # ASCII digits only: '３' and '1_0' are not grades
             raise RankingError(f"{what} {shown}: item {position} {_clip(token)} is not an integer grade")
         if len(token.lstrip("-")) > 9:
-            raise LimitError(f"a grade ({what}, item {position}) is at most {MAX_GRADE} (irlab's limit; no exercise "
+            raise LimitError(f"a grade ({what}, item {position}) is at most {MAX_LINEAR_GRADE:,} (irlab's limit; no exercise "
                              f"needs more), got a {len(token.lstrip('-')):,}-digit number")
         grade = int(token)
         if grade < 0:
             raise RankingError(f"{what} {shown}: negative grade {grade} at position {position}")
-        check_at_most(grade, MAX_GRADE, f"a grade ({what}, item {position})")
+        check_at_most(grade, MAX_LINEAR_GRADE, f"a grade ({what}, item {position})")
         grades.append(grade)
     return grades
 

@@ -246,7 +246,7 @@ def _grades(value, problem):
         if nested:
             _grades(item, lambda text: problem(f"list {position}: {text}"))
         else:
-            _integer(0, limits.MAX_GRADE)(item, lambda text: problem(f"item {position}: {text}"))
+            _integer(0, limits.MAX_LINEAR_GRADE)(item, lambda text: problem(f"item {position}: {text}"))
 
 
 def _judgments(value, problem):
@@ -330,7 +330,8 @@ def _metric_keys() -> list[Key]:
     """Question keys that are metric parameters or conventions, with the metrics that declare them."""
     ranges = {  # name -> (check, range as the README says it)
         "k": (_integer(1, limits.MAX_CUTOFF), f"integer 1 … {limits.MAX_CUTOFF:,}"),
-        "max_grade": (_integer(0, limits.MAX_GRADE), f"integer 0 … {limits.MAX_GRADE}"),
+        "max_grade": (_integer(0, limits.MAX_LINEAR_GRADE), f"integer 0 … {limits.MAX_LINEAR_GRADE:,} (0 … "
+                      f"{limits.MAX_GRADE} with the exponential err_probability)"),
         "recall_level": (_number(0, 1), "number in [0, 1] (0.25, \"1/4\", \"25%\")"),
         "levels": (_levels, "recall levels in [0, 1]: [0.2, 0.5, 0.8] or \"0.2, 0.5, 0.8\""),
         "beta": (_number(0, limits.MAX_BETA, low_open=True),
@@ -435,7 +436,8 @@ def _keys() -> tuple[Key, ...]:
             "the relevant documents retrieved", solvers=ranking_solvers, check=_count_or_counts(0, limits.MAX_RELEVANT),
             range=f"integer 0 … {limits.MAX_RELEVANT:,}"),
         Key("parameters", "unretrieved", "grades", "grades of judged documents not retrieved (for IDCG and R)", "[]",
-            solvers=ranking_solvers, check=_grades, range=f"grades 0 … {limits.MAX_GRADE}"),
+            solvers=ranking_solvers, check=_grades, range=f"grades 0 … {limits.MAX_LINEAR_GRADE:,} (0 … {limits.MAX_GRADE} "
+            "with exponential gain)"),
         Key("parameters", "collection", "integer", "N, the documents in the collection", solvers=ranking_solvers,
             check=_integer(1, limits.MAX_COLLECTION), range=f"integer 1 … {limits.MAX_COLLECTION:,}"),
         Key("parameters", "threshold", "integer", "a grade >= threshold is relevant", 1, solvers=ranking_solvers,

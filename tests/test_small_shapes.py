@@ -164,3 +164,46 @@ def test_f_with_beta_zero_is_still_refused(tmp_path):
         solve(_one_question_set(tmp_path, 'solver = "f"\nbeta = 0\n'))
     with pytest.raises(IrlabError, match=r"beta.*must lie in \[0, 1000\], got -1"):
         solve(_one_question_set(tmp_path, 'solver = "q-measure"\nbeta = -1\n'))
+
+
+# 3. Linear gains take any grade up to MAX_LINEAR_GRADE; exponential gains stay bounded by MAX_GRADE -----------------
+
+def test_grade_69_with_linear_gain_equals_scikit_learn():
+    # scikit-learn's test_ndcg_invariant: y_true = arange(70).reshape(7, 10), grades up to 69, scores near the grades
+    np = pytest.importorskip("numpy")
+    metrics = pytest.importorskip("sklearn.metrics")
+    from irlab.metrics.dcg import dcg, ndcg
+
+    y_true = np.arange(70).reshape(7, 10)
+    y_score = y_true + np.random.RandomState(0).uniform(-0.2, 0.2, size=(7, 10))
+    for labels, scores in zip(y_true, y_score):
+        order = np.argsort(-scores, kind="stable")
+        ranking = Ranking.from_grades([int(g) for g in labels[order]])
+        theirs = metrics.dcg_score([labels], [scores])
+        assert dcg(ranking, gain="linear").decimal == pytest.approx(theirs, rel=1e-12)
+        assert ndcg(ranking, gain="linear").decimal == pytest.approx(metrics.ndcg_score([labels], [scores]), rel=1e-12)
+    # by hand: 69,3,0,12: DCG = 69/log2(2) + 3/log2(3) + 0 + 12/log2(5)
+    value = dcg(Ranking.parse("69,3,0,12"), gain="linear").decimal
+    assert value == pytest.approx(69 + 3 / np.log2(3) + 12 / np.log2(5), rel=1e-12)
+
+
+def test_exponential_gain_keeps_its_bound(cli):
+    from irlab.metrics.dcg import dcg
+
+    with pytest.raises(IrlabError, match=r"a grade \(ranking, item 1\) is at most 20 with exponential gain"):
+        dcg(Ranking.parse("69,3"))
+    assert dcg(Ranking.parse("69,3"), gains="69=5").value > 0  # a gain table gives grade 69 its gain: no 2^69
+    out = cli("explain", "ndcg", "69,3,0,12")
+    assert out.returncode == 2 and "--gain linear or a gain table takes grades up to 1,000,000" in out.stderr
+    out = cli("explain", "ndcg", "69,3,0,12", "--gain", "linear")
+    assert out.returncode == 0 and "Result: nDCG" in out.stdout
+    out = cli("explain", "ndcg", "1000001")
+    assert out.returncode == 2 and "is at most 1,000,000" in out.stderr
+
+
+def test_ntcireval_err_takes_large_grades_exponential_does_not():
+    # grades 30, 0, 10 with gain = grade: Pr = 30/31, 0, 10/31; ERR = 30/31 + (1/31)(10/31)/3 = 30/31 + 10/2883
+    ranking = Ranking.parse("30,0,10")
+    assert expected_reciprocal_rank(ranking, err_probability="ntcireval").value == Fraction(30, 31) + Fraction(10, 2883)
+    with pytest.raises(IrlabError, match="max grade gmax is at most 20 with ERR's exponential"):
+        expected_reciprocal_rank(ranking)

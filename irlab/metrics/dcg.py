@@ -7,6 +7,8 @@ from ..document import Formula, Note, Table
 from ..metric import Cut, Result, check_cutoff
 from .. import exact
 from ..errors import InputTypeError, ParameterError
+from ..errors import LimitError
+from ..limits import MAX_GRADE, MAX_LINEAR_GRADE, check_at_most
 from ..trace import Traced, log, total
 from .common import ideal_grades, rank_table
 from .ties import AVERAGED, AVERAGED_DCG_NOTE, averaged_dcg, averaged_dcg_table, tie_choice, tie_notes, with_tie_columns
@@ -21,7 +23,10 @@ def gain_of(grade: int, gain: str, gains: dict | None = None):
     """The gain of a grade: from the gain table when it lists the grade (trec_eval ndcg.l=g), else by the convention."""
     if gains and grade in gains:
         return gains[grade]
-    return 2**grade - 1 if gain == "exp" else grade
+    if gain == "exp":
+        check_at_most(grade, MAX_GRADE, "with exponential gain 2^g - 1 (--gain exp; --gain linear takes larger ones), a grade")
+        return 2**grade - 1
+    return grade
 
 
 def parse_gains(gains) -> dict:
@@ -98,6 +103,18 @@ def _dcg(grades, depth, gain, discount, symbol, label, gain_symbol, gains=None, 
 
 def _conventions(gain, discount):
     return {"gain": conv.GAIN.choice(gain), "discount": conv.DISCOUNT.choice(discount)}
+
+
+def _check_exponential_grades(ranking, choices, table) -> None:
+    """2^g - 1 is bounded (MAX_GRADE); a grade the gain table lists, or any grade with linear gain, is not."""
+    if choices["gain"].key != "exp":
+        return
+    for where, grades in (("ranking", ranking.grades), ("unretrieved", ranking.unretrieved)):
+        for position, grade in enumerate(grades, 1):
+            if grade > MAX_GRADE and grade not in table:
+                raise LimitError(f"a grade ({where}, item {position}) is at most {MAX_GRADE} with exponential gain "
+                                 f"2^g - 1 (irlab's limit; --gain linear or a gain table takes grades up to "
+                                 f"{MAX_LINEAR_GRADE:,}), got {grade:,}")
 
 
 def _discount_text(discount: str, base: int) -> str:
@@ -199,6 +216,7 @@ def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ti
     cut = Cut.of(ranking, k)
     choices = _conventions(gain, discount)
     table, base = parse_gains(gains), check_log_base(log_base)
+    _check_exponential_grades(ranking, choices, table)
     tie = tie_choice(ranking, ties, "dcg")
     value, gain_table, tie_notes_ = _ranking_dcg(ranking, cut, choices, table, base, tie)
     return Result("dcg", "Discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
@@ -239,6 +257,7 @@ def idcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -
     """
     choices = _conventions(gain, discount)
     table, base = parse_gains(gains), check_log_base(log_base)
+    _check_exponential_grades(ranking, choices, table)
     value, ideal_table, notes = _ideal(ranking, k, choices, table, base)
     return Result("idcg", "Ideal discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
                   conventions=choices, parameters=_parameters(check_cutoff(k), table, base),
@@ -257,6 +276,7 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, t
     cut = Cut.of(ranking, k)
     choices = _conventions(gain, discount)
     table, base = parse_gains(gains), check_log_base(log_base)
+    _check_exponential_grades(ranking, choices, table)
     tie = tie_choice(ranking, ties, "ndcg")
     gained, gain_table, tie_notes_ = _ranking_dcg(ranking, cut, choices, table, base, tie)
     ideal, ideal_table, notes = _ideal(ranking, k, choices, table, base)

@@ -8,8 +8,8 @@ from fractions import Fraction
 from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note, Table
-from ..errors import ParameterError
-from ..limits import MAX_GRADE, check_at_most
+from ..errors import LimitError, ParameterError
+from ..limits import MAX_GRADE, MAX_LINEAR_GRADE, check_at_most
 from ..metric import Cut, Result, check_cutoff
 from ..trace import Traced, total
 from .common import ideal_grades
@@ -35,7 +35,6 @@ def _max_grade(ranking, max_grade):
         return observed, f"gmax = {observed}, the highest judged grade"
     if isinstance(max_grade, bool) or not isinstance(max_grade, int) or max_grade < observed:
         raise ParameterError(f"max grade must be an integer >= the highest judged grade {observed}, got {max_grade!r}")
-    check_at_most(max_grade, MAX_GRADE, "max grade gmax")
     return max_grade, f"gmax = {max_grade}, the top of the grade scale (given)"
 
 
@@ -51,11 +50,16 @@ class _StopRule:
 
 
 def _exponential_rule(grades, gmax) -> _StopRule:
+    if gmax > MAX_GRADE:
+        raise LimitError(f"max grade gmax is at most {MAX_GRADE} with ERR's exponential Pr(j) = (2^g_j - 1) / 2^gmax "
+                         f"(irlab's limit; --err-probability ntcireval takes grades up to {MAX_LINEAR_GRADE:,}), "
+                         f"got {gmax:,}")
     return _StopRule({g: 2**g - 1 for g in set(grades)}, 2**gmax)
 
 
 def _ntcireval_rule(grades, gmax, table) -> tuple[_StopRule, list[Note]]:
     """NTCIREVAL's Pr(g) = gain(g) / (gain(gmax) + 1), gain = grade unless the table says otherwise (grade 0: 0)."""
+    check_at_most(gmax, MAX_LINEAR_GRADE, "max grade gmax")
     occurring = sorted(set(grades) | {gmax})
 
     def gain(grade):
