@@ -28,6 +28,16 @@ def ranking_known(params: dict) -> dict:
     return {key: params[key] for key in ("collection", "threshold") if key in params}
 
 
+def _per_ranking(params: dict, key: str, count: int, where) -> list:
+    """A value given once for every ranking, or a list of one per ranking (collection = [50, 40])."""
+    value = params.get(key)
+    if not isinstance(value, list):
+        return [value] * count
+    if len(value) != count:
+        raise where.error(f"gives {len(value)} values for {count} rankings: one per ranking", f"parameters.{key}")
+    return value
+
+
 def parse_ranking(text, known: dict) -> Ranking:
     """One ranking as written in a set: an R/N string or a list of grades, with what is ``known`` about it."""
     if isinstance(text, list):
@@ -51,10 +61,16 @@ def exercise_rankings(params: dict, where) -> list[Ranking]:
             if len(values) != len(texts):
                 raise where.error(f"gives {len(values)} values for {len(texts)} rankings: one per ranking",
                                   f"parameters.{key}")
-        return [parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **_scored(s), **ranking_known(params)})
-                for t, r, u, s in zip(texts, relevant, unretrieved, scores)]
+        collections = _per_ranking(params, "collection", len(texts), where)
+        known = {key: value for key, value in ranking_known(params).items() if key != "collection"}
+        return [parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **_scored(s), **known,
+                                  **({} if n is None else {"collection": n})})
+                for t, r, u, s, n in zip(texts, relevant, unretrieved, scores, collections)]
     if "ranking" not in params:
         raise where.error("this question needs a ranking (parameters.ranking or parameters.rankings)", "parameters.ranking")
+    if isinstance(params.get("collection"), list):
+        raise where.error("one ranking has one collection size N: a list of them goes with rankings",
+                          "parameters.collection")
     known = {"relevant": params.get("relevant"), "unretrieved": tuple(params.get("unretrieved", ())),
              **_scored(params.get("scores")), **ranking_known(params)}
     return [parse_ranking(params["ranking"], known)]

@@ -24,6 +24,7 @@ from .errors import InputFileError, IrlabError
 from .exercise_inputs import UNRETRIEVED_PER_RANKING, exercise_rankings, parse_ranking
 from .limits import MAX_SET_BYTES, read_at_most
 from .metrics import REGISTRY, get_metric, mean_over_queries
+from .metrics.counts import mean_notes
 from .metrics.diversity import IntentRanking
 from .ranking import Ranking
 from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, judgments_columns, map_bounds
@@ -403,6 +404,8 @@ def solve_question(params: dict, question: Question, where: Where):
     rankings = exercise_rankings(params, where)
     results = [metric.compute(r, **metric_options) for r in rankings]
     result = results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
+    if len(results) > 1:
+        result.notes += mean_notes(metric.name)
     answers = [Answer(result.title, result)]
     if options.get("both_denominators") and metric.name == "ap":
         other_options = {**metric_options, "ap_denominator": "retrieved"}

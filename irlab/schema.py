@@ -438,8 +438,9 @@ def _keys() -> tuple[Key, ...]:
         Key("parameters", "unretrieved", "grades", "grades of judged documents not retrieved (for IDCG and R)", "[]",
             solvers=ranking_solvers, check=_grades, range=f"grades 0 … {limits.MAX_LINEAR_GRADE:,} (0 … {limits.MAX_GRADE} "
             "with exponential gain)"),
-        Key("parameters", "collection", "integer", "N, the documents in the collection", solvers=ranking_solvers,
-            check=_integer(1, limits.MAX_COLLECTION), range=f"integer 1 … {limits.MAX_COLLECTION:,}"),
+        Key("parameters", "collection", "integer", "N, the documents in the collection (a list, one per ranking, with "
+            "rankings)", solvers=ranking_solvers, check=_count_or_counts(1, limits.MAX_COLLECTION),
+            range=f"integer 1 … {limits.MAX_COLLECTION:,}"),
         Key("parameters", "threshold", "integer", "a grade >= threshold is relevant", 1, solvers=ranking_solvers,
             check=_integer(1, limits.MAX_GRADE), range=f"integer 1 … {limits.MAX_GRADE}"),
         Key("parameters", "scores", "scores", "the system's score at each rank, in rank order (never increasing): equal "

@@ -207,3 +207,39 @@ def test_ntcireval_err_takes_large_grades_exponential_does_not():
     assert expected_reciprocal_rank(ranking, err_probability="ntcireval").value == Fraction(30, 31) + Fraction(10, 2883)
     with pytest.raises(IrlabError, match="max grade gmax is at most 20 with ERR's exponential"):
         expected_reciprocal_rank(ranking)
+
+
+# 4. Fall-out over several queries, a collection size per query ------------------------------------------------------
+
+def test_fallout_with_a_collection_per_query(cli):
+    # q1 RNNR, top 3, N = 50, R = 2: fp = 2, nonrel = 48 -> 1/24; q2 NRN, top 3, N = 40, R = 1: fp = 2, nonrel = 39
+    # -> 2/39; macro mean (1/24 + 2/39) / 2 = (13/312 + 16/312) / 2 = 29/624
+    out = cli("explain", "fallout", "RNNR", "NRN", "--collection", "50,40", "--k", "3")
+    assert out.returncode == 0, out.stderr
+    assert "Result: fallout = 1/24" in out.stdout and "Result: fallout = 2/39" in out.stdout
+    assert out.stdout.rstrip().endswith("Result: mean fallout = 29/624 ≈ 0.0465")
+    assert "macro average" in out.stdout and "no micro average" in out.stdout
+    # one value is still every query's N: 1/24 and 2/49, mean 97/2352
+    same = cli("explain", "fallout", "RNNR", "NRN", "--collection", "50", "--k", "3")
+    assert same.stdout.rstrip().endswith("Result: mean fallout = 97/2352 ≈ 0.0412")
+    bad = cli("explain", "fallout", "RNNR", "NRN", "--collection", "50,40,30")
+    assert bad.returncode == 2 and "--collection gives 3 values for 2 rankings" in bad.stderr
+    one = cli("explain", "fallout", "RNNR", "--collection", "50", "--k", "3")
+    assert "macro" not in one.stdout  # one query: no mean, no note
+
+
+def test_fallout_collection_list_in_an_exercise_set(tmp_path):
+    from irlab.exercise_set import solve
+
+    path = tmp_path / "fallout.toml"
+    body = ('title = "F"\n[[exercise]]\nid = "1"\nstatement = "F"\n[exercise.parameters]\nrankings = ["RNNR", "NRN"]\n'
+            'collection = {collection}\n[[exercise.question]]\nid = "a"\nsolver = "fallout"\nk = 3\n')
+    path.write_text(body.format(collection="[50, 40]"), encoding="utf-8")
+    assert "mean fallout = 29/624" in solve(path).render("text")
+    path.write_text(body.format(collection="[50, 40, 30]"), encoding="utf-8")
+    with pytest.raises(IrlabError, match="gives 3 values for 2 rankings"):
+        solve(path)
+    path.write_text(body.replace('rankings = ["RNNR", "NRN"]', 'ranking = "RNNR"').format(collection="[50, 40]"),
+                    encoding="utf-8")
+    with pytest.raises(IrlabError, match="a list of them goes with rankings"):
+        solve(path)

@@ -12,7 +12,7 @@ from .. import conventions as conv
 from ..document import Document
 from ..errors import ParameterError
 from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
-from ..metrics.counts import table_columns
+from ..metrics.counts import mean_notes, table_columns
 from ..metrics.diversity import IntentRanking, read_diversity_topic
 from ..metrics.cwl import check_user_model, with_user_model
 from ..printable import illustrate, with_figures, write_printables
@@ -32,7 +32,8 @@ def add_parser(commands) -> None:
     ranking = explain.add_argument_group("what is known about the ranking")
     ranking.add_argument("--relevant", metavar="R", help="total number of relevant documents (one per ranking, comma-separated)")
     ranking.add_argument("--unretrieved", metavar="GRADES", help="grades of judged documents not retrieved ('2,1'; ';' between rankings)")
-    ranking.add_argument("--collection", metavar="N", help="number of documents in the collection")
+    ranking.add_argument("--collection", metavar="N", help="number of documents in the collection (one per ranking, "
+                         "comma-separated, or one for all)")
     ranking.add_argument("--threshold", metavar="T", help="a grade >= T counts as relevant (default 1)")
     ranking.add_argument("--scores", metavar="SCORES", help="ap, dcg, ndcg: the system's score at each rank, in rank "
                          "order (0.9,0.8,0.8,0.1; ';' between rankings): equal scores are ties, resolved by --ties")
@@ -186,10 +187,11 @@ def _explain_inputs(args):
     relevant = per_query(args.relevant, count, "--relevant", ",", lambda t: integer(t, "R (--relevant)", 0))
     unretrieved = per_query(args.unretrieved, count, "--unretrieved", ";", lambda t: parse_grade_list(t, "--unretrieved"))
     scores = per_query(args.scores, count, "--scores", ";", lambda t: t)
-    collection = integer(args.collection, "collection size N (--collection)", 1)
+    collections = _one_or_per_query(args.collection, count, "--collection",
+                                    lambda t: integer(t, "collection size N (--collection)", 1))
     threshold = integer(args.threshold, "relevance threshold (--threshold)", 1)
     rankings = []
-    for text, rel, unret, score in zip(args.rankings, relevant, unretrieved, scores):
+    for text, rel, unret, score, collection in zip(args.rankings, relevant, unretrieved, scores, collections):
         known = {"relevant": rel, "unretrieved": unret or (), "collection": collection}
         if score is not None:
             known["scores"] = score
@@ -217,6 +219,13 @@ def _intent_inputs(args, metric):
                              "'1+2 - 2 3 ?' --unretrieved '3 1+4' (each document: its subtopics joined by '+', '-' "
                              "relevant to none, '?' unjudged)")
     return [IntentRanking.parse(args.rankings[0], unretrieved=args.unretrieved)], []
+
+
+def _one_or_per_query(text, count, option, parse):
+    """One value for every ranking ('50'), or one per ranking ('50,40')."""
+    if text is not None and "," not in text:
+        return [parse(text)] * count
+    return per_query(text, count, option, ",", parse)
 
 
 def _counts_inputs(args, metric):
@@ -254,7 +263,11 @@ def _compute(metric, options, inputs, notes):
     results = [metric.compute(ranking, **options) for ranking in inputs]
     for result in results:
         result.notes[:0] = notes
-    return results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
+    if len(results) == 1:
+        return results[0]
+    mean = mean_over_queries(results, metric.averaged_as)
+    mean.notes += mean_notes(metric.name)
+    return mean
 
 
 def explain_result(args):

@@ -241,6 +241,16 @@ def fallout(counts, k=None) -> Result:
     return _result("fallout", "Fall-out", value, counts)
 
 
+FALLOUT_MEAN = ("over several queries the mean is the macro average, each query's fall-out weighing the same; no "
+                "micro average Σ fp / Σ (fp + tn) is shown: IIR (8.3, 8.4) gives no average of fall-out over queries, and "
+                "pooling the counts would weigh each query by the size of its collection")
+
+
+def mean_notes(metric: str) -> list[Note]:
+    """What a mean over queries of ``metric`` should say about how it averages (fall-out: macro only)."""
+    return [Note("convention", FALLOUT_MEAN)] if metric == "fallout" else []
+
+
 def break_even(ranking) -> Result:
     """Precision/recall break-even point: the precision at the rank where precision equals recall (IIR 8.4).
 
