@@ -126,3 +126,18 @@ def test_quiz_command_writes_each_format(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "wrote 36 questions" in err and "irlab: note:" in err
     assert main(["quiz", str(SET), "--format", "gift", "--variants", "101", "-o", str(tmp_path / "x")]) == 2
+
+
+def test_only_the_close_value_of_a_two_valued_mistake_is_left_out(tmp_path):
+    # ERR-IA@4 of '1+2 - 2 3' (with '3 1+4' not retrieved) is 58/131 ≈ 0.4427; the off-by-one-rank mistake has two
+    # values: ERR-IA@5 = 290/661 ≈ 0.4387 (within 1 % of it: left out) and ERR-IA@3 = 13/32 = 0.40625 (far: kept)
+    path = tmp_path / "diversity.toml"
+    path.write_text('title = "Diversity"\n[[exercise]]\nid = "1"\nstatement = "Subtopics {intents}."\n'
+                    '[exercise.parameters]\nintents = "1+2 - 2 3"\nunretrieved_intents = "3 1+4"\n'
+                    '[[exercise.question]]\nid = "b"\ntext = "ERR-IA@4?"\nsolver = "err-ia"\nk = 4\n')
+    bank = build_bank(path, 1, seed="s")
+    (question,) = bank.questions
+    assert question.answers[0].value == Fraction(58, 131)
+    off_by_one = [a.value for a in question.answers if a.mistake == "off-by-one-rank"]
+    assert off_by_one == [Fraction(13, 32)]
+    assert any("off-by-one-rank" in note and "0.438729198185" in note for note in bank.notes)

@@ -101,7 +101,8 @@ def _html(blocks) -> str:
 
 def _mistake_answers(key, part, right: Fraction, margin: Fraction, name: str, notes: list) -> list:
     """One NumericAnswer per named mistake whose value differs from the right one, with irlab's feedback for it."""
-    too_close = {finding.mistake.name for finding in part_too_close(key, part)}
+    # a mistake may have several values (k - 1 and k + 1): only the values near the right one are left out
+    too_close = {(finding.mistake.name, _value_of(finding.mistaken)) for finding in part_too_close(key, part)}
     answers, seen, left_out = [], set(), []
     for mistake, value in mistaken_values(part.value, key.mistaken(part)):
         if isinstance(value, tuple):  # an answer-scale mistake: the right value times its scale
@@ -110,7 +111,7 @@ def _mistake_answers(key, part, right: Fraction, margin: Fraction, name: str, no
         if wrong == right or exact.decimal_text(wrong, _MAX_SHOWN) in seen:
             continue
         wrong_margin = _margin(wrong, key.tolerance, widen=False)
-        if mistake.name in too_close or abs(wrong - right) <= margin + wrong_margin:
+        if (mistake.name, wrong) in too_close or abs(wrong - right) <= margin + wrong_margin:
             if mistake.name not in {m for m, _ in left_out}:
                 left_out.append((mistake.name, f"{mistake.title}, {exact.decimal_text(wrong, _MAX_SHOWN)}"))
             continue
