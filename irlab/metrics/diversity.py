@@ -502,7 +502,7 @@ def _rows(setup, sets, docnos, labels, discount, mark=""):
         running = exact.add(running, term.value)
         doc = (docnos[rank - 1],) if docnos is not None else ()
         rows.append((rank, *doc, labels[rank - 1], *_count_cells(ranking, counts, per_subtopic),
-                     _terms_text(counts, setup.alpha), gain, term.value, running))
+                     _terms_text(counts, setup.alpha), gain, term, running))  # the term as written: (1/2)/log2(6)
     divisor = "log2(i+1)" if discount == "log" else "i"
     columns = ("rank i", *(("docno",) if docnos is not None else ()), "subtopics", *count_names,
                "(1-α)^c_s", "gain g_i", f"g_i / {divisor}", "cumulative")
