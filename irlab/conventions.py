@@ -284,7 +284,7 @@ DIVERSITY_NORMALISATION = Convention(
                "α-DCG@k / Σ_{i<=k} S(1-α)^(i-1) / log2(i+1);  Σ_{i<=k} g_i / i / Σ_{i<=k} S(1-α)^(i-1) / i",
                "ndeval 4.5 (TREC Web track 2009-2014) alpha-DCG@k and ERR-IA@k"),
         Choice("raw", "the papers' sums", "α-DCG@k = Σ_{i<=k} g_i / log2(i+1);  ERR-IA@k = (α/S) Σ_{i<=k} g_i / i",
-               "Clarke et al. 2008 (SIGIR) §4-5; Chapelle et al. 2011 (IRJ 14(6)) §3, P(s) = 1/S"),
+               "Clarke et al. 2008 (SIGIR); Chapelle et al. 2011 (IRJ 14(6)), P(s) = 1/S"),
     ),
     "ndeval",
 )

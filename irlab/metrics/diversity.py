@@ -2,7 +2,7 @@
 
 A query may mean several things (its subtopics, or intents); a document is judged relevant to each subtopic
 separately. A second document about a subtopic already covered tells the user less: with α the probability
-that a document judged relevant to a subtopic satisfies it (Clarke et al. 2008, §4: the judged nugget is really
+that a document judged relevant to a subtopic satisfies it (Clarke et al. 2008: the judged nugget is really
 there; Chapelle et al. 2011: the user is satisfied), a subtopic covered c times is still wanted with probability
 (1-α)^c, and the gain at rank i is
 
@@ -16,7 +16,7 @@ and the metrics discount it by rank:
   judged relevant document: at each rank the document with the largest current gain, ties to the largest docno
   (C's strcmp order, which is Python's order of the strings).
 * ERR-IA@k = Σ_s P(s) · ERR_s@k, the intent-aware ERR (Agrawal, Gollapudi, Halverson & Ieong 2009, WSDM;
-  Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011, IRJ 14(6), "Intent-based diversity measures", §3), with
+  Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011, IRJ 14(6), "Intent-based diversity measures"), with
   uniform P(s) = 1/S and satisfaction probability α for a relevant document: ERR_s@k = Σ_i (1/i) · α · (1-α)^{c_s(i)}
   over the documents relevant to s, so ERR-IA@k = (α / S) · Σ_{i<=k} g_i / i. nERR-IA@k divides by the same sum
   for the greedy ideal ranking (the factor α / S cancels).
@@ -70,9 +70,9 @@ DEFAULT_ALPHA = Fraction(1, 2)  # ndeval's ALPHA
 SUBTOPIC_ID = re.compile(r"[A-Za-z0-9_.]+\Z")
 SHOWN_SUBTOPIC_COLUMNS = 6  # up to this many subtopics, the table has a column c_s per subtopic
 
-CLARKE = "Clarke et al. 2008 (SIGIR, 'Novelty and diversity in information retrieval evaluation', §4-5)"
+CLARKE = "Clarke et al. 2008 (SIGIR, 'Novelty and diversity in information retrieval evaluation', pp. 659-666)"
 CHAPELLE = ("Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011 (Information Retrieval 14(6), 'Intent-based diversity "
-            "measures', §3); Agrawal, Gollapudi, Halverson & Ieong 2009 (WSDM, intent-aware metrics)")
+            "measures'); Agrawal, Gollapudi, Halverson & Ieong 2009 (WSDM, intent-aware metrics)")
 NDEVAL = "ndeval 4.5 (TREC Web track)"
 
 
@@ -549,7 +549,7 @@ def _zero_subtopics(setup, metric, title, symbol, parameters, conventions=None):
 def _beats_greedy(setup, value, name):
     if exact.to_float(value.value) > 1:
         setup.notes.append(Note("warning", f"{name} > 1: this ranking beats the greedy ideal ranking. Finding the best "
-                                           "ranking is NP-hard (Clarke et al. 2008, §5), so the ideal is built greedily, "
+                                           "ranking is NP-hard (Clarke et al. 2008), so the ideal is built greedily, "
                                            "as ndeval builds it, and a ranking may do better"))
 
 
@@ -562,7 +562,7 @@ def _normalisation(choice):
 
 
 def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisation=None) -> Result:
-    """α-DCG@k = Σ_{i<=k} g_i / log2(i + 1), g_i = Σ_{s ∈ d_i} (1-α)^{c_s(i)} (Clarke et al. 2008, §4–5).
+    """α-DCG@k = Σ_{i<=k} g_i / log2(i + 1), g_i = Σ_{s ∈ d_i} (1-α)^{c_s(i)} (Clarke et al. 2008).
 
     By default (diversity_normalisation ``ndeval``) divided by the α-DCG@k of the ideal-ideal list (gain
     S · (1-α)^(i-1) at rank i), as ndeval's alpha-DCG@k; ``raw`` gives the paper's sum.
@@ -594,7 +594,7 @@ def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisatio
 
 
 def alpha_ndcg(ranking: IntentRanking, k=None, alpha=None) -> Result:
-    """α-nDCG@k = α-DCG@k / α-DCG@k of the greedy ideal ranking (Clarke et al. 2008, §5; ndeval's alpha-nDCG@k).
+    """α-nDCG@k = α-DCG@k / α-DCG@k of the greedy ideal ranking (Clarke et al. 2008; ndeval's alpha-nDCG@k).
 
     0 when the run's α-DCG@k is 0 (ndeval). The normalisation convention cancels in the ratio.
 
@@ -626,7 +626,7 @@ def alpha_ndcg(ranking: IntentRanking, k=None, alpha=None) -> Result:
 
 
 def err_ia(ranking: IntentRanking, k=None, alpha=None, diversity_normalisation=None) -> Result:
-    """ERR-IA@k, intent-aware ERR with P(s) = 1/S and satisfaction probability α (Chapelle et al. 2011, §3).
+    """ERR-IA@k, intent-aware ERR with P(s) = 1/S and satisfaction probability α (Chapelle et al. 2011).
 
     ``raw``: (α / S) · Σ_{i<=k} g_i / i, the paper's value. ``ndeval`` (default): Σ_{i<=k} g_i / i divided by
     the same sum for the ideal-ideal list, Σ_{i<=k} S · (1-α)^(i-1) / i, as ndeval's ERR-IA@k.

@@ -15,7 +15,7 @@ subtopics, g(i) = Σ_{s relevant to doc i} (1-α)^(docs above i relevant to s) t
 * ``alpha-DCG@k``  Σ_{i<=k} g(i)/log2(i+1), divided by the same sum for an "ideal ideal" list whose every document
   is relevant to every subtopic (S(1-α)^(i-1) at rank i): ndeval's collection-independent normalisation;
 * ``alpha-nDCG@k`` Σ_{i<=k} g(i)/log2(i+1) divided by the same sum for the greedy ideal ranking of the judged
-  documents (Clarke et al., SIGIR 2008 §4-5);
+  documents (Clarke et al., SIGIR 2008);
 * ``ERR-IA@k`` / ``nERR-IA@k``  the same with the discount 1/i (Chapelle et al., CIKM 2009, as ndeval cites it);
 * ``NRBP``  (1-(1-α)β)/S · Σ_i g(i) β^(i-1) over the whole run; ``nNRBP`` divided by the greedy ideal's
   (Clarke, Kolla & Vechtomova, ICTIR 2009);
