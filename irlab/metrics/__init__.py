@@ -226,13 +226,13 @@ METRICS += (
            "INSQ = Σ_i W(i) · r_i, W(i) = Π_{j<i} C(j) / Σ_{k<=n} Π_{j<k} C(j), C(i) = ((i + 2T - 1) / (i + 2T))²",
            r"\mathrm{INSQ} = \sum_{i=1}^{n} W(i)\, r_i,\ W(i) = \frac{\prod_{j<i} C(j)}{\sum_{k=1}^{n} \prod_{j<k} C(j)},\ "
            r"C(i) = \left(\frac{i + 2T - 1}{i + 2T}\right)^2", insq,
-           "Moffat, Scholer & Thomas 2012 (ADCS) §4; Moffat, Bailey, Scholer & Thomas 2017; Azzopardi, Thomas & Moffat "
+           "Moffat, Scholer & Thomas 2012 (ADCS); Moffat, Bailey, Scholer & Thomas 2017; Azzopardi, Thomas & Moffat "
            "2019; cwl-eval INSQ", parameters=(TARGET, MAX_DEPTH)),
     Metric("sdcg", "Scaled DCG@k: DCG with gains in [0, 1] over its largest value (C/W/L expected rate of gain)",
            "SDCG@k = Σ_{i<=k} r_i / log2(i+1) / Σ_{i<=k} 1 / log2(i+1) = Σ_i W(i) · r_i, "
            "C(i) = log2(i+1) / log2(i+2) for i < k, C(k) = 0",
            r"\mathrm{SDCG}@k = \frac{\sum_{i=1}^{k} r_i / \log_2(i+1)}{\sum_{i=1}^{k} 1 / \log_2(i+1)} = \sum_i W(i)\, r_i",
-           sdcg, "Moffat, Bailey, Scholer & Thomas 2017 (TOIS 35(3)) §3; Järvelin & Kekäläinen 2002; "
+           sdcg, "Moffat, Bailey, Scholer & Thomas 2017 (TOIS 35(3)); Järvelin & Kekäläinen 2002; "
            "cwl-eval NDCGCWLMetric (SDCG-k@k)", parameters=(SDCG_K, MAX_DEPTH), aliases=("scaled-dcg",)),
 )
 

@@ -6,14 +6,14 @@ rank i with probability P(i) = Π_{j<i} C(j); the weight of rank i is the share 
 W(i) = P(i) / Σ_k P(k), and the metric is the expected rate of gain per document read, ERG = Σ_i W(i) · r_i.
 Rank i is the last one she reads with probability L(i) = P(i) · (1 - C(i)); the expected total gain is
 ETG = Σ_i L(i) · Σ_{j<=i} r_j and the expected depth (documents read) ED = Σ_i P(i) = 1 / W(1) (Moffat, Bailey,
-Scholer & Thomas 2017, TOIS 35(3) §2-3; Azzopardi, Thomas & Moffat 2019, SIGIR demo, §2).
+Scholer & Thomas 2017, TOIS 35(3); Azzopardi, Thomas & Moffat 2019, SIGIR demo).
 
-* INSQ (Moffat, Scholer & Thomas 2012, §4): C(i) = ((i + 2T - 1) / (i + 2T))², T the gain the user wants.
-* INST (Moffat, Bailey, Scholer & Thomas 2015, §3): C(i) = ((i + T + T_i - 1) / (i + T + T_i))² with
+* INSQ (Moffat, Scholer & Thomas 2012): C(i) = ((i + 2T - 1) / (i + 2T))², T the gain the user wants.
+* INST (Moffat, Bailey, Scholer & Thomas 2015): C(i) = ((i + T + T_i - 1) / (i + T + T_i))² with
   T_i = T - Σ_{j<=i} r_j the gain still wanted after rank i: the user stops sooner once she has found gain.
 * P@k: C(i) = 1 for i < k, 0 at k (W(i) = 1/k on ranks 1..k); RR: C(i) = 1 until the first rank with gain, 0
   there; RBP: C(i) = p; SDCG@k (scaled DCG): C(i) = log2(i+1) / log2(i+2) for i < k, 0 at k, so that
-  W(i) ∝ 1/log2(i+1) on ranks 1..k (Moffat et al. 2017 §3; cwl-eval's PrecisionCWLMetric, RRCWLMetric,
+  W(i) ∝ 1/log2(i+1) on ranks 1..k (Moffat et al. 2017; cwl-eval's PrecisionCWLMetric, RRCWLMetric,
   RBPCWLMetric and NDCGCWLMetric, which its README calls SDCG-k@k).
 
 The list is read as cwl-eval 1.0.12 reads it (ruler/ranking.py, ruler/measures/cwl_metrics.py): the gains are
@@ -273,7 +273,7 @@ def _precision_model(ranking, depth, k=None, precision_denominator=None) -> _Mod
     k = _cut(k, ranking, depth, "precision")
     notes = [Note("reading", f"P@k's user reads exactly k = {k} ranks: W(i) = 1/{k} on ranks 1..{k}, so ERG = "
                              f"Σ_{{i<={k}}} r_i / {k} is P@{k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i is hits@{k} "
-                             "(Moffat et al. 2017, section 3; cwl-eval PrecisionCWLMetric)")]
+                             "(Moffat et al. 2017; cwl-eval PrecisionCWLMetric)")]
     if ranking.retrieved < k:
         notes.append(Note("convention", f"the list has {ranking.retrieved} documents: the ranks after it count as "
                                         f"gain 0, so ERG divides by k = {k} (precision_denominator = k)"
@@ -337,7 +337,7 @@ def _sdcg_model(ranking, depth, k=None) -> _Model:
     K = Traced(k, "k", "Cut-off: ranks the discount 1/log2(i+1) is spread over")
     notes = [Note("reading", "SDCG@k is DCG@k with gains r_i in [0, 1] and the discount 1/log2(i+1), scaled by its "
                              "largest value Σ_{i<=k} 1/log2(i+1) = ED: not nDCG, which divides by the ideal ranking's "
-                             "DCG (Moffat et al. 2017, section 3; cwl-eval NDCGCWLMetric, printed as NDCG-k@k by cwl-eval "
+                             "DCG (Moffat et al. 2017; cwl-eval NDCGCWLMetric, printed as NDCG-k@k by cwl-eval "
                              "1.0.12 and as SDCG-k@k in its README)")]
     if k > depth:
         notes.append(Note("convention", f"k = {k} is beyond the depth n = {depth}: the user may read past rank n, and "
@@ -398,7 +398,7 @@ def sdcg(ranking, k=None, max_depth=None) -> Result:
 
     The user spreads her attention over ranks 1..k in proportion to DCG's discount, W(i) ∝ 1/log2(i+1), so SDCG@k
     is the expected rate of gain of C(i) = log2(i+1) / log2(i+2) for i < k (Moffat, Bailey, Scholer & Thomas 2017,
-    TOIS 35(3) §3; Järvelin & Kekäläinen 2002 for DCG; cwl-eval NDCGCWLMetric). Gains r_i = g_i / g_max.
+    TOIS 35(3); Järvelin & Kekäläinen 2002 for DCG; cwl-eval NDCGCWLMetric). Gains r_i = g_i / g_max.
 
     >>> from irlab import Ranking
     >>> result = sdcg(Ranking.parse("RNR"), k=3)  # (1 + 1/log2(4)) / (1 + 1/log2(3) + 1/log2(4))

@@ -1,6 +1,6 @@
 """Sakai's Q-measure: average precision with graded relevance, through the blended ratio.
 
-At every rank r the blended ratio mixes precision and normalised cumulative gain (Sakai 2004, §2; Sakai 2007, §2.2):
+At every rank r the blended ratio mixes precision and normalised cumulative gain (Sakai 2004; Sakai 2007):
 
     BR(r) = (C(r) + β · cg(r)) / (r + β · cg*(r))
 
@@ -45,8 +45,9 @@ CUT_FORMULA = Formula(
     r"Q@l = \frac{1}{\min(R, l)} \sum_{r \le l\ \text{relevant}} \frac{C(r) + \beta\, cg(r)}{r + \beta\, cg^*(r)}",
 )
 
-REFERENCE = ("Sakai 2004 (NTCIR-4, 'New performance metrics based on multigrade relevance', §2); "
-             "Sakai 2007 (Information Retrieval 10(5), §2.2)")
+REFERENCE = ("Sakai 2004 (NTCIR-4, 'New performance metrics based on multigrade relevance'); "
+             "Sakai 2007 (Information Processing & Management 43(2), 'On the reliability of information retrieval "
+             "metrics based on graded relevance')")
 
 
 def _gain(grade: int, table: dict, relevant: bool):
@@ -74,7 +75,7 @@ def q_measure(ranking, beta=None, gains=None, k=None) -> Result:
     for grade, value in table.items():
         if grade >= ranking.threshold and exact.to_float(value) <= 0:
             raise ParameterError(f"gain table: the gain of relevant grade {grade} is {exact.exact_text(value)}; "
-                                 "Q-measure needs a positive gain for every relevant grade (Sakai 2004, §2)")
+                                 "Q-measure needs a positive gain for every relevant grade (Sakai 2004)")
     notes = []
     ideal, ideal_notes = ideal_grades(ranking)
     notes += ideal_notes
@@ -144,7 +145,7 @@ def q_measure(ranking, beta=None, gains=None, k=None) -> Result:
     else:
         value = (summed / r_node).named(symbol, "Q-measure")
     if beta_value == 0:
-        notes.append(Note("convention", "β = 0: BR(r) = C(r) / r = P@r, so Q-measure is AP (Sakai 2004, §2)"))
+        notes.append(Note("convention", "β = 0: BR(r) = C(r) / r = P@r, so Q-measure is AP (Sakai 2004)"))
     return Result("q-measure", "Q-measure", value, ranking=ranking, notes=notes,
                   formula=CUT_FORMULA if cut.k is not None else None, tables=[rank_rows, ideal_rows],
                   parameters={"beta": beta_value, "gains": _table_text(table), "k": cut.k})

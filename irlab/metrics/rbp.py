@@ -5,7 +5,7 @@
 r_i is 1 for a relevant document and 0 otherwise; for graded judgments r_i = g_i / g_max (trec_eval's rbp
 normalises gains to [0, 1] this way). RBP is a lower bound: documents that are unjudged (``U``) or beyond the
 list could still be relevant, and the residual p^d + (1 - p) · Σ_{unjudged i} p^(i-1) says how much RBP could
-still grow (Moffat & Zobel 2008, §5).
+still grow (Moffat & Zobel 2008).
 
 >>> from irlab import Ranking
 >>> rank_biased_precision(Ranking.parse("RNR"), persistence="1/2").value
