@@ -37,6 +37,8 @@ from .metrics import (
     spearman_rho_scores,
     success,
 )
+from .metrics import inst, insq, q_measure, rank_biased_precision, roc_auc, sdcg, user_model
+from .metrics.diversity import IntentRanking, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, precision_ia, subtopic_recall
 from .ranking import Ranking, accepting_text
 
 # the ranking metrics as the package exports them: a notebook may pass "RNNRR" where a Ranking is expected
@@ -46,6 +48,10 @@ from .ranking import Ranking, accepting_text
     average_precision, cumulative_gain, dcg, eleven_point_average, expected_reciprocal_rank, f_measure, hits, idcg,
     interpolated_precision, ndcg, normalized_err, precision, precision_at_recall, precision_recall_points, r_precision,
     recall, reciprocal_rank, success))
+# the graduate course's ranking metrics (user models, Q-measure, AUC): the same; the diversity metrics read their
+# intent ranking as text themselves (alpha_ndcg("1+2 - 2 3"))
+inst, insq, q_measure, rank_biased_precision, roc_auc, sdcg, user_model = map(
+    accepting_text, (inst, insq, q_measure, rank_biased_precision, roc_auc, sdcg, user_model))
 
 
 def check(exercise_file, exercise_id, question_id, answer, student=None, seed=None):
@@ -72,4 +78,6 @@ __all__ = [
     "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg",
     "normalized_err", "precision", "precision_at_recall", "precision_recall_points", "r_precision", "recall",
     "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
+    "inst", "insq", "q_measure", "rank_biased_precision", "roc_auc", "sdcg", "user_model",
+    "IntentRanking", "alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "precision_ia", "subtopic_recall",
 ]

@@ -194,8 +194,9 @@ def test_alpha_outside_zero_one_is_refused(alpha):
 
 
 def test_wrong_types_are_input_type_errors():
+    assert alpha_ndcg("1+2 - 2", k=2).value == alpha_ndcg(IntentRanking.parse("1+2 - 2"), k=2).value  # text is read
     with pytest.raises(InputTypeError):
-        alpha_ndcg("1+2 -")
+        alpha_ndcg(["1+2", "-"])
     with pytest.raises(InputTypeError):
         IntentRanking.parse(12)
     with pytest.raises(ParameterError, match="cut-off"):

@@ -410,6 +410,9 @@ def ideal_intent_order(ranking: IntentRanking, alpha) -> tuple[str, ...]:
 
 
 def _checked(ranking) -> IntentRanking:
+    """The intent ranking a metric was given; text is parsed, as irlab.precision("RNR") reads its ranking."""
+    if isinstance(ranking, str):
+        return IntentRanking.parse(ranking)
     if not isinstance(ranking, IntentRanking):
         raise InputTypeError(f"diversity metrics take an IntentRanking (IntentRanking.parse('1+2 - 2')), got "
                              f"{type(ranking).__name__}")
