@@ -95,13 +95,12 @@ def tie_notes(ranking, choice, depth: int) -> list[Note]:
         "docno-descending": "the tied documents are evaluated in the order written, as trec_eval orders them when "
                             "their docnos descend down each group (another docno order is another ranking)",
         "input-order": "the tied documents are evaluated in the order written (ranx keeps the input order)",
-        AVERAGED: f"the value is the mean over every order of each tied group, computed without listing the orders "
-                  f"({REFERENCE})",
+        AVERAGED: "the value is the mean over every order of each tied group, computed without listing the orders",
         THRESHOLD: "each tied group enters at once, as one threshold of the precision-recall curve: every relevant "
                    "document of a group counts the precision at the group's last rank (scikit-learn "
                    "average_precision_score)",
     }[choice.key]
-    return [Note("convention", f"tied scores: {listed}; {doing}")]
+    return [Note("reading", f"tied scores: {listed}; {doing}")]  # the convention itself is named once, above
 
 
 AVERAGED_AP_NOTE = ("a relevant document of a tied group of n ranks s+1 … s+n, with c relevant documents above the "
