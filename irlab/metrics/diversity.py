@@ -590,7 +590,7 @@ def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisatio
                                 "α-DCG of the ideal-ideal list: every document relevant to all S subtopics")
         support.append(S)
         value = (raw / ideal).named(symbol, "α-DCG, normalised as ndeval (collection-independent)")
-        setup.notes.append(Note("convention", NORMALISATION_NOTE["alpha-dcg"]))
+        setup.notes.append(Note("reading", NORMALISATION_NOTE["alpha-dcg"]))
     return Result("alpha-dcg", "α-DCG (novelty- and diversity-aware DCG)", value, context=setup.ranking.describe(),
                   notes=setup.notes, tables=[table], conventions=choices, parameters=_parameters(setup),
                   support=support)
@@ -656,7 +656,7 @@ def err_ia(ranking: IntentRanking, k=None, alpha=None, diversity_normalisation=N
                                 "Σ g_i / i of the ideal-ideal list: every document relevant to all S subtopics")
         value = (summed / ideal).named(symbol, "ERR-IA, normalised as ndeval (collection-independent)")
         support = [a, S]
-        setup.notes.append(Note("convention", NORMALISATION_NOTE["err-ia"]))
+        setup.notes.append(Note("reading", NORMALISATION_NOTE["err-ia"]))
     return Result("err-ia", title, value, context=setup.ranking.describe(), notes=setup.notes, tables=[table],
                   conventions=choices, parameters=_parameters(setup), support=support)
 
