@@ -21,7 +21,7 @@ and the metrics discount it by rank:
   over the documents relevant to s, so ERR-IA@k = (α / S) · Σ_{i<=k} g_i / i. nERR-IA@k divides by the same sum
   for the greedy ideal ranking (the factor α / S cancels).
 * strec@k (subtopic recall; Zhai, Cohen & Lafferty 2003, SIGIR): the share of the S subtopics covered in the
-  top k. P-IA@k (intent-aware precision; Agrawal et al. 2009): Σ_s P(s) · P_s@k = Σ_{i<=k} |subtopics(d_i)| / (k · S).
+  top k. P-IA@k (intent-aware precision; Agrawal et al. 2009): Σ_s P(s) · P_s@k = Σ_{i<=k} #subtopics(d_i) / (k · S).
 
 **What ndeval computes.** ndeval 4.5 (TREC Web track 2009–2014; its source in pyndeval 0.0.8) reads judgments as
 binary (grade >= 1), ignores the subtopics that no document is relevant to (S counts the others), and reports
@@ -689,7 +689,7 @@ def nerr_ia(ranking: IntentRanking, k=None, alpha=None) -> Result:
 
 
 def subtopic_recall(ranking: IntentRanking, k=None) -> Result:
-    """strec@k = |subtopics covered by the top k| / S (Zhai, Cohen & Lafferty 2003; ndeval strec@k).
+    """strec@k = #(subtopics covered by the top k) / S (Zhai, Cohen & Lafferty 2003; ndeval strec@k).
 
     >>> subtopic_recall(IntentRanking.parse("1 - 1", unretrieved="2"), k=2).value
     Fraction(1, 2)
@@ -715,7 +715,7 @@ def subtopic_recall(ranking: IntentRanking, k=None) -> Result:
 
 
 def precision_ia(ranking: IntentRanking, k=None) -> Result:
-    """P-IA@k = Σ_s (1/S) · P_s@k = Σ_{i<=k} |subtopics(d_i)| / (k · S) (Agrawal et al. 2009; ndeval P-IA@k).
+    """P-IA@k = Σ_s (1/S) · P_s@k = Σ_{i<=k} #subtopics(d_i) / (k · S) (Agrawal et al. 2009; ndeval P-IA@k).
 
     >>> precision_ia(IntentRanking.parse("1+2 - 1"), k=4).value  # 3 / (4 · 2)
     Fraction(3, 8)

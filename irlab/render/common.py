@@ -164,6 +164,15 @@ def break_latex(latex: str, width: int = 60) -> list[str]:
 _PROSE_SCRIPT = re.compile(r"(?<=log)(?P<base>[0-9]{1,2})(?=\()|(?<=[\w)*])\^(\{[^}]*\}|[\w.]+)|(?<=[\w*])_(\{[^}]*\}|[0-9A-Za-z]{1,2}|interp|max|avg)(?![\w])")
 
 
+_NESTED_SUBSCRIPT = re.compile(r"^(\w+?)_(\w{1,2})$")
+
+
+def nested_subscript(piece: str) -> tuple[str, str] | None:
+    """A superscript with its own short subscript, '(1-α)^c_s': ('c', 's'), so that it is set c with a lowered s."""
+    match = _NESTED_SUBSCRIPT.match(piece)
+    return (match.group(1), match.group(2)) if match else None
+
+
 def prose_parts(text: str) -> list[tuple[str, str]]:
     """Prose split into ('text' | 'sub' | 'sup', piece): 'log2(i + 1)' has a subscript 2, '2^g - 1' a superscript g.
 

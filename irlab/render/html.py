@@ -8,8 +8,8 @@ from ..document import Answer, Figure, Formula, Note, Paragraph, Section, Steps,
 from ..errors import ParameterError
 from ..escape import CONTROL_CHARACTER, control_name
 from ..trace import symbol_latex
-from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, numeric_columns, prose_parts, ratio_chain,
-                     ratio_exact_latex, step_parts, value_latex, value_text)
+from .common import (NOTE_TITLES, break_latex, cell_latex, cell_text, nested_subscript, numeric_columns, prose_parts,
+                     ratio_chain, ratio_exact_latex, step_parts, value_latex, value_text)
 from .latex import latex_text
 from .mathml import to_mathml
 
@@ -144,4 +144,10 @@ def _counts_only(rows, column: int) -> bool:
 
 def _prose(text: str) -> str:
     """Escaped prose with its short sub- and superscripts set as such (log<sub>2</sub>, 2<sup>g</sup>)."""
-    return "".join(escape(piece) if kind == "text" else f"<{kind}>{escape(piece)}</{kind}>" for kind, piece in prose_parts(text))
+    return "".join(escape(piece) if kind == "text" else f"<{kind}>{_script(kind, piece)}</{kind}>"
+                   for kind, piece in prose_parts(text))
+
+
+def _script(kind: str, piece: str) -> str:
+    nested = nested_subscript(piece) if kind == "sup" else None
+    return f"{escape(nested[0])}<sub>{escape(nested[1])}</sub>" if nested else escape(piece)

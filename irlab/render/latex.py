@@ -8,8 +8,8 @@ from .. import exact
 from ..document import Answer, AnswerBox, Figure, Formula, Note, Paragraph, Section, Steps, Table, WorkingTable
 from ..escape import latex_escape, latex_name  # noqa: F401  (latex_name: the escaper of names, read from here too)
 from ..trace import symbol_latex
-from .common import (NOTE_TITLES, _visible_width, break_latex, cell_latex, prose_parts, ratio_chain, ratio_exact_latex,
-                     step_parts, value_latex)
+from .common import (NOTE_TITLES, _visible_width, break_latex, cell_latex, nested_subscript, prose_parts, ratio_chain,
+                     ratio_exact_latex, step_parts, value_latex)
 
 PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath,amssymb,graphicx,tabularx}
@@ -42,7 +42,9 @@ def latex_text(text: str) -> str:
     out = []
     text = _BLANK_LINES.sub("\n", text.replace("\r\n", "\n"))
     for kind, piece in prose_parts(text):
-        escaped = latex_escape(piece)
+        nested = nested_subscript(piece) if kind == "sup" else None
+        escaped = (latex_escape(nested[0]) + rf"\textsubscript{{{latex_escape(nested[1])}}}" if nested
+                   else latex_escape(piece))
         command = {"sub": "textsubscript", "sup": "textsuperscript"}.get(kind)
         out.append(rf"\{command}{{{escaped}}}" if command else escaped)
     latex = "".join(out)
