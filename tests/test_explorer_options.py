@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import assume, HealthCheck, given, settings, strategies as st
 
 from irlab import Ranking, exact
 from irlab.errors import IrlabError
@@ -61,6 +61,11 @@ def test_sklearn_dcg_score_with_log_base_equals_its_row(case, k, base):
 def test_ir_measures_ndcg_with_gains_equals_its_row(case, gains, k):
     ir_measures = pytest.importorskip("ir_measures")
     scores, grades, unretrieved = case
+    table = {0: 0, 1: 1, 2: 2, 3: 3, **gains}
+    # pytrec_eval (trec_eval 9's ndcg_p) hung a full test run once on a topic whose judged documents all have a
+    # negative gain (grades 3,3,3 with gain 3 = -1; not reproducible alone, so state from earlier calls is involved):
+    # the oracle is not asked about topics without a positive gain
+    assume(any(table[g] > 0 for g in grades + unretrieved))
     run = {f"d{i}": float(s) for i, s in enumerate(scores, 1)}
     qrels = {f"d{i}": g for i, g in enumerate(grades, 1)}
     qrels.update({f"u{i}": g for i, g in enumerate(unretrieved, 1)})
