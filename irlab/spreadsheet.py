@@ -21,7 +21,8 @@ a cell), a tab-separated reading splits at tabs, and a reading that does not hon
 line break. So what follows a ``;``, a tab, a carriage return or a line feed inside a cell is checked like the
 start of a cell and gets the apostrophe when it starts with ``=``, ``+``, ``-`` or ``@`` (``0.5;=1+2`` is
 written ``0.5;'=1+2``) — there even a negative number (``0.2; -0.5`` becomes ``0.2;' -0.5``: the apostrophe comes first in that cell), because in such a
-reading that cell runs on into the next ones. :class:`SafeWriter` also quotes a cell holding a carriage return
+reading that cell runs on into the next ones; for the same reason :class:`SafeWriter` writes a row's first cell
+as text when it is a negative or signed number and more cells follow. :class:`SafeWriter` also quotes a cell holding a carriage return
 (Python's ``csv`` module leaves it bare when lines end in ``\n``, and a spreadsheet starts a new row there).
 Any other row is written byte for byte as ``csv.writer(stream, lineterminator="\n")`` writes it.
 """
@@ -78,7 +79,12 @@ class SafeWriter:
         self._write = stream.write
 
     def writerow(self, row) -> None:
-        cells = [_field(safe_cell(value)) for value in row]
+        cells = [safe_cell(value) for value in row]
+        if len(cells) > 1 and _starts_formula(str(cells[0])):
+            # a row's first cell runs on into the next ones where the file is read split at ';' (the docstring):
+            # there even a negative number (a student id '-0') is a formula start, so it is written as text
+            cells[0] = TEXT_MARK + str(cells[0])
+        cells = [_field(cell) for cell in cells]
         if cells == [""]:  # as csv.writer: a row of one empty field is written "" (else it reads as no row)
             cells = ['""']
         self._write(",".join(cells) + "\n")

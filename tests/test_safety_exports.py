@@ -87,8 +87,19 @@ def test_every_formula_start_is_prefixed(payload):
 def test_a_number_stays_a_number(value):
     assert spreadsheet.safe_cell(value) == value
     out = io.StringIO()
-    spreadsheet.writer(out).writerow([value, "x"])
-    assert out.getvalue() == f"{value},x\n"
+    spreadsheet.writer(out).writerow(["x", value])
+    assert out.getvalue() == f"x,{value}\n"
+
+
+@pytest.mark.parametrize("value", ["-0.5", " -0.5", "+2", "-0", -0.5, -3])
+def test_a_signed_number_leading_a_row_is_text(value):
+    # read split at ';', the row '-0,1,a' is one cell starting with '-': the first cell must not start a formula
+    out = io.StringIO()
+    spreadsheet.writer(out).writerow([value, "=1+2", "x"])
+    assert out.getvalue() == f"'{value},'=1+2,x\n"
+    alone = io.StringIO()
+    spreadsheet.writer(alone).writerow([value])  # a row of one cell is that cell in every reading: a number
+    assert alone.getvalue() == f"{value}\n"
 
 
 @pytest.mark.parametrize("text", ["Ann Lee", "ann@example.org", "0.2; 0.5; 0.2857", "", "s1", "'=quoted", "a-b+c"])
@@ -115,6 +126,8 @@ _ORDINARY = st.text(alphabet="abcXYZ019 .,;:'\"/%()\n_", max_size=12).filter(lam
 @given(st.lists(st.lists(st.one_of(_ORDINARY, st.integers(-999, 999), st.floats(0, 1), st.none()), min_size=1,
                          max_size=6), max_size=4))
 def test_ordinary_rows_are_written_as_csv_writer_writes_them(rows):
+    # (a negative number leading a row of several cells is written as text: the test above)
+    assume(not any(len(row) > 1 and isinstance(row[0], int) and row[0] < 0 for row in rows))
     ours, theirs = io.StringIO(), io.StringIO()
     spreadsheet.writer(ours).writerows(rows)
     csv.writer(theirs, lineterminator="\n").writerows(rows)
