@@ -30,7 +30,7 @@ from .errors import InputTypeError, ParameterError, RankingError
 from .limits import MAX_BETA
 from .metric import check_cutoff, check_fraction
 from .metrics.agreement import parse_judgments
-from .metrics.dcg import check_log_base, gain_of, parse_gains
+from .metrics.dcg import check_log_base, parse_gains
 from .ranking import Ranking, parse_grade_list, parse_ids
 
 # ------------------------------------------------------------------------------------------------
@@ -468,58 +468,34 @@ def _docnos(value, n: int) -> tuple[str, ...]:
 # the values, computed by irlab's exact metrics under each row's conventions
 
 
-def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-plus-1", log_base=2):
-    """DCG averaged over every order of the tied documents (scikit-learn's ``dcg_score``, ``ignore_ties=False``).
+def _by_score(scores, grades, **known) -> Ranking:
+    """The documents ranked by score (highest first; a tied group in any order: these conventions do not read it)."""
+    order = sorted(range(len(grades)), key=lambda i: -scores[i])
+    return Ranking.from_grades([grades[i] for i in order], scores=[scores[i] for i in order], **known)
 
-    Averaging over all permutations of a tie group gives each of its ranks the group's mean gain (McSherry & Najork
-    2008), so DCG@k = Σ_groups mean gain(group) · Σ_{ranks i of the group, i <= k} discount(i), exactly.
+
+def tie_averaged_dcg(scores, grades, k=None, gain="linear", discount="log2-rank-plus-1", log_base=2):
+    """DCG averaged over every order of the tied documents (scikit-learn's ``dcg_score``, ``ignore_ties=False``):
+    irlab's dcg with ties = tie-averaged (McSherry & Najork 2008), each group's mean gain times its discounts.
 
     >>> tie_averaged_dcg([2, 1, 1], [1, 0, 1])  # rank 1: gain 1; ranks 2-3 share the mean gain 1/2
     5/4 + 1/(2*log2(3))
     """
-    if log_base != 2 and discount == "log2-rank-plus-1":  # 1/log_b(i + 1) = log2(b)/log2(i + 1): one common factor
-        return exact.mul(exact.log2(log_base), tie_averaged_dcg(scores, grades, k, gain, discount))
-    order = sorted(range(len(grades)), key=lambda i: -scores[i])
-    terms, rank = [], 0
-    for _, group in groupby(order, key=lambda i: scores[i]):
-        group = list(group)
-        ranks = [r for r in range(rank + 1, rank + len(group) + 1) if k is None or r <= k]
-        rank += len(group)
-        if not ranks:
-            break
-        mean_gain = Fraction(sum(gain_of(grades[i], gain) for i in group), len(group))
-        terms.append(exact.mul(mean_gain, exact.total(_discount(r, discount, log_base) for r in ranks)))
-    return exact.total(terms)
-
-
-def _discount(rank: int, discount: str, base: int = 2):
-    if discount == "reciprocal-rank":
-        return Fraction(1, rank)
-    if discount == "log2-rank":
-        return 1 if rank < base else exact.div(1, exact.log(rank, base))
-    return exact.div(1, exact.log(rank + 1, base))
+    ranking = _by_score(scores, grades)
+    return m.dcg(ranking, k, gain=gain, discount=discount, log_base=log_base, ties=AVERAGED).value
 
 
 def threshold_average_precision(scores, relevant) -> Fraction | int:
-    """AP with tied scores as one threshold (scikit-learn's ``average_precision_score``): Σ_t (R_t - R_{t-1}) · P_t.
-
-    R_t and P_t are recall and precision of everything scored >= t; the relevant labels given are all of R.
+    """AP with tied scores as one threshold (scikit-learn's ``average_precision_score``): Σ_t (R_t - R_{t-1}) · P_t,
+    irlab's ap with ties = one-threshold; the relevant labels given are all of R.
 
     >>> threshold_average_precision([3, 2, 2], [1, 0, 1])
     Fraction(5, 6)
     """
-    positives = sum(relevant)
-    if positives == 0:
+    if sum(relevant) == 0:
         return 0
-    order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    ap, found, seen = Fraction(0), 0, 0
-    for _, group in groupby(order, key=lambda i: scores[i]):
-        group = list(group)
-        now = found + sum(relevant[i] for i in group)
-        seen += len(group)
-        ap += Fraction(now - found, positives) * Fraction(now, seen)
-        found = now
-    return exact.rational(ap)
+    ranking = _by_score(scores, list(relevant), relevant=sum(relevant))
+    return m.average_precision(ranking, ties=THRESHOLD).value
 
 
 @dataclass(frozen=True)
