@@ -26,8 +26,8 @@ from . import conventions as conv
 from . import exact
 from . import metrics as m
 from .document import Displayable, Document, Note, Paragraph, Section, Table
-from .errors import InputTypeError, ParameterError, RankingError
-from .limits import MAX_BETA
+from .errors import InputTypeError, LimitError, ParameterError, RankingError
+from .limits import MAX_BETA, MAX_GRADE
 from .metric import check_cutoff, check_fraction
 from .metrics.agreement import parse_judgments
 from .metrics.dcg import check_log_base, parse_gains
@@ -618,7 +618,8 @@ class Comparison(Displayable):
         reference_row, reference = self.values[0]
         rows = []
         for row, value in self.values:
-            same = "=" if value == reference else "≠"
+            same = "" if isinstance(value, NotComputed) or isinstance(reference, NotComputed) else \
+                "=" if value == reference else "≠"
             if row is reference_row:
                 choices = row.convention_text()
             else:
@@ -692,7 +693,9 @@ class Comparison(Displayable):
             "k": self.k,
             "options": {"gains": _gains_text(self.options.gains) if self.options.gains else None,
                         "log_base": self.options.log_base, "beta": exact.exact_text(self.options.beta)},
-            "rows": [{"tool": row.tool.name, "value": exact.exact_text(value), "decimal": exact.to_float(value),
+            "rows": [{"tool": row.tool.name, **({"value": None, "decimal": None, "not_computed": str(value)}
+                                                 if isinstance(value, NotComputed) else
+                                                 {"value": exact.exact_text(value), "decimal": exact.to_float(value)}),
                       "conventions": dict(row.conventions), "why": row.why} for row, value in self.values],
         }
 
@@ -738,8 +741,26 @@ def explore(measure, case: Case | None = None, k=None, recall_level=None, judges
     elif not isinstance(case, Case):
         raise InputTypeError(f"explore needs a Case (Case.from_scores or Case.from_ranking), got {type(case).__name__}")
     options = _options(measure, gains, log_base, beta)
-    values = [(row, row_value(measure, row, case, k, recall_level, judges, options)) for row in ROWS[measure]]
+    values = [(row, _value_or_reason(measure, row, case, k, recall_level, judges, options)) for row in ROWS[measure]]
     return Comparison(measure, case, values, k, recall_level, judges, options)
+
+
+class NotComputed(str):
+    """A row irlab cannot compute on this case (a bound of irlab.limits), shown in its place with the reason."""
+
+
+def _value_or_reason(measure, row, case, k, recall_level, judges, options):
+    """The row's value, or why irlab does not compute it here: a grade above the exponential gain's bound, or above
+    a tool's fixed grade scale, stops only the rows concerned, not the whole comparison (the user's own options are
+    checked before any row)."""
+    try:
+        return row_value(measure, row, case, k, recall_level, judges, options)
+    except LimitError as error:
+        if "exponential" in str(error):  # the one bound a row's conventions can meet on a case the others take
+            return NotComputed(f"not computed: 2^g of a grade above {MAX_GRADE} (irlab's bound)")
+        return NotComputed(f"not computed: {error}")
+    except ParameterError as error:  # a row's own fixed choice the case exceeds (a tool's grade scale gmax = 4)
+        return NotComputed(f"not computed: {error}")
 
 
 def _options(measure, gains, log_base, beta) -> Options:

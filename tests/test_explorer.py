@@ -328,3 +328,18 @@ def test_all_on_a_topic_of_trec_files(tmp_path, capsys):
     ideal = 2 + 2 / L3 + 1 / 2 + 1 / L5 + 1 / math.log2(6)  # grades 2, 2, 1, 1, 1 (two judged, not retrieved)
     assert close(ndcg["trec_eval 10.0"], (2 / L3 + 1 / L5 + 1 / math.log2(6)) / ideal)
     assert close(ndcg["ranx"], (1 / L3 + 2 / L5 + 1 / math.log2(6)) / ideal)
+
+
+def test_a_grade_above_the_exponential_bound_stops_only_the_rows_that_use_2_to_the_g():
+    from irlab.explorer import NotComputed
+
+    case = Case.from_scores("4,3,2,1", "30,2,0,1")
+    comparison = explore("ndcg", case)
+    shown = {row.tool.name: value for row, value in comparison.values}
+    assert isinstance(shown["ranx (ndcg_burges)"], NotComputed) and isinstance(shown["textbook (IIR)"], NotComputed)
+    # linear gain, by hand: DCG = 30 + 2/log2(3) + 1/log2(5); IDCG = 30 + 2/log2(3) + 1/2 (grades 30, 2, 1)
+    assert abs(exact.to_float(shown["trec_eval 10.0"]) - 0.99782) < 1e-5
+    assert [row["value"] for row in comparison.meta()["rows"] if row["tool"] == "textbook (IIR)"] == [None]
+    assert "not computed" in comparison.render("text")
+    err = {row.tool.name: value for row, value in explore("err", case).values}
+    assert all(isinstance(value, NotComputed) for value in err.values())  # gdeval's scale ends at 4, below 30
