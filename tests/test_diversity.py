@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -311,3 +312,17 @@ diversity_normalisation = "raw"
     no_alpha = _write(tmp_path, "alpha.toml", open(path).read().replace('alpha = "1/2"', "alpha = 0"))
     with pytest.raises(IrlabError, match="alpha"):
         _solve(no_alpha)
+
+
+# -- references --------------------------------------------------------------------------------------------------------
+
+def test_chapelle_2011_is_cited_with_its_real_title_everywhere():
+    # Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011, Information Retrieval 14(6), 572-592: the title as published
+    # (doi 10.1007/s10791-011-9167-7); an earlier citation gave it a title it never had
+    title = "Intent-based diversification of web search results: metrics and algorithms"
+    for metric in ("err-ia", "nerr-ia"):
+        reference = get_metric(metric).reference
+        assert title in reference and "10.1007/s10791-011-9167-7" in reference and "572-592" in reference
+    root = Path(__file__).resolve().parent.parent
+    sources = [*sorted((root / "irlab").rglob("*.py")), root / "notebooks" / "14_novelty_and_diversity.md"]
+    assert [str(path) for path in sources if "Intent-based diversity measures" in path.read_text(encoding="utf-8")] == []

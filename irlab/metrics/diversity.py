@@ -16,7 +16,8 @@ and the metrics discount it by rank:
   judged relevant document: at each rank the document with the largest current gain, ties to the largest docno
   (C's strcmp order, which is Python's order of the strings).
 * ERR-IA@k = Σ_s P(s) · ERR_s@k, the intent-aware ERR (Agrawal, Gollapudi, Halverson & Ieong 2009, WSDM;
-  Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011, IRJ 14(6), "Intent-based diversity measures"), with
+  Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011, "Intent-based diversification of web search results: metrics
+  and algorithms", Information Retrieval 14(6), 572-592, doi:10.1007/s10791-011-9167-7), with
   uniform P(s) = 1/S and satisfaction probability α for a relevant document: ERR_s@k = Σ_i (1/i) · α · (1-α)^{c_s(i)}
   over the documents relevant to s, so ERR-IA@k = (α / S) · Σ_{i<=k} g_i / i. nERR-IA@k divides by the same sum
   for the greedy ideal ranking (the factor α / S cancels).
@@ -71,8 +72,9 @@ SUBTOPIC_ID = re.compile(r"[A-Za-z0-9_.]+\Z")
 SHOWN_SUBTOPIC_COLUMNS = 6  # up to this many subtopics, the table has a column c_s per subtopic
 
 CLARKE = "Clarke et al. 2008 (SIGIR, 'Novelty and diversity in information retrieval evaluation', pp. 659-666)"
-CHAPELLE = ("Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011 (Information Retrieval 14(6), 'Intent-based diversity "
-            "measures'); Agrawal, Gollapudi, Halverson & Ieong 2009 (WSDM, intent-aware metrics)")
+CHAPELLE = ("Chapelle, Ji, Liao, Velipasaoglu, Lai & Wu 2011 (Information Retrieval 14(6), 572-592, 'Intent-based "
+            "diversification of web search results: metrics and algorithms', doi:10.1007/s10791-011-9167-7); "
+            "Agrawal, Gollapudi, Halverson & Ieong 2009 (WSDM, intent-aware metrics)")
 NDEVAL = "ndeval 4.5 (TREC Web track)"
 
 
