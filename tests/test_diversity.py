@@ -206,6 +206,24 @@ def test_wrong_types_are_input_type_errors():
         IntentRanking((frozenset({"9"}),), (), ())
 
 
+def _formula_line(result):
+    return next(line for line in result.render("text").splitlines() if line.startswith("Formula: "))
+
+
+@pytest.mark.parametrize("metric, compute", [("alpha-dcg", alpha_dcg), ("err-ia", err_ia)])
+def test_the_formula_shown_is_that_of_the_value_under_each_normalisation(metric, compute):
+    # ndeval (the default): the run's sum over the ideal-ideal list's sum S · (1-α)^(i-1) at rank i, the quotient
+    # the Result holds (290/661 for ERR-IA@5 above); raw: the paper's sum, as declared
+    ndeval = compute(EXAMPLE, k=5)
+    assert "S · (1-α)^(i-1)" in _formula_line(ndeval) and "α / S" not in _formula_line(ndeval)
+    latex = ndeval.render("latex")
+    assert r"S\,(1-\alpha)^{i-1}" in latex and r"\frac{\alpha}{S}" not in latex
+    assert r"g_i = \sum_{s \in d_i} (1-\alpha)^{c_s(i)}" in latex  # the gain on its own line, not broken at its '='
+    raw = compute(EXAMPLE, k=5, diversity_normalisation="raw")
+    assert _formula_line(raw) == "Formula: " + get_metric(metric).formula_text
+    assert get_metric(metric).formula_latex in raw.render("latex")
+
+
 def _write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)

@@ -423,6 +423,21 @@ def _checked(ranking) -> IntentRanking:
 
 # -- the metrics ----------------------------------------------------------------------------------------------------
 
+# the Formula line under diversity_normalisation = ndeval, the one whose value the Result shows (raw: the declaration's,
+# the papers' sums); g_i's definition is repeated so that the line reads alone
+_GAIN_TEXT = "g_i = Σ_{s ∈ d_i} (1-α)^c_s(i)"
+_GAIN_LATEX = r"g_i = \sum_{s \in d_i} (1-\alpha)^{c_s(i)}"
+NDEVAL_FORMULAS = {
+    "alpha-dcg": Formula(
+        "α-DCG@k = (Σ_{i<=k} g_i / log2(i+1)) / (Σ_{i<=k} S · (1-α)^(i-1) / log2(i+1)), " + _GAIN_TEXT,
+        r"\alpha\text{-DCG}@k = \frac{\sum_{i=1}^{k} g_i / \log_2(i+1)}{\sum_{i=1}^{k} S\,(1-\alpha)^{i-1} / \log_2(i+1)}, \quad "
+        + _GAIN_LATEX),
+    "err-ia": Formula(
+        "ERR-IA@k = (Σ_{i<=k} g_i / i) / (Σ_{i<=k} S · (1-α)^(i-1) / i), " + _GAIN_TEXT,
+        r"\mathrm{ERR\text{-}IA}@k = \frac{\sum_{i=1}^{k} g_i / i}{\sum_{i=1}^{k} S\,(1-\alpha)^{i-1} / i}, \quad "
+        + _GAIN_LATEX),
+}
+
 NORMALISATION_NOTE = {
     "alpha-dcg": "α-DCG@k is divided by the α-DCG@k of an \"ideal ideal\" list whose every document is relevant to "
                  "every subtopic (gain S · (1-α)^(i-1) at rank i), as ndeval's alpha-DCG@k",
@@ -566,6 +581,11 @@ def _normalisation(choice):
     return {"diversity_normalisation": conv.DIVERSITY_NORMALISATION.choice(choice)}
 
 
+def _formula(metric, choices):
+    """The formula of the value computed: ndeval's quotient, or None for the declaration's (the papers' raw sum)."""
+    return NDEVAL_FORMULAS[metric] if choices["diversity_normalisation"].key == "ndeval" else None
+
+
 def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisation=None) -> Result:
     """α-DCG@k = Σ_{i<=k} g_i / log2(i + 1), g_i = Σ_{s ∈ d_i} (1-α)^{c_s(i)} (Clarke et al. 2008).
 
@@ -595,7 +615,7 @@ def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisatio
         setup.notes.append(Note("reading", NORMALISATION_NOTE["alpha-dcg"]))
     return Result("alpha-dcg", "α-DCG (novelty- and diversity-aware DCG)", value, context=setup.ranking.describe(),
                   notes=setup.notes, tables=[table], conventions=choices, parameters=_parameters(setup),
-                  support=support)
+                  support=support, formula=_formula("alpha-dcg", choices))
 
 
 def alpha_ndcg(ranking: IntentRanking, k=None, alpha=None) -> Result:
@@ -660,7 +680,7 @@ def err_ia(ranking: IntentRanking, k=None, alpha=None, diversity_normalisation=N
         support = [a, S]
         setup.notes.append(Note("reading", NORMALISATION_NOTE["err-ia"]))
     return Result("err-ia", title, value, context=setup.ranking.describe(), notes=setup.notes, tables=[table],
-                  conventions=choices, parameters=_parameters(setup), support=support)
+                  conventions=choices, parameters=_parameters(setup), support=support, formula=_formula("err-ia", choices))
 
 
 def nerr_ia(ranking: IntentRanking, k=None, alpha=None) -> Result:
