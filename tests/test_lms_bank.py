@@ -9,6 +9,8 @@ import pytest
 
 from irlab.cli import main
 from irlab.homework.answers import rational_value
+from irlab.exact import decimal_text
+from irlab.homework.feedback import grade_part
 from irlab.homework.key import answer_key
 from irlab.lms.bank import parse_question_name
 from irlab.lms.build import build_bank
@@ -44,12 +46,37 @@ def test_right_values_are_the_answer_keys_exact_values(bank):
             assert right.margin == Fraction(1, 20000)
         elif tolerance.decimals is not None:  # half a unit of the required decimals
             assert right.margin == Fraction(1, 2 * 10**tolerance.decimals)
-        else:  # the tolerance's interval, at least
-            assert right.margin >= max(tolerance.rtol * abs(right.value), tolerance.atol)
+        else:  # the tolerance's interval
+            assert right.margin == max(tolerance.rtol * abs(right.value), tolerance.atol)
         assert right.feedback.startswith("Correct:")
-        for wrong in question.answers[1:]:  # never both right and a mistake
-            assert abs(wrong.value - right.value) > right.margin + wrong.margin
-            assert wrong.credit == key.mistake_credit
+        rights = [a for a in question.answers if a.mistake is None]
+        for rounding in rights[1:]:  # a correct rounding outside the interval: a right answer of its own, graded right
+            assert rounding.margin == 0 and abs(rounding.value - right.value) > right.margin
+            assert grade_part(key, part, decimal_text(rounding.value, 12)).correct
+        for wrong in question.answers[len(rights):]:  # never both right and a mistake
+            assert wrong.mistake is not None and wrong.credit == key.mistake_credit
+            assert all(abs(wrong.value - r.value) > r.margin + wrong.margin for r in rights)
+
+
+def test_the_bank_accepts_what_irlab_grade_accepts_and_no_more(tmp_path):
+    # mean fall-out 29/624 ≈ 0.046474: irlab accepts 0.0460-0.0469 (1 %) and the roundings 0.05 and 0.046 (2 and 3
+    # decimals, outside 1 %), not 0.043; before, one widened interval [0.043, 0.05] took 0.043 as right
+    path = tmp_path / "fallout.toml"
+    path.write_text('title = "F"\n[[exercise]]\nid = "fo"\nstatement = "{rankings}"\n[exercise.parameters]\n'
+                    'rankings = ["RNNR", "NRN"]\ncollection = [50, 40]\n[[exercise.question]]\nid = "a"\n'
+                    'text = "Mean fall-out at 3?"\nsolver = "fallout"\nk = 3\n')
+    (question,) = build_bank(path, 1, seed="s").questions
+    rights = [a for a in question.answers if a.mistake is None]
+    assert [(a.value, a.margin) for a in rights] == [(Fraction(29, 624), Fraction(29, 62400)),
+                                                      (Fraction(5, 100), 0), (Fraction(46, 1000), 0)]
+
+    def accepted(value):
+        return any(abs(value - a.value) <= a.margin for a in rights)
+
+    for answer, right in (("0.043", False), ("0.05", True), ("0.046", True), ("0.0465", True), ("0.048", False)):
+        assert accepted(Fraction(answer)) is right, answer
+        key = answer_key(path, "fo", "a")
+        assert grade_part(key, key.parts[0], answer).correct is right, answer
 
 
 def test_a_mistake_answer_carries_irlabs_feedback(bank):

@@ -170,35 +170,46 @@ def test_one_group_per_question_drawing_one_variant():
     assert len({i.get("ident") for i in find(assessment, "item")}) == len(bank.questions)
 
 
+def canvas_ranges(item):
+    """The intervals Canvas accepts, read as Canvas's importer reads them: one scoring condition per right answer (the
+    right value with its margin, then each correct rounding), each the exact value and upper - exact."""
+    ranges = []
+    for condition in [c for c in find(item, "respcondition") if find(c, "setvar")]:
+        (setvar,) = find(condition, "setvar")
+        assert setvar.text == "100" and setvar.get("varname") == "SCORE"  # every answer of a Canvas numerical is right
+        exact = Fraction(find(condition, "varequal")[0].text)
+        lower = Fraction(find(condition, "vargte")[0].text)
+        upper = Fraction(find(condition, "varlte")[0].text)
+        assert exact - lower == upper - exact
+        ranges.append((exact, lower, upper))
+    return ranges
+
+
 def canvas_range(item):
-    """The interval Canvas accepts, read as Canvas's importer reads it: the exact value and upper - exact."""
-    condition = [c for c in find(item, "respcondition") if find(c, "setvar")]
-    assert len(condition) == 1  # one scoring answer: every answer of a Canvas numerical question is right
-    (setvar,) = find(condition[0], "setvar")
-    assert setvar.text == "100" and setvar.get("varname") == "SCORE"
-    exact = Fraction(find(condition[0], "varequal")[0].text)
-    lower = Fraction(find(condition[0], "vargte")[0].text)
-    upper = Fraction(find(condition[0], "varlte")[0].text)
-    assert exact - lower == upper - exact
-    return exact, lower, upper
+    """The interval of the right value (the first scoring condition)."""
+    return canvas_ranges(item)[0]
 
 
 def check_numerical(item, question):
     meta = metadata(item)
     assert meta["question_type"] == "numerical_question" and meta["points_possible"] == "1"
-    right = question.answers[0]
-    _, lower, upper = canvas_range(item)
-    assert lower <= right.value - right.margin and right.value + right.margin <= upper
-    if right.margin:
-        assert (upper - lower) - 2 * right.margin <= right.margin / 10
+    rights = [answer for answer in question.answers if answer.mistake is None]
+    right = rights[0]
+    ranges = canvas_ranges(item)
+    assert len(ranges) == len(rights)
+    for answer, (_, lower, upper) in zip(rights, ranges):
+        assert lower <= answer.value - answer.margin and answer.value + answer.margin <= upper
+        if answer.margin:
+            assert (upper - lower) - 2 * answer.margin <= answer.margin / 10
     shown = feedbacks(item)
     assert shown.get("general_fb", "") == question.solution_html
     correct_fb = [c for c in find(item, "displayfeedback") if c.get("linkrefid") == "correct_fb"]
     assert correct_fb and html.unescape(shown["correct_fb"]).count(right.feedback.split(":")[0])
     incorrect = html.unescape(shown.get("general_incorrect_fb", ""))
-    for mistake in question.answers[1:]:
+    mistakes = [answer for answer in question.answers if answer.mistake is not None]
+    for mistake in mistakes:
         assert mistake.feedback.strip() in incorrect.replace("<br/>", "\n")
-    assert bool(incorrect) == (len(question.answers) > 1)
+    assert bool(incorrect) == bool(mistakes)
 
 
 def test_numerical_bounds_and_feedback_per_mistake():
@@ -291,5 +302,5 @@ def test_real_bank_of_homework_variants():
             assert question.category == group.get("title")
             if question.kind == "numerical":
                 check_numerical(item, question)
-                mistakes += len(question.answers) - 1
+                mistakes += sum(1 for answer in question.answers if answer.mistake is not None)
     assert mistakes > 0

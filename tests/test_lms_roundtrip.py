@@ -35,7 +35,8 @@ def _export(bank):
         cells = [f"Student{number}", "A.", email, "Finished", "", "", "", ""]
         for position, question in enumerate(questions):
             wrong = position % 2 == 1  # every other question answered with a named mistake's value
-            answer = question.answers[1] if wrong else question.answers[0]
+            mistakes = [a for a in question.answers if a.mistake is not None]
+            answer = mistakes[0] if wrong else question.answers[0]
             cells += [question.text, exact.decimal_text(answer.value, 6), ""]
             given.setdefault(email, []).append((question, wrong, answer.mistake))
         writer.writerow(cells)

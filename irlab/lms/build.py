@@ -25,31 +25,39 @@ from .bank import Bank, BankQuestion, Choice, NumericAnswer, category_name, ques
 #
 # Margins. irlab's grader accepts an answer within max(rtol·|x|, atol) of the exact value x (or, with ``decimals = d``,
 # within half a unit of the d-th decimal), and also the exact value correctly rounded to at least ``min_decimals``
-# decimals (0.07 for 1/15, outside 1 %). An LMS has one interval per answer, so the margin is the smallest one
-# that holds every answer irlab accepts: the tolerance's interval, widened to reach the rounding to ``min_decimals``
-# when ``accept_rounded`` (a few answers inside it that irlab calls "rounded too early" the LMS takes as right; irlab
-# grade, which re-grades the LMS's export, still names them). A question asking for the exact fraction cannot be
-# checked for its form by an LMS: its margin is half a unit of the last decimal the bank shows, and a note says so.
-# A named mistake's answer gets its tolerance's interval (not widened: a narrower one only sends an answer to the
-# LMS's generic "wrong"); a mistake whose interval meets the right
-# value's (or that irlab.homework.diagnosis.too_close finds) is left out and named in the bank's notes.
+# decimals (0.07 for 1/15, outside 1 %). An LMS has one interval per answer, so the right value is one answer with the
+# tolerance's interval, and each correct rounding outside it (to min_decimals, min_decimals + 1, … decimals, until a
+# rounding falls inside) is another right answer of its own, with no margin: the LMS then accepts what irlab
+# accepts, and not the values between a rounding and the interval that irlab calls wrong. A question asking for the
+# exact fraction cannot be checked for its form by an LMS: its margin is half a unit of the last decimal the bank
+# shows, and a note says so. A named mistake's answer gets its tolerance's interval; a mistake whose interval meets
+# a right answer's (or that irlab.homework.diagnosis.too_close finds) is left out and named in the bank's notes.
 
 _MIN_SHOWN, _MAX_SHOWN = 4, 12  # decimals the bank shows a value with
 
 
-def _margin(value: Fraction, tolerance, shown: int | None = None, widen: bool = True) -> Fraction:
+def _margin(value: Fraction, tolerance, shown: int | None = None) -> Fraction:
     """The absolute margin (see above) around ``value`` under ``tolerance``; ``shown``: decimals of a fraction-form
-    question's value; ``widen=False``: the tolerance's interval alone (a named mistake's answer)."""
+    question's value."""
     if tolerance.form == "fraction":
         return Fraction(1, 2 * 10 ** (shown or _MIN_SHOWN))
     if tolerance.decimals is not None:
         return Fraction(1, 2 * 10**tolerance.decimals)
-    margin = max(tolerance.rtol * abs(value), tolerance.atol)
-    if widen and tolerance.accept_rounded:
-        nearest = _rounded(value, tolerance.min_decimals)
-        if nearest != 0 or value == 0:
-            margin = max(margin, abs(value - nearest))
-    return margin
+    return max(tolerance.rtol * abs(value), tolerance.atol)
+
+
+def _roundings(value: Fraction, margin: Fraction, tolerance) -> list[tuple[Fraction, int]]:
+    """The correct roundings of ``value`` irlab accepts that lie outside ``margin``: (rounded value, decimals)."""
+    if tolerance.form == "fraction" or tolerance.decimals is not None or not tolerance.accept_rounded:
+        return []
+    found = []
+    for decimals in range(tolerance.min_decimals, _MAX_SHOWN + 1):
+        rounded = _rounded(value, decimals)
+        if abs(rounded - value) <= margin:
+            break  # this rounding and every finer one lie inside the interval
+        if rounded != 0 or value == 0:
+            found.append((rounded, decimals))
+    return found
 
 
 def _rounded(value: Fraction, decimals: int) -> Fraction:
@@ -99,8 +107,10 @@ def _html(blocks) -> str:
     return Document("", blocks).render("html", math="mathjax", bare=True)
 
 
-def _mistake_answers(key, part, right: Fraction, margin: Fraction, name: str, notes: list) -> list:
-    """One NumericAnswer per named mistake whose value differs from the right one, with irlab's feedback for it."""
+def _mistake_answers(key, part, rights: list, name: str, notes: list) -> list:
+    """One NumericAnswer per named mistake whose value differs from the right ones (``rights``: the right value's
+    answer and its roundings'), with irlab's feedback for it."""
+    right = rights[0].value
     # a mistake may have several values (k - 1 and k + 1): only the values near the right one are left out
     too_close = {(finding.mistake.name, _value_of(finding.mistaken)) for finding in part_too_close(key, part)}
     answers, seen, left_out = [], set(), []
@@ -110,8 +120,9 @@ def _mistake_answers(key, part, right: Fraction, margin: Fraction, name: str, no
         wrong = _value_of(value)
         if wrong == right or exact.decimal_text(wrong, _MAX_SHOWN) in seen:
             continue
-        wrong_margin = _margin(wrong, key.tolerance, widen=False)
-        if (mistake.name, wrong) in too_close or abs(wrong - right) <= margin + wrong_margin:
+        wrong_margin = _margin(wrong, key.tolerance)
+        meets = any(abs(wrong - other.value) <= other.margin + wrong_margin for other in rights)
+        if (mistake.name, wrong) in too_close or meets:
             if mistake.name not in {m for m, _ in left_out}:
                 left_out.append((mistake.name, f"{mistake.title}, {exact.decimal_text(wrong, _MAX_SHOWN)}"))
             continue
@@ -210,7 +221,9 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
                                               f"cannot check; the bank accepts its decimal to {decimals} places")
                     feedback = grade_text(key, part, right, decimals)
                     answers = [NumericAnswer(right, margin, Fraction(1), feedback)]
-                    answers += _mistake_answers(key, part, right, margin, name, bank.notes)
+                    answers += [NumericAnswer(rounded, Fraction(0), Fraction(1), grade_text(key, part, rounded, places))
+                                for rounded, places in _roundings(right, margin, tolerance)]
+                    answers += _mistake_answers(key, part, answers, name, bank.notes)
                     group.append(BankQuestion(name, category, "numerical", text, text_html, answers=tuple(answers),
                                               decimals=decimals, part=part_id, **common))
                 made.append(group)

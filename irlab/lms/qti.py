@@ -7,9 +7,10 @@ writes them. Each question (and part) is one ``<section>`` with ``<selection_num
 Canvas question group from which the quiz draws one variant per student.
 
 A numerical question is Canvas's ``numerical_question``: the right value as an exact answer with a margin
-(``<varequal>`` or ``<vargte>``/``<varlte>`` bounds holding every value irlab accepts, ``SCORE`` set to 100) and
-irlab's feedback for it; the worked solution is the general feedback (``general_fb``, HTML with ``\( … \)`` math,
-which Canvas renders).
+(``<varequal>`` or ``<vargte>``/``<varlte>`` bounds holding the tolerance's interval, ``SCORE`` set to 100) and irlab's
+feedback for it, then one more such condition for each correct rounding irlab accepts outside that interval (0.05
+for 29/624 ≈ 0.0465: irlab accepts an answer correctly rounded to 2 decimals); the worked solution is the general
+feedback (``general_fb``, HTML with ``\( … \)`` math, which Canvas renders).
 
 The named mistakes are NOT extra answers, unlike the Moodle XML and GIFT banks: in Canvas every answer of a
 numerical question is a right answer. Its QTI importer gives each ``<respcondition>`` of a numerical item the
@@ -129,7 +130,7 @@ def question_type(question: BankQuestion) -> str:
 
 def mistakes_html(question: BankQuestion) -> str:
     """The named mistakes of a numerical question as the incorrect-answer feedback: each value and irlab's word."""
-    mistakes = question.answers[1:]
+    mistakes = [answer for answer in question.answers if answer.mistake is not None]
     if not mistakes:
         return ""
     items = "".join(f"<li>{html.escape(decimal_text(m.value, question.decimals))}: "
@@ -144,7 +145,9 @@ def _item(section, question: BankQuestion, index: int) -> None:
     _field(metadata, "question_type", question_type(question))
     _field(metadata, "points_possible", str(POINTS))
     choice_ids = [f"{ident}_choice_{i + 1}" for i in range(len(question.choices))]
-    answer_ids = {"numerical": [f"{ident}_answer_1"], "multichoice": choice_ids}.get(question.kind, [])
+    rights = sum(1 for answer in question.answers if answer.mistake is None)
+    answer_ids = {"numerical": [f"{ident}_answer_{i + 1}" for i in range(rights)],
+                  "multichoice": choice_ids}.get(question.kind, [])
     _field(metadata, "original_answer_ids", ",".join(answer_ids))
     _field(metadata, "assessment_question_identifierref", ident + "_ref")
 
@@ -173,18 +176,21 @@ def _item(section, question: BankQuestion, index: int) -> None:
         _show(processing, "Yes", "general_fb")
         feedbacks.append(("general_fb", general))
     if question.kind == "numerical":
-        right = question.answers[0]
-        exact, lower, upper = answer_bounds(right, question.decimals)
-        condition = _sub(processing, "respcondition", continue_="No")
-        alternatives = _sub(_sub(condition, "conditionvar"), "or")
-        _sub(alternatives, "varequal", exact, respident="response1")
-        bounds = _sub(alternatives, "and")
-        _sub(bounds, "vargte", lower, respident="response1")
-        _sub(bounds, "varlte", upper, respident="response1")
-        _sub(condition, "setvar", "100", action="Set", varname="SCORE")
-        if right.feedback.strip():
-            _sub(condition, "displayfeedback", feedbacktype="Response", linkrefid="correct_fb")
-            feedbacks.append(("correct_fb", html_text(right.feedback)))
+        # one condition per right answer: the right value with its margin, then each correct rounding outside it
+        rights = [answer for answer in question.answers if answer.mistake is None]
+        for number, right in enumerate(rights):
+            exact, lower, upper = answer_bounds(right, question.decimals)
+            condition = _sub(processing, "respcondition", continue_="No")
+            alternatives = _sub(_sub(condition, "conditionvar"), "or")
+            _sub(alternatives, "varequal", exact, respident="response1")
+            bounds = _sub(alternatives, "and")
+            _sub(bounds, "vargte", lower, respident="response1")
+            _sub(bounds, "varlte", upper, respident="response1")
+            _sub(condition, "setvar", "100", action="Set", varname="SCORE")
+            if right.feedback.strip():
+                label = "correct_fb" if number == 0 else f"correct_fb_{number + 1}"
+                _sub(condition, "displayfeedback", feedbacktype="Response", linkrefid=label)
+                feedbacks.append((label, html_text(right.feedback)))
         wrong = mistakes_html(question)
         if wrong:
             _show(processing, "Yes", "general_incorrect_fb")
