@@ -182,6 +182,48 @@ def test_bad_written_forms_name_the_token(text, named):
         IntentRanking.parse(text)
 
 
+@pytest.mark.parametrize("text", ["RNR", "rnnr", "RN R", "r n | r r", "RN,R", "U|N"])
+def test_an_rn_string_is_refused_not_read_as_one_subtopic(text):
+    # 'RNR' used to be one document relevant to a subtopic named RNR (α-nDCG@1 = 1)
+    with pytest.raises(ParameterError, match=r"is an R/N string .* '1\+2 - 2 3'"):
+        IntentRanking.parse(text)
+    with pytest.raises(ParameterError, match="R/N string"):
+        alpha_ndcg(text)
+
+
+@pytest.mark.parametrize("text, read_as, says", [
+    ("3,0,2,1", ["3", "0", "2", "1"], "read as 4 documents, each relevant to the one subtopic written (d1 to subtopic "
+                                      "3, d2 to subtopic 0, d3 to subtopic 2, d4 to subtopic 1)"),
+    ("1,2 3", ["1", "2", "3"], "read as 3 documents"),
+    ("1,2,3,4,5,6,7", list("1234567"), "d6 to subtopic 6, … (7 documents)"),
+    ("R N R", ["R", "N", "R"], "subtopics named N, R, not as an R/N string"),
+    ("3 0 2 1", ["3", "0", "2", "1"], "subtopic named 0"),
+])
+def test_a_form_that_may_be_another_metrics_is_read_as_subtopics_with_a_warning(text, read_as, says):
+    ranking = IntentRanking.parse(text)
+    assert [ranking.label(rank) for rank in range(1, len(ranking.retrieved) + 1)] == read_as  # one subtopic each
+    assert len(ranking.warnings) == 1 and says in ranking.warnings[0]
+    explained = alpha_ndcg(ranking).render("text")
+    assert f"Warning: {ranking.warnings[0]}" in explained
+    if "," in text:  # how to write a document relevant to several subtopics
+        assert "'1+2': relevant to subtopics 1 and 2" in ranking.warnings[0]
+
+
+@pytest.mark.parametrize("text", ["1+2 - 2 3 ?", "a+b, -, b", "1, -, 2", "1 1+2 3 2", "1 2 ?", "a b a", "R+N N"])
+def test_the_diversity_forms_get_no_warning(text):
+    assert IntentRanking.parse(text).warnings == ()
+    assert "Warning" not in alpha_ndcg(text).render("text")
+
+
+def test_explain_refuses_an_rn_string_and_warns_on_a_grade_list():
+    done = _irlab("explain", "alpha-ndcg", "RNR")
+    assert done.returncode == 2 and done.stderr.startswith("irlab: error: 'RNR' is an R/N string")
+    grades = _irlab("explain", "alpha-ndcg", "3,0,2,1")
+    # read as 4 documents with one distinct subtopic each: every order is ideal, α-nDCG@4 = 1
+    assert grades.returncode == 0 and "Warning: '3,0,2,1' has commas" in grades.stdout
+    assert "Result: α-nDCG@4 = 1" in grades.stdout
+
+
 @pytest.mark.parametrize("unretrieved, named", [("?", "'?'"), ("1 -", "'-'"), ("1+a!", "'a!'")])
 def test_bad_unretrieved_documents_are_named(unretrieved, named):
     with pytest.raises(ParameterError, match=re.escape(named)):

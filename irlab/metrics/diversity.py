@@ -104,9 +104,10 @@ class IntentRanking:
     unjudged: tuple[int, ...] = ()
     remarks: tuple[str, ...] = ()  # how the ranking was obtained (a TREC topic), stated by every result on it
     text: str | None = None  # the written form, when it was parsed
+    warnings: tuple[str, ...] = ()  # how a written form that looks like another metric's was read, stated likewise
 
     def __post_init__(self):
-        for name in ("retrieved", "pool", "subtopics", "unjudged", "remarks"):
+        for name in ("retrieved", "pool", "subtopics", "unjudged", "remarks", "warnings"):
             if not isinstance(getattr(self, name), tuple):
                 raise InputTypeError(f"IntentRanking.{name} is a tuple, got {type(getattr(self, name)).__name__}")
         check_at_most(len(self.retrieved), MAX_RANKS, "the retrieved documents of one ranking")
@@ -159,6 +160,10 @@ class IntentRanking:
         ``unretrieved`` lists the judged relevant documents not retrieved, in the same form (subtopics only).
         Retrieved documents get the docnos d1, d2, … and unretrieved ones u1, u2, …, for the ideal's tie rule.
 
+        Written forms of the other metrics are not guessed at: an R/N string ('RNR') is refused, and a list
+        written with commas and no '+', '-' or '?' ('3,0,2,1', perhaps a grade list) or a subtopic named 0 is
+        read as subtopics with a warning that says how (``warnings``).
+
         >>> [(docno, sorted(subtopics)) for docno, subtopics in IntentRanking.parse("a+b, -, b", unretrieved="c").pool]
         [('d1', ['a', 'b']), ('d3', ['b']), ('u1', ['c'])]
         """
@@ -166,6 +171,8 @@ class IntentRanking:
         if not tokens:
             raise ParameterError("an intent ranking needs at least one document: '1+2 - 2 ?' (subtopics joined by "
                                  "'+', '-' relevant to none, '?' unjudged)")
+        source = text if isinstance(text, str) else " ".join(tokens)  # _tokens took a list of documents too
+        _refuse_rn_string(source)
         missed = _tokens(unretrieved, "--unretrieved (unretrieved_intents)") if unretrieved is not None else []
         retrieved, unjudged = [], []
         for rank, token in enumerate(tokens, 1):
@@ -185,7 +192,7 @@ class IntentRanking:
         subtopics = sorted({s for _, relevant in pool for s in relevant}, key=_natural)
         written = " ".join(tokens) + (f" (not retrieved: {' '.join(missed)})" if missed else "")
         return cls(tuple(retrieved), tuple(pool), tuple(subtopics), tuple(f"d{i}" for i in range(1, len(tokens) + 1)),
-                   tuple(unjudged), text=written)
+                   tuple(unjudged), text=written, warnings=_other_format_warnings(source, tokens, subtopics))
 
     @classmethod
     def from_qrels(cls, docnos, judgments, *, relevance_level: int = 1, remarks=()) -> "IntentRanking":
@@ -235,6 +242,41 @@ def _tokens(text, what: str) -> list[str]:
     if len(text) > MAX_TEXT:
         raise ParameterError(f"{what} is at most {MAX_TEXT:,} characters (irlab's limit MAX_TEXT)")
     return text.replace(",", " ").split()
+
+
+RN_LETTERS = frozenset("RNUrnu")  # the letters of an R/N string (irlab explain ap RNNR): relevant, not, unjudged
+HOW_TO_WRITE = ("each document is written as its subtopics joined by '+' ('1+2': relevant to subtopics 1 and 2), "
+                "'-' (relevant to none) or '?' (unjudged), e.g. '1+2 - 2 3'")
+SHOWN_READING = 6  # documents spelled out in the warning on a comma-separated list
+
+
+def _refuse_rn_string(text: str) -> None:
+    """An R/N string has no subtopics: 'RNR' would be one document relevant to a subtopic named RNR. Refused when
+    every token is made of R, N and U and one has two letters or more ('RNR', 'rn nr') or they are split by '|'
+    ('r n | r'); single letters alone ('R N R') could be subtopics named so, and get a warning instead."""
+    parts = text.replace(",", " ").replace("|", " ").split()
+    if parts and all(set(part) <= RN_LETTERS for part in parts) and (
+            "|" in text or any(len(part) > 1 for part in parts)):
+        raise ParameterError(f"{text.strip()[:40]!r} is an R/N string (one letter per document), which has no "
+                             f"subtopics: diversity metrics read each document's subtopics; {HOW_TO_WRITE}")
+
+
+def _other_format_warnings(text: str, tokens, subtopics) -> tuple[str, ...]:
+    """How a written form that may be another metric's was read: a comma-separated list of single subtopics (a grade
+    list such as '3,0,2,1'?), single letters R, N, U (an R/N string?) or a subtopic named 0 (0 for 'none'?)."""
+    if "," in text and not any(mark in text for mark in "+-?"):
+        shown = ", ".join(f"d{rank} to subtopic {token}" for rank, token in enumerate(tokens[:SHOWN_READING], 1))
+        more = f", … ({len(tokens)} documents)" if len(tokens) > SHOWN_READING else ""
+        return (f"{text.strip()[:40]!r} has commas and no '+', '-' or '?', like a list of grades: it is read as "
+                f"{len(tokens)} document{'s' if len(tokens) > 1 else ''}, each relevant to the one subtopic written "
+                f"({shown}{more}). Diversity metrics read each document's subtopics, not a grade: {HOW_TO_WRITE}",)
+    if all(token in RN_LETTERS for token in tokens):
+        return (f"every document is written R, N or U: read as documents relevant to subtopics named "
+                f"{', '.join(sorted({t for t in tokens}))}, not as an R/N string; {HOW_TO_WRITE}",)
+    if "0" in subtopics:
+        return ("a document is relevant to a subtopic named 0 (TREC numbers subtopics from 1): if 0 meant 'relevant "
+                "to no subtopic', write '-'",)
+    return ()
 
 
 def _subtopics_of(token: str, where: str) -> frozenset:
@@ -465,7 +507,8 @@ def _setup(ranking, k, alpha) -> _Setup:
     n = len(ranking.retrieved)
     cutoff = n if k is None else k
     depth = min(cutoff, n)
-    notes = [Note("assumption", remark) for remark in ranking.remarks]
+    notes = [Note("warning", warning) for warning in ranking.warnings]
+    notes += [Note("assumption", remark) for remark in ranking.remarks]
     if ranking.handwritten:
         notes.append(Note("assumption", "documents written by hand are named d1, d2, … (retrieved) and u1, u2, … "
                                         "(not retrieved); the names only break ties in the ideal ranking"))
