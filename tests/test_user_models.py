@@ -87,6 +87,72 @@ def test_inst_by_hand():
                                                                                 Fraction(82, 81))
 
 
+def _label(result):
+    return next(step.label for step in result.steps if step.symbol == result.symbol)
+
+
+def _readings(result):
+    return [note.text for note in result.notes if note.kind == "reading"]
+
+
+def test_graded_precision_is_named_graded_not_p_at_k():
+    # 3,0,2,1 with g_max = 3: r = (1, 0, 2/3), ERG = (1 + 0 + 2/3) / 3 = 5/9; irlab's P@3 counts grades >= 1 as
+    # hits: 2/3. ERG is P@3 of the graded gains, not P@3
+    graded = user_model(Ranking.parse("3,0,2,1"), "precision", k=3)
+    assert graded.value == Fraction(5, 9) and precision(Ranking.parse("3,0,2,1"), k=3).value == Fraction(2, 3)
+    assert "= P@3" not in _label(graded) and "graded P@3" in _label(graded)
+    assert any("differs from irlab's P@3 = 2/3" in text and "because of the grades" in text for text in _readings(graded))
+    assert not any("r_i / 3 is P@3" in text or "hits@3" in text for text in _readings(graded))
+    binary = user_model(Ranking.parse("RNRR"), "precision", k=3)  # (1 + 0 + 1) / 3 = 2/3 = P@3
+    assert binary.value == Fraction(2, 3) and _label(binary) == "Expected rate of gain (= P@3)"
+
+
+def test_graded_rr_is_the_first_gain_over_its_rank():
+    # 0,2,3 with g_max = 3: the user stops at rank 2 (gain 2/3): ERG = (2/3) / 2 = 1/3; irlab's RR = 1/2
+    graded = user_model(Ranking.parse("0,2,3"), "rr")
+    assert graded.value == Fraction(1, 3) and reciprocal_rank(Ranking.parse("0,2,3")).value == Fraction(1, 2)
+    assert "= RR" not in _label(graded)
+    assert any("differs from irlab's RR = 1/2" in text for text in _readings(graded))
+    assert _label(user_model(Ranking.parse("NNR"), "rr")) == "Expected rate of gain (= RR)"  # 1/3 both
+
+
+def test_rr_beyond_the_depth_is_not_called_rr():
+    # NNNR read to n = 2: no gain in the ranks read, ERG = 0, while RR = 1/4
+    result = user_model(Ranking.parse("NNNR"), "rr", max_depth=2)
+    assert result.value == 0 and "= RR" not in _label(result)
+    assert any("irlab's RR = 1/4 = 0.25 reads the whole list" in text for text in _readings(result))
+
+
+def test_rbp_of_a_list_cut_at_n_is_not_irlab_rbp():
+    # 3,0,2,1, p = 9/10, n = 2: RBP of the 2 ranks = (1/10) · 1 = 1/10; irlab's rbp over 4 ranks = 1783/10000
+    result = user_model(Ranking.parse("3,0,2,1"), "rbp", max_depth=2)
+    assert _steps(result)["RBP"] == Fraction(1, 10)
+    assert any("short of irlab's RBP = 1783/10000" in text for text in _readings(result))
+    assert "RBP normalised" not in _label(result)
+
+
+graded_or_binary = st.lists(st.sampled_from([0, Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), 1]), min_size=1,
+                            max_size=20) | st.lists(st.sampled_from([0, 1]), min_size=1, max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graded_or_binary, st.integers(1, 25), st.sampled_from([3, 10, 1000]))
+def test_erg_is_named_after_a_textbook_metric_only_when_equal_to_it(values, k, depth):
+    # "(= P@k)" and "(= RR)" only where ERG equals irlab's P@k / RR and the judgments are binary; RBP's step equals
+    # irlab's rbp (graded too: both take r_i = g_i / g_max) unless the list was cut at n
+    ranking, gains = _ranking(values)
+    graded = not ranking.binary
+    k = min(k, depth)
+    model = user_model(ranking, "precision", k=k, max_depth=depth)
+    assert ("(= P@" in _label(model)) == (not graded and model.value == precision(ranking, k=k).value)
+    model = user_model(ranking, "rr", max_depth=depth)
+    assert ("(= RR" in _label(model)) == (not graded and model.value == reciprocal_rank(ranking).value)
+    model = user_model(ranking, "rbp", max_depth=depth)
+    equal = _steps(model)["RBP"] == rank_biased_precision(ranking).value
+    assert equal == (ranking.retrieved <= depth or not any(gains[depth:]))
+    assert ("RBP normalised over the n ranks" in _label(model)) == equal
+
+
 # the textbook metrics they equal ----------------------------------------------------------------------------------
 
 binary = st.text("RNU", min_size=1, max_size=25).map(Ranking.parse)

@@ -45,6 +45,9 @@ from ..limits import MAX_RANKS, check_at_most
 from ..metric import Result, check_cutoff, check_fraction
 from ..ranking import Ranking, as_ranking
 from ..trace import Traced, log2, total
+from .rbp import rank_biased_precision
+from .reciprocal_rank import reciprocal_rank
+from .set_based import precision
 
 DEFAULT_TARGET = 1  # cwl-eval's INSTCWLMetric(T=1.0) and INSQCWLMetric(T=1.0)
 DEFAULT_DEPTH = 1000  # cwl-eval's max_n (--max_depth): the ranks every C/W/L metric is computed over
@@ -67,11 +70,16 @@ def _depth(max_depth) -> int:
     return check_at_most(max_depth, MAX_RANKS, "max depth n")
 
 
-def _gains(ranking, depth):
-    """r_1..r_n in [0, 1]: the list's gains, cut or padded with 0 to n ranks, and the notes saying how."""
+def _scale(ranking) -> tuple[bool, int]:
+    """(graded, g_max): graded when the judgments have grades above 1; the gains are then g_i / g_max."""
     pool = ranking.grades + tuple(ranking.unretrieved)
     graded = not ranking.binary and max(pool) > 1
-    top = max(pool) if graded else 1
+    return graded, (max(pool) if graded else 1)
+
+
+def _gains(ranking, depth):
+    """r_1..r_n in [0, 1]: the list's gains, cut or padded with 0 to n ranks, and the notes saying how."""
+    graded, top = _scale(ranking)
     notes = []
     if graded:
         notes.append(Note("convention", f"graded judgments: r_i = g_i / g_max with g_max = {top}, the highest judged "
@@ -113,6 +121,8 @@ class _Model:
     notes: list = field(default_factory=list)
     residual: bool = False  # show cwl-eval's ResEU: the gain the unknown ranks could add (C does not depend on gains)
     quotient: Callable | None = None  # (rows, ED) -> the ERG written as a quotient (SDCG@k = DCG@k / ED)
+    # (ERG, gains) -> (ERG's label, notes): the label names the textbook metric only when ERG equals it here
+    relate: Callable | None = None
 
 
 @dataclass
@@ -144,10 +154,9 @@ def _walk(model, gains) -> _Walk:
 
 
 def _explain(model, ranking, depth) -> Result:
-    gains, notes = _gains(ranking, depth)
+    gains, gain_notes = _gains(ranking, depth)
     walk = _walk(model, gains)
     reached = walk.reached()
-    notes = model.notes + notes + _depth_notes(ranking, depth, reached)
     n = Traced(depth, "n", "Depth: ranks read (cwl-eval --max_depth)")
     expected = exact.total(walk.reach[:depth])
     ed = Traced(expected, "ED", "Expected depth: the expected number of documents read, Σ_{i=1..n} Π_{j<i} C(j) "
@@ -165,10 +174,10 @@ def _explain(model, ranking, depth) -> Result:
         if gain:
             weight = w1 if rank == 1 else Traced(w, f"W({rank})")
             terms.append(weight if gain == 1 else weight * Traced(gain))
-    if model.quotient:
-        erg = model.quotient(gains[:reached], ed).named(model.symbol, model.label)
-    else:
-        erg = total(terms, model.symbol, model.label)
+    erg = model.quotient(gains[:reached], ed) if model.quotient else total(terms)
+    label, related = model.relate(erg.value, gains) if model.relate else (model.label, [])
+    erg.named(model.symbol, label)
+    notes = model.notes + gain_notes + related + _depth_notes(ranking, depth, reached)
     etg_value = exact.total(last_terms)
     leftover, gained = walk.reach[depth], sum(gains, Fraction(0))
     etg = _total_gain(erg, ed, leftover, gained)
@@ -271,21 +280,42 @@ def _cut(k, ranking, depth, metric) -> int:
 
 def _precision_model(ranking, depth, k=None, precision_denominator=None) -> _Model:
     k = _cut(k, ranking, depth, "precision")
-    notes = [Note("reading", f"P@k's user reads exactly k = {k} ranks: W(i) = 1/{k} on ranks 1..{k}, so ERG = "
-                             f"Σ_{{i<={k}}} r_i / {k} is P@{k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i is hits@{k} "
+    graded, _ = _scale(ranking)
+    found = (f"so ERG = Σ_{{i<={k}}} r_i / {k} is P@{k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i is hits@{k}" if not graded
+             else f"so ERG = Σ_{{i<={k}}} r_i / {k}, the mean gain of the top {k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i, "
+                  f"the gain found in the top {k}")
+    notes = [Note("reading", f"P@k's user reads exactly k = {k} ranks: W(i) = 1/{k} on ranks 1..{k}, {found} "
                              "(Moffat et al. 2017; cwl-eval PrecisionCWLMetric)")]
     if ranking.retrieved < k:
         notes.append(Note("convention", f"the list has {ranking.retrieved} documents: the ranks after it count as "
                                         f"gain 0, so ERG divides by k = {k} (precision_denominator = k)"
                                         + ("; irlab's P@k here divides by the documents retrieved"
                                            if precision_denominator == "retrieved" else "")))
-    if not ranking.binary:
-        notes.append(Note("convention", "graded judgments: ERG is graded precision, Σ (g_i / g_max) / k; irlab's "
-                                        "precision counts the documents graded at or above the relevance threshold"))
     K = Traced(k, "k", "Cut-off: the user reads exactly k ranks")
     formula = _formula("C(i) = 1 for i < k, C(k) = 0", r"C(i) = 1\ (i < k),\ C(k) = 0")
+
+    def relate(erg, gains):
+        textbook = precision(ranking, k=k, precision_denominator=precision_denominator)
+        if not graded:
+            return ("Expected rate of gain " + (f"(= {textbook.symbol})" if erg == textbook.value else f"(= hits@{k} / {k})"),
+                    [])
+        label = f"Expected rate of gain (graded P@{k}: the gains g_i / g_max of the top {k}, averaged)"
+        return label, [_graded_reading(f"P@{k} of the graded gains r_i = g_i / g_max, as cwl-eval reads graded qrels "
+                                       "(their values are its gains)", erg, textbook, f"precision counts each document "
+                                       f"graded at or above the relevance threshold {ranking.threshold} as one hit, "
+                                       "whatever its grade")]
+
     return _Model("precision", f"P@{k} as a user model (C/W/L)", "ERG", f"Expected rate of gain (= P@{k})", formula,
-                  lambda rank, gain, found: (1 if rank < k else 0, ()), {"k": k}, [K], notes=notes)
+                  lambda rank, gain, found: (1 if rank < k else 0, ()), {"k": k}, [K], notes=notes, relate=relate)
+
+
+def _graded_reading(what, erg, textbook, counts) -> Note:
+    """How ERG on graded judgments relates to irlab's textbook metric: equal here or not, and why they can differ."""
+    values = f"ERG = {exact.value_text(erg)} is {what}"
+    metric = f"irlab's {textbook.symbol} = {exact.value_text(textbook.value)}"
+    if erg == textbook.value:
+        return Note("reading", f"{values}; it equals {metric} here, though irlab's {counts}")
+    return Note("reading", f"{values}; it differs from {metric} because of the grades: irlab's {counts}")
 
 
 def _rr_model(ranking, depth, k=None) -> _Model:
@@ -307,8 +337,29 @@ def _rr_model(ranking, depth, k=None) -> _Model:
 
     formula = _formula("C(i) = 1 while Σ_{j<=i} r_j = 0, else 0" + (", and C(k) = 0" if k is not None else ""),
                        r"C(i) = [\sum_{j \le i} r_j = 0]" + (r",\ C(k) = 0" if k is not None else ""))
+    graded, _ = _scale(ranking)
+
+    def relate(erg, gains):
+        textbook = reciprocal_rank(ranking, k=k)
+        if erg == textbook.value and not graded:
+            return f"Expected rate of gain (= {textbook.symbol})", []
+        last = len(gains) if k is None else min(k, len(gains))
+        first = next((rank for rank in range(1, last + 1) if gains[rank - 1]), None)
+        if first is None:  # the first relevant document lies beyond the depth n read
+            return "Expected rate of gain", [Note("reading", f"no gain in the {last} ranks read, so ERG = 0; irlab's "
+                                                             f"{textbook.symbol} = {exact.value_text(textbook.value)} "
+                                                             f"reads the whole list, past the depth n = {len(gains)}")]
+        if not graded:
+            return "Expected rate of gain", []
+        gain = exact.display_text(gains[first - 1])
+        return ("Expected rate of gain (r_f / f: the gain of the first document with any gain, over its rank)",
+                [_graded_reading(f"r_f / f = ({gain}) / {first}, the gain g_f / g_max of the first document with any "
+                                 f"gain (rank f = {first}) over its rank", erg, textbook,
+                                 f"RR is 1 / the rank of the first document graded at or above the relevance "
+                                 f"threshold {ranking.threshold}, whatever its grade")])
+
     return _Model("rr", "RR as a user model (C/W/L)", "ERG", "Expected rate of gain (= RR for binary judgments)",
-                  formula, continuation, {"k": k}, support, notes=notes)
+                  formula, continuation, {"k": k}, support, notes=notes, relate=relate)
 
 
 def _persistence(persistence):
@@ -327,9 +378,19 @@ def _rbp_model(ranking, depth, persistence=None) -> _Model:
                                 "covers the n ranks, irlab's rbp residual the whole infinite list: "
                                 "ResERG = (resid - p^n) / (1 - p^n)")]
     formula = _formula("C(i) = p", "C(i) = p")
+
+    def relate(erg, gains):  # the step RBP = ERG · (1 - p^n) is irlab's rbp unless the list was cut at n
+        of_n, textbook = exact.mul(erg, 1 - p_value ** depth), rank_biased_precision(ranking, persistence=p_value)
+        if of_n == textbook.value:
+            return "Expected rate of gain (RBP normalised over the n ranks)", []
+        return "Expected rate of gain (RBP of the n ranks, normalised over them)", [Note(
+            "reading", f"the RBP of the n = {depth} ranks read, {exact.value_text(of_n)}, is short of irlab's "
+                       f"RBP = {exact.value_text(textbook.value)}, which reads all {ranking.retrieved} ranks of the list")]
+
     return _Model("rbp", f"RBP (p = {exact.value_text(p_value)}) as a user model (C/W/L)", "ERG",
                   "Expected rate of gain (RBP normalised over the n ranks)", formula,
-                  lambda rank, gain, found: (p_value, ()), {"persistence": p_value}, [p], notes=notes, residual=True)
+                  lambda rank, gain, found: (p_value, ()), {"persistence": p_value}, [p], notes=notes, residual=True,
+                  relate=relate)
 
 
 def _sdcg_model(ranking, depth, k=None) -> _Model:
