@@ -226,3 +226,15 @@ def test_rich_display_everywhere_in_jupyter(tmp_path):
     assert "<th>map</th>" in eval_html and "<td>1.0000</td>" in eval_html
     solution_html = map_bounds(Ranking.parse("RNRNN", relevant=4, collection=20))._repr_html_()
     assert solution_html.count("<section>") >= 2 and "<math" in solution_html
+
+
+def test_a_fraction_too_long_for_a_table_cell_shows_its_decimal():
+    from fractions import Fraction
+
+    from irlab.render.common import cell_latex, cell_text
+
+    assert cell_text(Fraction(1, 3)) == "1/3 ≈ 0.3333"  # short: exact, then decimal
+    assert cell_text(Fraction(531441, 1000000)) == "531441/1000000 ≈ 0.5314"
+    long = Fraction(9**20, 10**20)  # 0.9^20 = 0.12157665459056928801: 20-digit numerator and denominator
+    assert cell_text(long) == "≈ 0.1216"
+    assert cell_latex(long, str) == r"\approx 0.1216"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from .. import exact
 # the control-character rule lives in irlab.escape (the trace needs it too); named here as well for older imports
@@ -23,14 +24,35 @@ def _looks_numeric(text: str) -> bool:
     return text[:1].isdigit() or (text[:1] == "-" and text[1:2].isdigit())
 
 
+CELL_DIGITS = 12  # a table cell shows a fraction with a longer numerator or denominator by its decimal alone
+
+
+def _too_long_for_a_cell(value) -> bool:
+    """A fraction no reader takes in at a glance in a table (INST over 1,000 ranks: 867-digit terms); the steps and
+    the JSON keep it exact."""
+    if isinstance(value, bool) or exact.is_symbolic(value):
+        return False
+    value = exact.rational(value)
+    if not isinstance(value, Fraction):
+        return False
+    return max(abs(value.numerator), value.denominator) >= 10**CELL_DIGITS
+
+
+def _decimal_only(value, approx: str) -> str:
+    return f"{approx} {_scientific(exact.decimal_text(value, strip=False), approx.startswith(chr(92)))}"
+
+
 def cell_text(cell) -> str:
-    """A table cell as plain text: strings as they are, numbers exact with their decimal."""
+    """A table cell as plain text: strings as they are, numbers exact with their decimal (a fraction of more than
+    CELL_DIGITS digits by its decimal alone)."""
     if cell is None:
         return ""
     if isinstance(cell, str):
         return cell
     if isinstance(cell, bool):
         return "yes" if cell else "no"
+    if _too_long_for_a_cell(cell_value(cell)):
+        return _decimal_only(cell_value(cell), "≈")
     if isinstance(cell, Traced):
         return value_text(cell.value, written(cell, "text"))
     return value_text(cell)
@@ -44,6 +66,8 @@ def cell_latex(cell, text_to_latex, inline: bool = False) -> str:
         return rf"\text{{{text_to_latex(cell)}}}" if cell else ""
     if isinstance(cell, bool):
         return r"\text{yes}" if cell else r"\text{no}"
+    if _too_long_for_a_cell(cell_value(cell)):
+        return _decimal_only(cell_value(cell), r"\approx")
     if isinstance(cell, Traced):
         return value_latex(cell.value, written(cell, "latex"))
     return value_latex(cell, inline=inline)
