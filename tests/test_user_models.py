@@ -74,6 +74,27 @@ def test_sdcg_at_3_on_rnr_by_hand():
     assert exact.is_symbolic(erg)  # exact: a quotient of logarithms, not a float
 
 
+def test_sdcg_with_k_beyond_the_depth_names_the_sums_it_computes():
+    # RNRRR, k = 4, n = 2: cwl-eval's C = (log2(2)/log2(3), log2(3)/log2(4)), none 0, W normalised over ranks 1..2:
+    # DCG@2 = 1 + 0/log2(3) = 1, ED = 1 + 1/log2(3) ≈ 1.6309, SDCG@4 = 1 / ED ≈ 0.6131 = SDCG@2 of RN;
+    # P(3) = 1/log2(4) = 1/2: L = (1 - 1/log2(3), 1/log2(3) - 1/2), ETG = L(1) + L(2) = 1/2
+    result = sdcg(Ranking.parse("RNRRR"), k=4, max_depth=2)
+    steps = _steps(result)
+    assert "DCG@2" in steps and "DCG@4" not in steps and steps["DCG@2"] == 1
+    assert exact.to_float(steps["ED"]) == pytest.approx(1 + 1 / np.log2(3), abs=1e-15)
+    assert float(result) == pytest.approx(1 / (1 + 1 / np.log2(3)), abs=1e-15) == float(sdcg(Ranking.parse("RN"), k=2))
+    assert steps["ETG"] == Fraction(1, 2)
+    oracle = NDCGCWLMetric(4)
+    oracle.measure(cwl_ranking.Ranking("q", [1.0, 0.0, 1.0, 1.0, 1.0], [np.nan] * 5, max_n=2))
+    assert (round(oracle.expected_utility, 4), round(oracle.expected_items, 4)) == (0.6131, 1.6309)
+    readings = " ".join(note.text for note in result.notes)
+    assert "Σ_{i<=min(k, n)} 1/log2(i+1) = ED" in readings and "Σ_{i<=k} 1/log2(i+1) = ED" not in readings
+    assert "SDCG@4 = DCG@2 / Σ_{i<=2} 1/log2(i+1), the value of SDCG@2" in readings
+    assert "m = min(k, n)" in result.formula.text
+    # k within n: unchanged, the sums run to k
+    assert "DCG@3" in _steps(sdcg(Ranking.parse("RNRRR"), k=3, max_depth=5))
+
+
 def test_insq_by_hand():
     # T = 1, n = 2, RN: C(1) = (2/3)² = 4/9, C(2) = (3/4)² = 9/16; P = (1, 4/9), P(3) = 1/4; ED = 13/9, ERG = 9/13;
     # L = (5/9, 4/9 - 1/4 = 7/36), ETG = 5/9 + 7/36 = 3/4 = ERG · ED - P(3) · 1

@@ -395,14 +395,19 @@ def _rbp_model(ranking, depth, persistence=None) -> _Model:
 
 def _sdcg_model(ranking, depth, k=None) -> _Model:
     k = _cut(k, ranking, depth, "sdcg")
+    m = min(k, depth)  # the sums run over the ranks read: cwl-eval's C vector has n entries, none 0 when n < k
     K = Traced(k, "k", "Cut-off: ranks the discount 1/log2(i+1) is spread over")
     notes = [Note("reading", "SDCG@k is DCG@k with gains r_i in [0, 1] and the discount 1/log2(i+1), scaled by its "
-                             "largest value Σ_{i<=k} 1/log2(i+1) = ED: not nDCG, which divides by the ideal ranking's "
+                             f"largest value Σ_{{i<={'k' if m == k else 'min(k, n)'}}} 1/log2(i+1) = ED: not nDCG, "
+                             "which divides by the ideal ranking's "
                              "DCG (Moffat et al. 2017; cwl-eval NDCGCWLMetric, printed as NDCG-k@k by cwl-eval "
                              "1.0.12 and as SDCG-k@k in its README)")]
     if k > depth:
-        notes.append(Note("convention", f"k = {k} is beyond the depth n = {depth}: the user may read past rank n, and "
-                                        "the weights are normalised over ranks 1..n (cwl-eval)"))
+        notes.append(Note("convention", f"k = {k} is beyond the depth n = {depth}: cwl-eval computes C(i) = log2(i+1) "
+                                        f"/ log2(i+2) on ranks 1..n only, none of them 0, and normalises W over those "
+                                        f"n ranks, so both sums run to min(k, n) = {m}: SDCG@{k} = DCG@{m} / Σ_{{i<={m}}} "
+                                        f"1/log2(i+1), the value of SDCG@{m}; the user reads past rank n with "
+                                        "probability Π_{j<=n} C(j) = 1/log2(n+2), which ETG leaves out"))
 
     def continuation(rank, gain, found):
         return (exact.div(exact.log2(rank + 1), exact.log2(rank + 2)) if rank < k else 0), ()
@@ -413,13 +418,19 @@ def _sdcg_model(ranking, depth, k=None) -> _Model:
     def quotient(gains, ed):
         terms = [Traced(gain) if rank == 1 else Traced(gain) / log2(rank + 1)
                  for rank, gain in enumerate(gains, 1) if gain]
-        dcg = total(terms, f"DCG@{k}", f"Σ_{{i<={k}}} r_i / log2(i+1): the discounted gain")
+        cut = "" if m == k else f" of the n = {depth} ranks read (the sums stop at rank n < k = {k})"
+        dcg = total(terms, f"DCG@{m}", f"Σ_{{i<={m}}} r_i / log2(i+1): the discounted gain{cut}")
         return dcg / ed
 
     formula = Formula("SDCG@k = DCG@k / Σ_{i<=k} 1/log2(i+1) = Σ_i W(i) · r_i, W(i) = (1/log2(i+1)) / Σ_{j<=k} "
                       "1/log2(j+1) for i <= k; C(i) = log2(i+1) / log2(i+2) for i < k, C(k) = 0",
                       r"\mathrm{SDCG}@k = \frac{\sum_{i=1}^{k} r_i / \log_2(i+1)}{\sum_{i=1}^{k} 1 / \log_2(i+1)} "
                       r"= \sum_i W(i)\, r_i,\ C(i) = \frac{\log_2(i+1)}{\log_2(i+2)}\ (i < k),\ C(k) = 0")
+    if m < k:  # the formula computed: both sums to m = min(k, n)
+        formula = Formula("SDCG@k = DCG@m / Σ_{i<=m} 1/log2(i+1) = Σ_i W(i) · r_i, m = min(k, n), W(i) = "
+                          "(1/log2(i+1)) / Σ_{j<=m} 1/log2(j+1); C(i) = log2(i+1) / log2(i+2) for i < k",
+                          r"\mathrm{SDCG}@k = \frac{\sum_{i=1}^{m} r_i / \log_2(i+1)}{\sum_{i=1}^{m} 1 / \log_2(i+1)} "
+                          r"= \sum_i W(i)\, r_i,\ m = \min(k, n),\ C(i) = \frac{\log_2(i+1)}{\log_2(i+2)}\ (i < k)")
     return _Model("sdcg", f"Scaled DCG@{k} (C/W/L)", f"SDCG@{k}", f"Scaled DCG@{k}: the expected rate of gain",
                   formula, continuation, {"k": k}, [K], reach=reach, notes=notes, quotient=quotient)
 
