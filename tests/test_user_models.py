@@ -233,8 +233,34 @@ def _agree(result, metric, values, depth):
 @given(gains, depths, st.integers(1, 30))
 def test_precision_equals_cwl_eval(values, depth, k):
     ranking, values = _ranking(values)
-    k = min(k, depth)  # cwl-eval's P@k fails for k > n; irlab says so (test_errors)
+    k = min(k, depth)  # k > n: test_precision_beyond_the_depth_equals_cwl_eval_where_it_computes
     _agree(user_model(ranking, "precision", k=k, max_depth=depth), PrecisionCWLMetric(k), values, depth)
+
+
+def test_precision_with_k_beyond_the_depth_by_hand_and_as_cwl_eval():
+    # RNRRR, k = 3, n = 2: C = (1, 1) (C(k) = 0 lies past n), W = (1/2, 1/2), ERG = 1/2 = P@2, ED = 2; L = (0, 0):
+    # no rank within n is the last one read, ETG = 0. cwl-eval prints P@3 0.5000, ETU 0, ED 2 for it
+    result = user_model(Ranking.parse("RNRRR"), "precision", k=3, max_depth=2)
+    assert _erg_ed_etg(result) == (Fraction(1, 2), 2, 0) and result.value == precision(Ranking.parse("RN"), k=2).value
+    assert _label(result) == "Expected rate of gain (= P@2, not P@3: only n = 2 ranks are read)"
+    _agree(result, PrecisionCWLMetric(3), [1, 0, 1, 1, 1], 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gains, st.sampled_from([1, 2, 5, 20]), st.integers(1, 8))
+def test_precision_beyond_the_depth_equals_cwl_eval_where_it_computes(values, depth, beyond):
+    # k = n + 1: cwl-eval's C vector is (1, …, 1), n entries, and it computes; k > n + 1: its k - 1 entries do not fit
+    # the n gains and numpy stops it; irlab gives every k > n the value of k = n + 1 (C(i) = 1 on ranks 1..n)
+    ranking, values = _ranking(values)
+    k = depth + beyond
+    result = user_model(ranking, "precision", k=k, max_depth=depth)
+    assert _erg_ed_etg(result) == _erg_ed_etg(user_model(ranking, "precision", k=depth + 1, max_depth=depth))
+    if beyond == 1:
+        _agree(result, PrecisionCWLMetric(k), values, depth)
+    else:
+        with pytest.raises(ValueError, match=rf"shapes \({k - 1},\) and \({depth},\) not aligned"):
+            PrecisionCWLMetric(k).measure(cwl_ranking.Ranking("q", [float(g) for g in values], [np.nan] * len(values),
+                                                              max_n=depth))
 
 
 @settings(max_examples=60, deadline=None)
@@ -334,7 +360,6 @@ def test_sdcg_inst_insq_take_the_flag_and_are_unchanged(cli):
     (["ap", "RNR", "--user-model"], "ap has no C/W/L user model"),
     (["precision", "--counts", "tp=1,fp=2,fn=3,tn=4", "--user-model"], "counts (--counts) have no ranks"),
     (["precision", "RNR", "--max-depth", "5"], "option --max-depth does not apply to precision"),
-    (["precision", "RNR", "--k", "5", "--max-depth", "3", "--user-model"], "beyond the depth n = 3"),
     (["rbp", "RNR", "--persistence", "1", "--user-model"], "persistence p must be below 1"),
     (["sdcg", "RNR", "--k", "0"], "cut-off k must be an integer >= 1"),
 ])
@@ -346,7 +371,7 @@ def test_errors_are_one_line(cli, args, message):
 @pytest.mark.parametrize("call", [
     lambda: user_model("RNR", "ap"),
     lambda: user_model("RNR", "rbp", k=3),
-    lambda: user_model("RNR", "precision", k=2000),
+    lambda: user_model("RNR", "precision", k=10**13),
     lambda: user_model("RNR", "inst", target=0),
     lambda: user_model("RNR", "rr", max_depth=0),
     lambda: user_model("RNR", 3),

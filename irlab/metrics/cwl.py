@@ -268,45 +268,60 @@ def _target_model(metric, title, target, continuation, extra=()) -> _Model:
 
 
 def _cut(k, ranking, depth, metric) -> int:
-    """P@k's and SDCG@k's k: --k, or the list's length; at most n for P@k, whose C vector cwl-eval cannot cut."""
+    """P@k's and SDCG@k's k: --k, or the list's length (at most n for P@k)."""
     k = check_cutoff(k)
     if k is None:
         k = min(ranking.retrieved, depth) if metric == "precision" else ranking.retrieved
-    if metric == "precision" and k > depth:
-        raise ParameterError(f"cut-off k = {k} is beyond the depth n = {depth} read: the user model of P@k reads k "
-                             "ranks (raise --max-depth; cwl-eval fails there)")
     return k
 
 
 def _precision_model(ranking, depth, k=None, precision_denominator=None) -> _Model:
     k = _cut(k, ranking, depth, "precision")
     graded, _ = _scale(ranking)
-    found = (f"so ERG = Σ_{{i<={k}}} r_i / {k} is P@{k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i is hits@{k}" if not graded
-             else f"so ERG = Σ_{{i<={k}}} r_i / {k}, the mean gain of the top {k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i, "
-                  f"the gain found in the top {k}")
-    notes = [Note("reading", f"P@k's user reads exactly k = {k} ranks: W(i) = 1/{k} on ranks 1..{k}, {found} "
-                             "(Moffat et al. 2017; cwl-eval PrecisionCWLMetric)")]
+    read = min(k, depth)  # the ranks whose gain counts: the user stops at k, the list is read to n
+    notes = [Note("reading", f"P@k's user reads exactly k = {k} ranks: W(i) = 1/{k} on ranks 1..{k}, "
+                             + _precision_reading(k, graded) + " (Moffat et al. 2017; cwl-eval PrecisionCWLMetric)")]
+    if k > depth:
+        notes = [Note("convention", f"k = {k} is beyond the depth n = {depth} read: C(i) = 1 on every rank 1..n, so "
+                                    "the user reads on past rank n (no rank within n is her last: L(i) = 0 and "
+                                    f"ETG = 0) and W is normalised over the n ranks: W(i) = 1/{depth} on ranks "
+                                    f"1..{depth}, so ERG = Σ_{{i<={depth}}} r_i / {depth}, "
+                                    + (f"P@{depth}" if not graded else f"the mean gain of the top {depth}")
+                                    + f" rather than P@{k}, and ED = {depth}. cwl-eval "
+                                    "1.0.12 computes the same when k = n + 1; for k > n + 1 its PrecisionCWLMetric "
+                                    "stops with numpy's 'shapes (k-1,) and (n,) not aligned' (its C vector has k - 1 "
+                                    "entries, its gain vector n)")]
     if ranking.retrieved < k:
         notes.append(Note("convention", f"the list has {ranking.retrieved} documents: the ranks after it count as "
                                         f"gain 0, so ERG divides by k = {k} (precision_denominator = k)"
                                         + ("; irlab's P@k here divides by the documents retrieved"
                                            if precision_denominator == "retrieved" else "")))
-    K = Traced(k, "k", "Cut-off: the user reads exactly k ranks")
+    K = Traced(k, "k", "Cut-off: the user reads exactly k ranks" + (" (here only the n read)" if k > depth else ""))
     formula = _formula("C(i) = 1 for i < k, C(k) = 0", r"C(i) = 1\ (i < k),\ C(k) = 0")
 
     def relate(erg, gains):
-        textbook = precision(ranking, k=k, precision_denominator=precision_denominator)
+        textbook = precision(ranking, k=read, precision_denominator=precision_denominator)
         if not graded:
-            return ("Expected rate of gain " + (f"(= {textbook.symbol})" if erg == textbook.value else f"(= hits@{k} / {k})"),
-                    [])
-        label = f"Expected rate of gain (graded P@{k}: the gains g_i / g_max of the top {k}, averaged)"
-        return label, [_graded_reading(f"P@{k} of the graded gains r_i = g_i / g_max, as cwl-eval reads graded qrels "
+            same = f"(= {textbook.symbol})" if erg == textbook.value else f"(= hits@{read} / {read})"
+            if read < k:
+                same = f"{same[:-1]}, not P@{k}: only n = {depth} ranks are read)"
+            return f"Expected rate of gain {same}", []
+        label = f"Expected rate of gain (graded P@{read}: the gains g_i / g_max of the top {read}, averaged)"
+        return label, [_graded_reading(f"P@{read} of the graded gains r_i = g_i / g_max, as cwl-eval reads graded qrels "
                                        "(their values are its gains)", erg, textbook, f"precision counts each document "
                                        f"graded at or above the relevance threshold {ranking.threshold} as one hit, "
                                        "whatever its grade")]
 
     return _Model("precision", f"P@{k} as a user model (C/W/L)", "ERG", f"Expected rate of gain (= P@{k})", formula,
                   lambda rank, gain, found: (1 if rank < k else 0, ()), {"k": k}, [K], notes=notes, relate=relate)
+
+
+def _precision_reading(k, graded) -> str:
+    """What ERG, ED and ETG of a user who reads k ranks with W(i) = 1/k are."""
+    if not graded:
+        return f"so ERG = Σ_{{i<={k}}} r_i / {k} is P@{k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i is hits@{k}"
+    return (f"so ERG = Σ_{{i<={k}}} r_i / {k}, the mean gain of the top {k}, ED = {k} and ETG = Σ_{{i<={k}}} r_i, "
+            f"the gain found in the top {k}")
 
 
 def _graded_reading(what, erg, textbook, counts) -> Note:
