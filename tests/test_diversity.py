@@ -3,6 +3,7 @@ oracle (pyndeval 0.0.8, ndeval 4.5's C code), the greedy ideal's tie rule, bad i
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
@@ -19,7 +20,8 @@ from irlab.errors import InputFileError, InputTypeError, IrlabError, ParameterEr
 from irlab.exact import is_symbolic
 from irlab.metrics import get_metric
 from irlab.metrics.diversity import (IntentRanking, alpha_dcg, alpha_ndcg, err_ia, ideal_intent_order, nerr_ia,
-                                     precision_ia, read_diversity_topic, subtopic_recall)
+                                     precision_ia, subtopic_recall)
+from irlab.trec.diversity import read_diversity_topic
 
 pyndeval = pytest.importorskip("pyndeval")
 
@@ -283,24 +285,60 @@ def test_one_topic_of_trec_files_equals_ndeval(tmp_path):
         assert float(OURS[measure](ranking, 5, HALF)) == pytest.approx(oracle[f"{measure}@5"], abs=1e-9)
 
 
+# the messages of irlab eval --diversity's readers (irlab/trec/diversity.py), which explain shares
 @pytest.mark.parametrize("qrels_text, run_text, problem", [
-    ("7 1 a\n", "7 Q0 a 1 1 r\n", "4 columns"),
-    ("7 1 a 1\n7 1 a 0\n", "7 Q0 a 1 1 r\n", "again"),
-    ("7 1 a one\n", "7 Q0 a 1 1 r\n", "not a whole number"),
-    ("7 1 a 1\n", "7 Q0 a 1 1 r\n7 Q0 b 1 1 r\n", "rank 1 of topic 7 is given twice"),
-    ("7 1 a 1\n", "7 Q0 a 1 1 r\n7 Q0 a 2 1 r\n", "retrieved twice"),
-    ("8 1 a 1\n", "7 Q0 a 1 1 r\n", "no judgments"),
-    ("7 1 a 1\n", "8 Q0 a 1 1 r\n", "no retrieved documents"),
+    ("7 1 a\n", "7 Q0 a 1 1 r\n", r"qrels:1: expected 4 fields \(topic subtopic docno judgment"),
+    ("7 1 a 1\n7 1 a 0\n", "7 Q0 a 1 1 r\n", "qrels:2: docno 'a' is judged twice for topic '7', subtopic '1'"),
+    ("7 1 a one\n", "7 Q0 a 1 1 r\n", "qrels:1: judgment 'one' is not a whole number"),
+    ("7 1 a -1\n", "7 Q0 a 1 1 r\n", "qrels:1: judgment '-1' is negative"),
+    ("7 1 a 1\n", "7 Q0 a 1 1 r\n7 Q0 b 1 1 r\n", "run:2: duplicate rank 1 for topic '7'"),
+    ("7 1 a 1\n", "7 Q0 a 1 1 r\n7 Q0 a 2 1 r\n", "run:2: duplicate docno 'a' for topic '7'"),
+    ("8 1 a 1\n", "7 Q0 a 1 1 r\n", "qrels: topic 7 has no judgments"),
+    ("7 1 a 1\n", "8 Q0 a 1 1 r\n", "run: topic 7 has no retrieved documents"),
+    ("7 1 a 1\n", "7 Q0 a\xe9 1 1 r\n", r"run: topic 7: docno a\\xe9 is not UTF-8 text"),
+    ("7 1\xe9 a 1\n", "7 Q0 a 1 1 r\n", r"qrels: topic 7: subtopic 1\\xe9 is not UTF-8 text"),
 ])
 def test_bad_trec_files_name_file_and_line(tmp_path, qrels_text, run_text, problem):
-    qrels, run = _write(tmp_path, "qrels", qrels_text), _write(tmp_path, "run", run_text)
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(qrels_text.encode("latin-1"))
+    run.write_bytes(run_text.encode("latin-1"))
     with pytest.raises(InputFileError, match=problem):
-        read_diversity_topic(qrels, run, "7")
+        read_diversity_topic(str(qrels), str(run), "7")
 
 
 def test_a_missing_file_is_an_input_file_error(tmp_path):
-    with pytest.raises(InputFileError, match="cannot read"):
+    with pytest.raises(InputFileError, match="cannot open file"):
         read_diversity_topic(str(tmp_path / "none"), str(tmp_path / "none"), "1")
+
+
+def test_explain_reads_gzip_files_as_irlab_eval_does(tmp_path):
+    # 'q.gz:1: not UTF-8 text' before: explain had a second reader that did not know gzip
+    qrels_text, run_text = "7 1 a 1\n7 2 a 1\n7 2 b 2\n7 3 c 1\n", "7 Q0 b 1 0.9 r\n7 Q0 x 2 0.5 r\n7 Q0 a 3 0.2 r\n"
+    for name, text in (("q", qrels_text), ("r", run_text)):
+        (tmp_path / name).write_text(text)
+        with gzip.open(tmp_path / f"{name}.gz", "wt") as f:
+            f.write(text)
+    plain = _irlab("explain", "err-ia", "--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--topic", "7")
+    packed = _irlab("explain", "err-ia", "--qrels", str(tmp_path / "q.gz"), "--run", str(tmp_path / "r.gz"),
+                    "--topic", "7")
+    assert plain.returncode == packed.returncode == 0, packed.stderr
+    assert packed.stdout.replace(".gz", "") == plain.stdout and f"{tmp_path / 'r.gz'} judged by" in packed.stdout
+    # b (2) at rank 1, x unjudged, a (1+2) at rank 3: Σ g_i / i = 1 + (1 + 1/2) / 3 = 3/2 over the ideal-ideal
+    # list's 3 · (1 + (1/2)/2 + (1/4)/3) = 4: ERR-IA@3 = 3/8, as irlab eval --diversity prints it
+    assert "ERR-IA@3 = 3/8 = 0.375" in packed.stdout
+    evaluated = _irlab("eval", "--diversity", "-q", "-m", "ERR-IA@3", str(tmp_path / "q.gz"), str(tmp_path / "r.gz"))
+    assert "ERR-IA@3\t7\t0.3750" in evaluated.stdout.replace(" ", "")
+
+
+def test_explain_reads_the_bounds_of_irlab_eval(tmp_path):
+    # a gzip bomb (blank lines inflating far beyond MAX_GZIP_RATIO) ends in the same error as irlab eval's
+    with gzip.open(tmp_path / "bomb.gz", "wb") as f:
+        f.write(b"7 1 a 1\n" + b"\n" * 20_000_000)
+    (tmp_path / "r").write_text("7 Q0 a 1 1 r\n")
+    done = _irlab("explain", "alpha-ndcg", "--qrels", str(tmp_path / "bomb.gz"), "--run", str(tmp_path / "r"),
+                  "--topic", "7")
+    assert done.returncode == 2 and done.stderr.startswith(f"irlab: error: {tmp_path / 'bomb.gz'}")
+    assert "MAX_GZIP_RATIO" in done.stderr or "MAX_SKIPPED_LINES" in done.stderr
 
 
 # -- explain and exercise sets -----------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from ..document import Document
 from ..errors import ParameterError
 from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import mean_notes, table_columns
-from ..metrics.diversity import IntentRanking, read_diversity_topic
+from ..metrics.diversity import IntentRanking
 from ..metrics.cwl import check_user_model, with_user_model
 from ..printable import illustrate, with_figures, write_printables
 from ..ranking import Ranking, parse_grade_list
@@ -205,6 +205,8 @@ def _intent_inputs(args, metric):
     """A ranking judged per subtopic ('1+2 - 2 ?', --unretrieved '3 1+4') or one topic of diversity qrels and a run."""
     threshold = integer(args.threshold, "relevance level (--threshold)", 1)
     if args.qrels or args.run or args.topic:
+        from ..trec.diversity import read_diversity_topic  # deferred: it loads irlab.trec and numpy
+
         if not (args.qrels and args.run and args.topic):
             raise ParameterError(f"explaining a TREC topic with {metric.name} needs --qrels DIVERSITY_QRELS (topic "
                                  "subtopic docno judgment) --run FILE --topic QID")

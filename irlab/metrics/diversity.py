@@ -36,8 +36,9 @@ The ratios α-nDCG and nERR-IA are the same under both. Where irlab and ndeval 4
 * ndeval leaves its rank-1 values unnormalised (its normalising loop starts at the second rank), so its
   alpha-DCG@1 and ERR-IA@1 are the raw sums; irlab divides at every k.
 * ndeval orders a run by its rank column (or with -traditional by score, ties by docno descending, as trec_eval);
-  pyndeval sorts by score descending, ties by docno *ascending*. ``read_topic`` orders as trec_eval does; an
-  IntentRanking is already in rank order.
+  pyndeval sorts by score descending, ties by docno *ascending*. ``irlab.trec.diversity.read_diversity_topic``
+  (one topic of TREC files, read as ``irlab eval --diversity`` reads them) orders by the rank column, as ndeval;
+  an IntentRanking is already in rank order.
 * With α given as an exact fraction irlab compares the ideal ranking's gains exactly; ndeval compares doubles,
   which agree whenever 1 - α is a short binary fraction (1/2, 1/4, 3/4).
 
@@ -62,8 +63,8 @@ from fractions import Fraction
 from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note, Table
-from ..errors import InputFileError, InputTypeError, ParameterError
-from ..limits import MAX_ID_BYTES, MAX_LINE_BYTES, MAX_RANKS, MAX_SUBTOPICS, MAX_TEXT, check_at_most
+from ..errors import InputTypeError, ParameterError
+from ..limits import MAX_RANKS, MAX_SUBTOPICS, MAX_TEXT, check_at_most
 from ..metric import Result, check_cutoff, check_fraction
 from ..trace import Traced, log, total
 
@@ -289,87 +290,6 @@ def _subtopics_of(token: str, where: str) -> frozenset:
     if len(set(parts)) != len(parts):
         raise ParameterError(f"{where}: a subtopic is listed twice")
     return frozenset(parts)
-
-
-# -- one topic of TREC diversity files ------------------------------------------------------------------------------
-
-def _lines(path, fields: int, what: str, topic: str):
-    """(line number, fields) of the lines of ``path`` about ``topic``: ``fields`` whitespace-separated columns,
-    each line at most MAX_LINE_BYTES and each id at most MAX_ID_BYTES; blank lines are skipped."""
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        raise InputFileError(path, None, f"cannot read the {what}: {error.strerror or error}") from None
-    with handle:
-        for number, raw in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), 1):
-            if len(raw) > MAX_LINE_BYTES:
-                raise InputFileError(path, number, f"line longer than {MAX_LINE_BYTES:,} bytes (irlab's limit "
-                                                   "MAX_LINE_BYTES; a TREC line has under 200)")
-            try:
-                parts = raw.decode("utf-8").split()
-            except UnicodeDecodeError:
-                raise InputFileError(path, number, "not UTF-8 text") from None
-            if not parts:
-                continue
-            if len(parts) != fields:
-                raise InputFileError(path, number, f"a {what} line has {fields} columns, this one {len(parts)}")
-            for part in parts:
-                if len(part.encode("utf-8")) > MAX_ID_BYTES:
-                    raise InputFileError(path, number, f"a field longer than {MAX_ID_BYTES} bytes (irlab's limit "
-                                                       "MAX_ID_BYTES)")
-            if parts[0] == topic:
-                yield number, parts
-
-
-def _integer(path, number, text, what) -> int:
-    if not re.fullmatch(r"[+-]?[0-9]{1,15}", text):
-        raise InputFileError(path, number, f"the {what} {text[:40]!r} is not a whole number")
-    return int(text)
-
-
-def read_diversity_topic(qrels, run, topic, *, depth=None, relevance_level: int = 1) -> IntentRanking:
-    """One topic of a TREC diversity qrels file (``topic subtopic docno judgment``, TREC Web track 2009-2014)
-    and a run (``topic Q0 docno rank score runid``) as an IntentRanking.
-
-    The run is ordered by its rank column, as ndeval orders it by default (a repeated rank or docno is an error,
-    as in ndeval); ``depth`` keeps its top M (ndeval -M). A judgment >= ``relevance_level`` is relevant (ndeval:
-    1); a retrieved document without a judgment is unjudged.
-    """
-    topic = str(topic).strip()
-    if not topic:
-        raise ParameterError("--topic names the topic to explain (the qrels' first column)")
-    judgments, seen = {}, {}
-    for number, (_, subtopic, docno, grade) in _lines(qrels, 4, "diversity qrels", topic):
-        if (subtopic, docno) in seen:
-            raise InputFileError(qrels, number, f"document {docno} is judged for subtopic {subtopic} again "
-                                                f"(first on line {seen[subtopic, docno]})")
-        seen[subtopic, docno] = number
-        judgments.setdefault(docno, {})[subtopic] = _integer(qrels, number, grade, "judgment")
-        check_at_most(len(judgments), MAX_RANKS, f"the judged documents of topic {topic}")
-    if not judgments:
-        raise InputFileError(qrels, None, f"topic {topic} has no judgments in these diversity qrels")
-    rows, ranks, docnos = [], {}, {}
-    for number, (_, _, docno, rank, _, _) in _lines(run, 6, "run", topic):
-        rank_value = _integer(run, number, rank, "rank")
-        if rank_value in ranks:
-            raise InputFileError(run, number, f"rank {rank_value} of topic {topic} is given twice (first on line "
-                                              f"{ranks[rank_value]}); ndeval orders a run by its rank column")
-        if docno in docnos:
-            raise InputFileError(run, number, f"document {docno} is retrieved twice for topic {topic} (first on "
-                                              f"line {docnos[docno]})")
-        ranks[rank_value], docnos[docno] = number, number
-        rows.append((rank_value, docno))
-        check_at_most(len(rows), MAX_RANKS, f"the retrieved documents of topic {topic}")
-    if not rows:
-        raise InputFileError(run, None, f"topic {topic} has no retrieved documents in this run")
-    ordered = [docno for _, docno in sorted(rows)]
-    if depth is not None:
-        ordered = ordered[:depth]
-    remarks = [f"topic {topic} of {run} judged by the diversity qrels {qrels}: documents in the order of the run's "
-               "rank column (ndeval's default)" + (f", cut at depth {depth}" if depth else "")]
-    if relevance_level != 1:
-        remarks.append(f"a judgment >= {relevance_level} is relevant to its subtopic")
-    return IntentRanking.from_qrels(ordered, judgments, relevance_level=relevance_level, remarks=tuple(remarks))
 
 
 # -- exact gains and the greedy ideal ------------------------------------------------------------------------------

@@ -56,11 +56,12 @@ from dataclasses import dataclass
 from irlab.errors import InputFileError, IrlabError, ParameterError
 from irlab.limits import (MAX_ID_BYTES, MAX_IDEAL_WORK, MAX_LINE_BYTES, MAX_RANKS, MAX_SKIPPED_LINES, MAX_SUBTOPICS,
                           check_at_most)
+from irlab.metrics.diversity import IntentRanking
 from irlab.trec.context import EvalResult
 from irlab.trec.readers import listed, open_maybe_gzip
 
 __all__ = ["NDEVAL_MEASURES", "FAMILIES", "DiversityQrels", "DiversityRun", "TopicIntents", "Measure",
-           "read_diversity_qrels", "read_diversity_run", "parse_diversity_measures", "greedy_ideal",
+           "read_diversity_qrels", "read_diversity_run", "read_diversity_topic", "parse_diversity_measures", "greedy_ideal",
            "topic_values", "evaluate_diversity"]
 
 CUTOFF_FAMILIES = ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG", "P-IA", "strec")
@@ -288,6 +289,61 @@ def _ranked(path, topic, rows, traditional):
                                                    f"(first on line {first}); ndeval orders a topic by its ranks "
                                                    "(--traditional orders it by score)")
     return tuple(row[2] for row in rows)
+
+
+def read_diversity_topic(qrels, run, topic, *, depth=None, relevance_level: int = 1) -> IntentRanking:
+    """One topic of TREC diversity qrels (``topic subtopic docno judgment``) and a run (``topic Q0 docno rank score
+    runid``), gzip or plain, as an exact IntentRanking: ``irlab explain alpha-ndcg --qrels Q --run R --topic T``.
+
+    The files are read by :func:`read_diversity_qrels` and :func:`read_diversity_run`, so with the bounds and
+    errors of ``irlab eval --diversity`` and its values; the run is ordered by its rank column (ndeval's default),
+    ``depth`` keeps its top M (ndeval -M), a judgment >= ``relevance_level`` is relevant, a retrieved document
+    without a judgment is unjudged.  The topic's docnos and subtopics must be UTF-8 text, as explanations show
+    them (``irlab eval --diversity`` takes any bytes).
+
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "qrels"), "w") as f:
+    ...     _ = f.write("7 1 a 1\\n7 2 a 1\\n7 2 b 0\\n")
+    >>> with open(os.path.join(folder, "run"), "w") as f:
+    ...     _ = f.write("7 Q0 b 1 0.2 r\\n7 Q0 x 2 0.1 r\\n7 Q0 a 3 0.9 r\\n")
+    >>> ranking = read_diversity_topic(os.path.join(folder, "qrels"), os.path.join(folder, "run"), "7")
+    >>> ranking.docnos, [ranking.label(rank) for rank in (1, 2, 3)]
+    (('b', 'x', 'a'), ['-', '?', '1+2'])
+    """
+    name = str(topic).strip()
+    if not name:
+        raise ParameterError("--topic names the topic to explain (the qrels' first column)")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ParameterError(f"the run depth must be a whole number >= 1, got {depth!r}")
+    judged = read_diversity_qrels(qrels, relevance_level=relevance_level)
+    ranked = read_diversity_run(run)
+    key = name.encode("utf-8")
+    if key not in judged.topics:
+        raise InputFileError(judged.path, None, f"topic {name} has no judgments in these diversity qrels")
+    if key not in ranked.topics:
+        raise InputFileError(ranked.path, None, f"topic {name} has no retrieved documents in this run")
+    intents, docnos = judged.topics[key], ranked.topics[key][:depth]
+    for path, ids, what in ((judged.path, intents.judged, "docno"), (ranked.path, docnos, "docno"),
+                            (judged.path, [s.encode("utf-8", "surrogateescape") for s in intents.subtopics], "subtopic")):
+        for value in ids:
+            _utf8(path, name, value, what)
+    judgments = {_text(docno): {intents.subtopics[index]: 1 for index in intents.relevant.get(docno, ())}
+                 for docno in intents.judged}
+    remarks = [f"topic {name} of {ranked.path} judged by the diversity qrels {judged.path}: documents in the order "
+               "of the run's rank column (ndeval's default)" + (f", cut at depth {depth}" if depth else "")]
+    if judged.relevance_level != 1:
+        remarks.append(f"a judgment >= {judged.relevance_level} is relevant to its subtopic")
+    return IntentRanking.from_qrels([_text(d) for d in docnos], judgments, remarks=tuple(remarks))
+
+
+def _utf8(path, topic, value: bytes, what: str) -> None:
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        shown = value.decode("utf-8", "backslashreplace")[:60]
+        raise InputFileError(path, None, f"topic {topic}: {what} {shown} is not UTF-8 text, which an explanation "
+                                         "must show (irlab eval --diversity evaluates such files)") from None
 
 
 # --------------------------------------------------------------------------
