@@ -77,8 +77,12 @@ def latex_escape(text: str) -> str:
     out = []
     escaped = [_escape_char(char) for char in text]
     for i, char in enumerate(text):
-        out.append(escaped[i])
         following = text[i + 1:i + 2]
+        if char == '"':  # a straight quote would print as a closing one: opening or closing by its place
+            escaped[i] = "``" if i == 0 or text[i - 1].isspace() or text[i - 1] in "([{" else "''"
+        elif char == "-" and following == "-":  # '--max_depth' as typed, not an en dash
+            escaped[i] = "-{}"
+        out.append(escaped[i])
         # a long path or grade list may break after '/' or ',', a run of code points (<U+65E5><U+672C>) between them
         if (char in "/," and following and not following.isspace()) or (
                 following and escaped[i].startswith(r"\texttt") and escaped[i + 1].startswith(r"\texttt")):
