@@ -466,3 +466,34 @@ def test_ideal_cut_to_the_depth_that_counts_changes_nothing(tmp_path):
         for beta in (0.0, 0.05, 0.5, 1.0):   # 0.05^i underflows after 249 ranks, 0 after 1
             assert topic_values(topic, ranked, plan, beta=beta) == topic_values(topic, ranked, plan, beta=beta,
                                                                                 ideal=whole)
+
+
+# ---------------------------------------------------------------------------
+# diversity qrels read without --diversity
+
+EXERCISES = Path(__file__).resolve().parent.parent / "exercises" / "diversity"
+
+
+def test_diversity_qrels_without_diversity_say_how_to_read_them(cli):
+    # qrels.txt judges both-1 for subtopic 1 (line 1) and subtopic 2 (line 11): to trec_eval's reader a repeat
+    done = cli("eval", "-m", "ndcg_cut.5", str(EXERCISES / "qrels.txt"), str(EXERCISES / "redundant.txt"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"irlab: error: {EXERCISES / 'qrels.txt'}:11: duplicate docno 'both-1' for topic '51' in "
+                           "qrels (first on line 1); a diversity qrels file (topic subtopic docno judgment) repeats a "
+                           "docno once per subtopic: irlab eval reads one with --diversity\n")
+    assert cli("eval", "--diversity", "-m", "strec@5", str(EXERCISES / "qrels.txt"),
+               str(EXERCISES / "redundant.txt")).returncode == 0
+
+
+def test_the_hint_is_for_qrels_only(tmp_path):
+    # a run repeating a docno is no diversity file: its message is as before, without the hint
+    from irlab.trec import read_qrels, read_run
+
+    (tmp_path / "run").write_text("1 Q0 d1 1 3 r\n1 Q0 d1 2 2 r\n")
+    with pytest.raises(InputFileError) as run_error:
+        read_run(tmp_path / "run")
+    assert str(run_error.value) == f"{tmp_path / 'run'}:2: duplicate docno 'd1' for topic '1' in run (first on line 1)"
+    (tmp_path / "qrels").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d1 0\n")
+    with pytest.raises(InputFileError, match=r"qrels:3: duplicate docno 'd1' for topic '1' in qrels \(first on line "
+                                             r"1\); a diversity qrels file .* with --diversity\Z"):
+        read_qrels(tmp_path / "qrels")

@@ -330,10 +330,7 @@ def _check_line(spec, path, lineno, toks, seen, out):
         first = seen.get(key)
         if first is not None:
             what = "run" if spec.kind == "run" else "qrels"
-            raise InputFileError(
-                path, lineno,
-                f"duplicate docno {_show(d)!r} for topic {_show(q)!r} in {what} (first on line {first})",
-            )
+            raise InputFileError(path, lineno, _duplicate_message(what, q, d, first))
         seen[key] = lineno
     out[0].append(q)
     out[1].append(d)
@@ -1191,11 +1188,19 @@ def _locate_duplicate(spec, path, topic, docno):
                     first = lineno
                 else:
                     what = "run" if spec.kind == "run" else "qrels"
-                    raise InputFileError(
-                        path, lineno,
-                        f"duplicate docno {_show(docno)!r} for topic {_show(topic)!r} in {what} (first on line {first})",
-                    )
+                    raise InputFileError(path, lineno, _duplicate_message(what, topic, docno, first))
     raise InputFileError(path, None, f"duplicate docno {_show(docno)!r} for topic {_show(topic)!r}")
+
+
+DIVERSITY_QRELS_HINT = ("; a diversity qrels file (topic subtopic docno judgment) repeats a docno once per subtopic: "
+                        "irlab eval reads one with --diversity")
+
+
+def _duplicate_message(what, topic, docno, first):
+    """A (topic, docno) pair given twice; in qrels, perhaps diversity qrels read as trec_eval's, so it says how
+    to read those."""
+    return (f"duplicate docno {_show(docno)!r} for topic {_show(topic)!r} in {what} (first on line {first})"
+            + (DIVERSITY_QRELS_HINT if what == "qrels" else ""))
 
 
 def read_qrels(path, *, progress=None) -> Qrels:
