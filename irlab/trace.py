@@ -328,7 +328,7 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
     if op == "pow":
         if fmt == "latex":
             exponent, _ = _write(ops[1], fmt, show_values, False)
-            return f"{{{part(ops[0], 4)}}}^{{{exponent}}}", 3
+            return f"{{{_power_base(part(ops[0], 4))}}}^{{{exponent}}}", 3
         return f"{part(ops[0], 4)}^{part(ops[1], 4)}", 3
     if op == "call":
         written_args = [_write(o, fmt, show_values, False)[0] for o in ops]
@@ -429,8 +429,15 @@ def _written(node: Traced, fmt: str) -> tuple[str, int]:
         return f"{num} / {den}", 2
     if op == "pow":
         base, exponent = part(ops[0], 4)[0], _written(ops[1], fmt)[0]
-        return (f"{{{base}}}^{{{exponent}}}" if latex else f"{base}^{part(ops[1], 4)[0]}"), 3
+        return (f"{{{_power_base(base)}}}^{{{exponent}}}" if latex else f"{base}^{part(ops[1], 4)[0]}"), 3
     return _value_latex(value) if latex else _value_text(value)
+
+
+def _power_base(latex: str) -> str:
+    """A power's base in LaTeX: a fraction or a negative number in brackets, (4/5)^0 and (-1)^2, never 4^0/5."""
+    if latex.startswith(("\\frac", "\\dfrac", "\\tfrac", "-")):
+        return rf"\left({latex}\right)"
+    return latex
 
 
 def written(node: Traced, fmt: str = "text") -> str:

@@ -238,3 +238,14 @@ def test_a_fraction_too_long_for_a_table_cell_shows_its_decimal():
     long = Fraction(9**20, 10**20)  # 0.9^20 = 0.12157665459056928801: 20-digit numerator and denominator
     assert cell_text(long) == "≈ 0.1216"
     assert cell_latex(long, str) == r"\approx 0.1216"
+
+
+def test_a_power_of_a_fraction_keeps_its_brackets_in_every_format():
+    from irlab import Ranking
+    from irlab.metrics import rank_biased_precision
+
+    result = rank_biased_precision(Ranking.parse("RNR"), persistence="4/5")
+    html = result.render("html")
+    # (4/5)^2 as a bracketed fraction to the power 2, never 4^2/5
+    assert "<msup><mrow><mo>(</mo><mfrac><mn>4</mn><mn>5</mn></mfrac><mo>)</mo></mrow><mn>2</mn></msup>" in html
+    assert r"{\left(\frac{4}{5}\right)}^{2}" in result.render("markdown") or "(4/5)^2" in result.render("markdown")
