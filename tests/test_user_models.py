@@ -174,6 +174,39 @@ def test_erg_is_named_after_a_textbook_metric_only_when_equal_to_it(values, k, d
     assert ("RBP normalised over the n ranks" in _label(model)) == equal
 
 
+def test_rbp_steps_show_the_closed_forms():
+    # ED = Σ_{i<=n} p^(i-1) = (1 - p^n) / (1 - p); S = Σ r_i p^(i-1); RBP = (1 - p) · S; ERG = RBP / (1 - p^n);
+    # P(n+1) = p^n. RNUR, p = 1/2, n = 6: ED = (63/64) / (1/2) = 63/32, S = 1 + 1/8 = 9/8, RBP = 9/16, ERG = 4/7
+    result = user_model(Ranking.parse("RNUR"), "rbp", persistence="1/2", max_depth=6)
+    steps = {step.symbol: step for step in result.steps}
+    assert steps["ED"].formula_text == "(1 - p^n) / (1 - p)" and steps["ED"].value == Fraction(63, 32)
+    assert steps["ED"].value == result.tables[0].rows[-1][4]  # the Σ of the column Π_{j<i} C(j)
+    assert steps["S"].value == Fraction(9, 8) and steps["RBP"].formula_text == "(1 - p) · S"
+    assert steps["ERG"].formula_text == "RBP / (1 - p^n)" and result.value == Fraction(4, 7)
+    assert steps["Π_{j<=n} C(j)"].formula_text == "p^n" and steps["Π_{j<=n} C(j)"].value == Fraction(1, 64)
+
+
+def test_long_exact_values_are_read_through_short_parts(cli):
+    # INST, T = 1, RNR read to n = 1000: ED is a fraction of 867 digits. P(1) = 1, P(3) = C(1) · C(2) = (1/4)(4/9) =
+    # 1/9, so G = Σ P(i) r_i = 1 + 1/9 = 10/9 and INST = G / ED; after rank 3, T_i = -1 and C(i) = ((i-1)/i)², so
+    # P(1001) = (1/9) · (2/1000)² = 1/2250000 and ETG = G - P(1001) · 2 = 1249999/1125000
+    out = cli("explain", "inst", "RNR").stdout
+    steps = out[out.index("Step 1."):]
+    assert "G = 1 + 1/9 = 10/9 ≈ 1.1111" in steps and "INST = G / ED = (10/9) / (" in steps
+    assert "ETG = G - Π_{j<=n} C(j) · Σ r_i = 10/9 - (1/2250000) · 2 = 1249999/1125000 ≈ 1.1111" in steps
+    assert "W(1) = 1 / ED" not in steps  # 867 digits over 867 digits: the table shows W(1) as a decimal
+    result_line = next(line for line in out.splitlines() if line.startswith("Result:"))
+    assert result_line == "Result: INST = G / ED ≈ 1.1111 / 1.5362 ≈ 0.7233"
+    data = json.loads(cli("explain", "inst", "RNR", "--format", "json").stdout)
+    assert data["answer"]["decimal"] == pytest.approx(0.72328889, abs=1e-8)
+    # RBP over 1,000 ranks: ERG = RBP / (1 - p^n) with RBP = (1/10)(1 + 81/100) = 181/1000, 1 - p^n ≈ 1
+    out = cli("explain", "rbp", "RNR", "--user-model").stdout
+    assert "Result: ERG = RBP / (1 - p^n) ≈ 0.181 / 1.0000 ≈ 0.1810" in out
+    assert "ED = (1 - p^n) / (1 - p) = (1 - (9/10)^1000) / (1 - 9/10) = " in out
+    # short values keep the sum of weights: W(1) + W(3) (test_user_model_text_reads_as_worked)
+    assert "Result: INST = 40/49 ≈ 0.8163" in cli("explain", "inst", "RNR", "--max-depth", "3").stdout
+
+
 # the textbook metrics they equal ----------------------------------------------------------------------------------
 
 binary = st.text("RNU", min_size=1, max_size=25).map(Ranking.parse)

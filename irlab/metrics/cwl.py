@@ -123,6 +123,8 @@ class _Model:
     quotient: Callable | None = None  # (rows, ED) -> the ERG written as a quotient (SDCG@k = DCG@k / ED)
     # (ERG, gains) -> (ERG's label, notes): the label names the textbook metric only when ERG equals it here
     relate: Callable | None = None
+    closed_depth: Callable | None = None  # n -> ED in closed form (RBP: (1 - p^n) / (1 - p))
+    closed_past: Callable | None = None  # n -> Π_{j<=n} C(j) in closed form (RBP: p^n)
 
 
 @dataclass
@@ -159,8 +161,12 @@ def _explain(model, ranking, depth) -> Result:
     reached = walk.reached()
     n = Traced(depth, "n", "Depth: ranks read (cwl-eval --max_depth)")
     expected = exact.total(walk.reach[:depth])
-    ed = Traced(expected, "ED", "Expected depth: the expected number of documents read, Σ_{i=1..n} Π_{j<i} C(j) "
-                "(cwl-eval ED = 1 / W(1))", note=f"the Σ of the column Π_{{j<i}} C(j) over the n = {depth} ranks")
+    column = f"the Σ of the column Π_{{j<i}} C(j) over the n = {depth} ranks"
+    ed = (model.closed_depth(n) if model.closed_depth else Traced(expected)).named(
+        "ED", "Expected depth: the expected number of documents read, Σ_{i=1..n} Π_{j<i} C(j) (cwl-eval ED = 1 / W(1))",
+        note=f"equal to {column}" if model.closed_depth else column)
+    # ED too long to read (INST over 1,000 ranks: 867-digit fractions): ERG is shown as the quotient G / ED
+    long = _abbreviated(expected)
     w1 = (1 / ed).named("W(1)", "Weight of rank 1")
     rows, terms, last_terms, cumulative = [], [], [], Fraction(0)
     for rank in range(1, reached + 1):
@@ -174,13 +180,20 @@ def _explain(model, ranking, depth) -> Result:
         if gain:
             weight = w1 if rank == 1 else Traced(w, f"W({rank})")
             terms.append(weight if gain == 1 else weight * Traced(gain))
-    erg = model.quotient(gains[:reached], ed) if model.quotient else total(terms)
+    if model.quotient:
+        erg, product, ratio = model.quotient(gains[:reached], ed, n)
+    elif long:
+        product = _weighted_gain(walk, gains, reached)
+        erg, ratio = product / ed, (product, ed)
+    else:
+        erg, product, ratio = total(terms), None, ()
     label, related = model.relate(erg.value, gains) if model.relate else (model.label, [])
     erg.named(model.symbol, label)
     notes = model.notes + gain_notes + related + _depth_notes(ranking, depth, reached)
     etg_value = exact.total(last_terms)
     leftover, gained = walk.reach[depth], sum(gains, Fraction(0))
-    etg = _total_gain(erg, ed, leftover, gained)
+    past = model.closed_past(n) if model.closed_past else Traced(leftover)
+    etg = _total_gain(erg, ed, past, gained, product if long else None)
     blank = ("",) * len(model.extra_columns)
     rows.append(["Σ", "", "", *blank, "", expected, 1, exact.sub(1, leftover), erg.value, "", etg_value])
     columns = ("rank i", "judgment", "r_i", *model.extra_columns, "C(i)", "Π_{j<i} C(j)", "W(i)", "L(i)",
@@ -194,11 +207,30 @@ def _explain(model, ranking, depth) -> Result:
               Note("convention", "L(i) = Π_{j<i} C(j) · (1 - C(i)), the probability that rank i is the last one read, "
                                  "as cwl-eval's CWLMetric.l_vector, not normalised: Σ_i L(i) = 1 - Π_{j<=n} C(j), "
                                  "short of 1 by the chance of reading past rank n")]
-    support = [*model.support, n, ed, w1, erg]
-    support += model_steps(model, erg, n, ranking, walk, expected)
+    support = [*model.support, n, ed, *([] if long else [w1]), erg]  # a long W(1) is in the table as a decimal
+    support += model_steps(model, ranking, walk, expected)
     support.append(etg)
     return Result(model.metric, model.title, erg, ranking=ranking, notes=notes, tables=[table], formula=model.formula,
-                  parameters={**model.parameters, "max_depth": depth}, support=support)
+                  parameters={**model.parameters, "max_depth": depth}, support=support,
+                  ratio=ratio if _abbreviated(erg.value) else ())
+
+
+def _abbreviated(value) -> bool:
+    """True when the exact value is written shortened: a fraction with more than exact.SHOWN_DIGITS digits above or
+    below (INST over 1,000 ranks), or a sum of too many logarithms (SDCG@300)."""
+    if exact.is_symbolic(value):
+        return "not written out" in exact.exact_text(value)
+    value = exact.rational(value)
+    return isinstance(value, Fraction) and max(abs(value.numerator), value.denominator) >= 10**exact.SHOWN_DIGITS
+
+
+def _weighted_gain(walk, gains, reached) -> Traced:
+    """G = Σ_i Π_{j<i} C(j) · r_i, so that ERG = G / ED: the gains weighted by the chance of reaching them, a sum
+    over the ranks with gain only, short where ED (a sum over all n ranks) is not."""
+    terms = [Traced(walk.reach[rank - 1]) if gain == 1 else Traced(walk.reach[rank - 1]) * Traced(gain)
+             for rank, gain in enumerate(gains[:reached], 1) if gain]
+    return total(terms, "G", "Gain weighted by the chance of reaching it: Σ_i Π_{j<i} C(j) · r_i over the ranks with "
+                             "gain (= ERG · ED)")
 
 
 def _times(value, gain):
@@ -209,27 +241,25 @@ def _times(value, gain):
     return value if gain == 1 else exact.mul(value, gain)
 
 
-def _total_gain(erg, ed, leftover, gained) -> Traced:
+def _total_gain(erg, ed, past, gained, product=None) -> Traced:
     """ETG from the rate and the depth: ERG · ED, less the gain of a user who reads past rank n (whom cwl-eval's L
-    leaves out), ETG = ERG · ED - Π_{j<=n} C(j) · Σ_i r_i; the table's last column sums to the same value."""
+    leaves out), ETG = ERG · ED - Π_{j<=n} C(j) · Σ_i r_i; the table's last column sums to the same value.
+    ``product`` is ERG · ED computed directly (G, DCG@k), used where ERG and ED are too long to write."""
     label = "Expected total gain Σ_i L(i) · Σ_{j<=i} r_j (cwl-eval ETU)"
     note = "equal to the Σ of the column L(i) · Σ_{j<=i} r_j"
-    if exact.is_zero(leftover) or not gained:
-        return (erg * ed).named("ETG", label, note=f"{note}; cwl-eval's README: ETU = EU · ED")
-    past = Traced(leftover, "Π_{j<=n} C(j)", "Probability of reading past rank n (no last rank within n)")
+    rate_times_depth = product if product is not None else erg * ed
+    if exact.is_zero(past.value) or not gained:
+        whole = erg * ed if product is None else total([product])  # ETG = G: a step of its own, not G renamed
+        return whole.named("ETG", label, note=f"{note}; cwl-eval's README: ETU = EU · ED")
+    past.named("Π_{j<=n} C(j)", "Probability of reading past rank n (no last rank within n)")
     found = Traced(gained, "Σ r_i", "Gain in the n ranks")
-    return (erg * ed - past * found).named("ETG", label, note=f"{note}, which leaves out the user who reads past "
-                                                                "rank n: short of EU · ED")
+    return (rate_times_depth - past * found).named("ETG", label, note=f"{note}, which leaves out the user who reads "
+                                                                      "past rank n: short of EU · ED")
 
 
-def model_steps(model, erg, n, ranking, walk, expected) -> list:
-    """Steps that relate the expected rate of gain to the textbook metric (RBP) and its residual."""
+def model_steps(model, ranking, walk, expected) -> list:
+    """The residual of the models whose C does not depend on the gains (RBP)."""
     steps = []
-    if model.metric == "rbp":
-        p = model.support[0]
-        steps.append((erg * (1 - p ** n)).named(
-            "RBP", "Rank-biased precision of the n ranks: ERG · (1 - p^n), the weights (1 - p) · p^(i-1) of "
-                   "Moffat & Zobel not normalised to the n ranks"))
     if model.residual:
         unknown = [rank for rank in range(1, len(walk.gains) + 1) if rank > ranking.retrieved or rank in ranking.unjudged]
         value = exact.div(exact.total(walk.reach[rank - 1] for rank in unknown), expected) if unknown else 0
@@ -389,10 +419,21 @@ def _rbp_model(ranking, depth, persistence=None) -> _Model:
     p = Traced(p_value, "p", "Persistence: probability of reading on to the next rank")
     notes = [Note("convention", f"cwl-eval normalises RBP's weights over the n = {depth} ranks read: W(i) = "
                                 "p^(i-1) · (1 - p) / (1 - p^n), so ERG = RBP / (1 - p^n), a little above Moffat & "
-                                "Zobel's RBP = (1 - p) · Σ r_i · p^(i-1) (the step RBP undoes it); the residual ResERG "
+                                "Zobel's RBP = (1 - p) · Σ r_i · p^(i-1) (both are steps below); the residual ResERG "
                                 "covers the n ranks, irlab's rbp residual the whole infinite list: "
                                 "ResERG = (resid - p^n) / (1 - p^n)")]
     formula = _formula("C(i) = p", "C(i) = p")
+
+    def quotient(gains, ed, n):
+        # Moffat & Zobel's RBP = (1 - p) · S over the n ranks, S = Σ r_i · p^(i-1); W's normalisation makes
+        # ERG = RBP / (1 - p^n) (and ERG · ED = S, since ED = (1 - p^n) / (1 - p))
+        terms = [p ** (rank - 1) if gain == 1 else Traced(gain) * p ** (rank - 1)
+                 for rank, gain in enumerate(gains, 1) if gain]
+        s = total(terms, "S", "Σ r_i · p^(i-1) over the n ranks read")
+        rbp = ((1 - p) * s).named("RBP", "Rank-biased precision of the n ranks (Moffat & Zobel's weights (1 - p) · "
+                                         "p^(i-1), not normalised to the n ranks)")
+        normaliser = 1 - p ** n
+        return rbp / normaliser, s, (rbp, Traced(normaliser.value, "(1 - p^n)"))
 
     def relate(erg, gains):  # the step RBP = ERG · (1 - p^n) is irlab's rbp unless the list was cut at n
         of_n, textbook = exact.mul(erg, 1 - p_value ** depth), rank_biased_precision(ranking, persistence=p_value)
@@ -405,7 +446,8 @@ def _rbp_model(ranking, depth, persistence=None) -> _Model:
     return _Model("rbp", f"RBP (p = {exact.value_text(p_value)}) as a user model (C/W/L)", "ERG",
                   "Expected rate of gain (RBP normalised over the n ranks)", formula,
                   lambda rank, gain, found: (p_value, ()), {"persistence": p_value}, [p], notes=notes, residual=True,
-                  relate=relate)
+                  relate=relate, quotient=quotient, closed_depth=lambda n: (1 - p ** n) / (1 - p),
+                  closed_past=lambda n: p ** n)
 
 
 def _sdcg_model(ranking, depth, k=None) -> _Model:
@@ -430,12 +472,12 @@ def _sdcg_model(ranking, depth, k=None) -> _Model:
     def reach(rank):  # Π_{j<i} log2(j+1) / log2(j+2) telescopes to 1 / log2(i+1)
         return exact.div(1, exact.log2(rank + 1)) if rank <= k else 0
 
-    def quotient(gains, ed):
+    def quotient(gains, ed, n):
         terms = [Traced(gain) if rank == 1 else Traced(gain) / log2(rank + 1)
                  for rank, gain in enumerate(gains, 1) if gain]
         cut = "" if m == k else f" of the n = {depth} ranks read (the sums stop at rank n < k = {k})"
         dcg = total(terms, f"DCG@{m}", f"Σ_{{i<={m}}} r_i / log2(i+1): the discounted gain{cut}")
-        return dcg / ed
+        return dcg / ed, dcg, (dcg, ed)  # ERG, ERG · ED, and the parts a long answer is read through
 
     formula = Formula("SDCG@k = DCG@k / Σ_{i<=k} 1/log2(i+1) = Σ_i W(i) · r_i, W(i) = (1/log2(i+1)) / Σ_{j<=k} "
                       "1/log2(j+1) for i <= k; C(i) = log2(i+1) / log2(i+2) for i < k, C(k) = 0",
