@@ -183,7 +183,7 @@ def test_rbp_steps_show_the_closed_forms():
     assert steps["ED"].value == result.tables[0].rows[-1][4]  # the Σ of the column Π_{j<i} C(j)
     assert steps["S"].value == Fraction(9, 8) and steps["RBP"].formula_text == "(1 - p) · S"
     assert steps["ERG"].formula_text == "RBP / (1 - p^n)" and result.value == Fraction(4, 7)
-    assert steps["Π_{j<=n} C(j)"].formula_text == "p^n" and steps["Π_{j<=n} C(j)"].value == Fraction(1, 64)
+    assert steps["P(n+1)"].formula_text == "p^n" and steps["P(n+1)"].value == Fraction(1, 64)
 
 
 def test_long_exact_values_are_read_through_short_parts(cli):
@@ -193,7 +193,7 @@ def test_long_exact_values_are_read_through_short_parts(cli):
     out = cli("explain", "inst", "RNR").stdout
     steps = out[out.index("Step 1."):]
     assert "G = 1 + 1/9 = 10/9 ≈ 1.1111" in steps and "INST = G / ED = (10/9) / (" in steps
-    assert "ETG = G - Π_{j<=n} C(j) · Σ r_i = 10/9 - (1/2250000) · 2 = 1249999/1125000 ≈ 1.1111" in steps
+    assert "ETG = G - P(n+1) · Σ r_i = 10/9 - (1/2250000) · 2 = 1249999/1125000 ≈ 1.1111" in steps
     assert "W(1) = 1 / ED" not in steps  # 867 digits over 867 digits: the table shows W(1) as a decimal
     result_line = next(line for line in out.splitlines() if line.startswith("Result:"))
     assert result_line == "Result: INST = G / ED ≈ 1.1111 / 1.5362 ≈ 0.7233"

@@ -243,7 +243,8 @@ def _times(value, gain):
 
 def _total_gain(erg, ed, past, gained, product=None) -> Traced:
     """ETG from the rate and the depth: ERG · ED, less the gain of a user who reads past rank n (whom cwl-eval's L
-    leaves out), ETG = ERG · ED - Π_{j<=n} C(j) · Σ_i r_i; the table's last column sums to the same value.
+    leaves out), ETG = ERG · ED - P(n+1) · Σ_i r_i with P(n+1) = Π_{j<=n} C(j); the table's last column sums to the
+    same value.
     ``product`` is ERG · ED computed directly (G, DCG@k), used where ERG and ED are too long to write."""
     label = "Expected total gain Σ_i L(i) · Σ_{j<=i} r_j (cwl-eval ETU)"
     note = "equal to the Σ of the column L(i) · Σ_{j<=i} r_j"
@@ -251,7 +252,8 @@ def _total_gain(erg, ed, past, gained, product=None) -> Traced:
     if exact.is_zero(past.value) or not gained:
         whole = erg * ed if product is None else total([product])  # ETG = G: a step of its own, not G renamed
         return whole.named("ETG", label, note=f"{note}; cwl-eval's README: ETU = EU · ED")
-    past.named("Π_{j<=n} C(j)", "Probability of reading past rank n (no last rank within n)")
+    # P(n+1), not Π_{j<=n} C(j), as the symbol: LaTeX sets it as a name (Markdown, HTML and PDF showed its braces)
+    past.named("P(n+1)", "Probability of reading past rank n, P(n+1) = Π_{j<=n} C(j) (no last rank within n)")
     found = Traced(gained, "Σ r_i", "Gain in the n ranks")
     return (rate_times_depth - past * found).named("ETG", label, note=f"{note}, which leaves out the user who reads "
                                                                       "past rank n: short of EU · ED")
