@@ -383,6 +383,28 @@ def _integer_text(n: int) -> str:
     return f"{'-' if n < 0 else ''}{head}…{tail:05d} ({digits:,} digits)"
 
 
+def _all_digits(n: int) -> str:
+    """Every digit of ``n``, past Python's 4,300-digit limit on str(int) too (halves by a power of ten)."""
+    if abs(n).bit_length() <= 12_000:  # about 3,600 digits: within the limit
+        return str(n)
+    if n < 0:
+        return "-" + _all_digits(-n)
+    half = (int(n.bit_length() * 0.30102999566398) + 1) // 2
+    high, low = divmod(n, 10**half)
+    return _all_digits(high) + _all_digits(low).rjust(half, "0")
+
+
+def full_text(value) -> str:
+    """The exact value with every digit ('21/50', a 7,000-digit fraction whole): for machines (JSON), where
+    :func:`exact_text` abbreviates a long integer for a reader."""
+    if not is_symbolic(value):
+        value = rational(value)
+        if isinstance(value, Fraction):
+            return f"{_all_digits(value.numerator)}/{_all_digits(value.denominator)}"
+        return _all_digits(value)
+    return _symbolic_text(value)
+
+
 def exact_text(value) -> str:
     """The exact value as plain text: '21/50', '3', or sympy's expression written with log2."""
     if not is_symbolic(value):

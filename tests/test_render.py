@@ -249,3 +249,17 @@ def test_a_power_of_a_fraction_keeps_its_brackets_in_every_format():
     # (4/5)^2 as a bracketed fraction to the power 2, never 4^2/5
     assert "<msup><mrow><mo>(</mo><mfrac><mn>4</mn><mn>5</mn></mfrac><mo>)</mo></mrow><mn>2</mn></msup>" in html
     assert r"{\left(\frac{4}{5}\right)}^{2}" in result.render("markdown") or "(4/5)^2" in result.render("markdown")
+
+
+def test_json_keeps_every_digit_of_a_long_exact_value():
+    import json
+    from fractions import Fraction
+
+    from irlab import Ranking
+    from irlab.metrics import inst
+
+    result = inst(Ranking.parse("RNR"), target=1)  # over 1,000 ranks: 867-digit numerator and denominator
+    data = json.loads(result.render("json"))
+    value = Fraction(data["answer"]["value"])  # parseable, and the very value computed
+    assert value == result.value and len(str(value.denominator)) == 867
+    assert "digits)" in result.render("text")  # a reader still sees it abbreviated

@@ -1,4 +1,4 @@
-"""JSON: one object per document; exact values as strings ("21/50"), decimals as numbers."""
+"""JSON: one object per document; exact values as strings with every digit ("21/50"), decimals as numbers."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def _cell(cell):
         return cell
     if isinstance(cell, int):
         return cell
-    return exact.exact_text(cell_value(cell))
+    return exact.full_text(cell_value(cell))
 
 
 def document_data(title, blocks, meta) -> dict:
@@ -50,7 +50,7 @@ def document_data(title, blocks, meta) -> dict:
 
 
 def _number(value) -> dict:
-    return {"value": exact.exact_text(value), "decimal": exact.to_float(value)}
+    return {"value": exact.full_text(value), "decimal": exact.to_float(value)}
 
 
 def _step(step) -> dict:
