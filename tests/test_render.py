@@ -263,3 +263,12 @@ def test_json_keeps_every_digit_of_a_long_exact_value():
     value = Fraction(data["answer"]["value"])  # parseable, and the very value computed
     assert value == result.value and len(str(value.denominator)) == 867
     assert "digits)" in result.render("text")  # a reader still sees it abbreviated
+
+
+def test_a_step_whose_name_is_its_formula_says_it_once():
+    from irlab import Ranking
+    from irlab.metrics import rank_biased_precision
+
+    result = rank_biased_precision(Ranking.parse("RNR"), persistence="1/2")
+    step = next(line for line in result.render("markdown").splitlines() if "Upper bound" in line)
+    assert step.count("resid") == 1  # not "RBP + resid = RBP + resid = 5/8 + 1/8"

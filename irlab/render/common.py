@@ -106,8 +106,10 @@ def _scientific(decimal: str, latex: bool) -> str:
 
 
 def _same(a: str, b: str) -> bool:
-    """Equal but for spacing and LaTeX's sizing of brackets: '3 / 5' and '3/5' are the same text to a reader."""
+    """Equal but for spacing, LaTeX's sizing of brackets and upright names: '3 / 5' and '3/5', or
+    '\\mathrm{RBP + resid}' and '\\mathrm{RBP} + \\mathrm{resid}', are the same text to a reader."""
     def normal(s):
+        s = re.sub(r"\\mathrm\{([^{}]*)\}", r"\1", s)
         return s.replace(r"\left", "").replace(r"\right", "").replace(" ", "")
 
     return normal(a) == normal(b)
