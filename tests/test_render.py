@@ -272,3 +272,12 @@ def test_a_step_whose_name_is_its_formula_says_it_once():
     result = rank_biased_precision(Ranking.parse("RNR"), persistence="1/2")
     step = next(line for line in result.render("markdown").splitlines() if "Upper bound" in line)
     assert step.count("resid") == 1  # not "RBP + resid = RBP + resid = 5/8 + 1/8"
+
+
+def test_a_bracketed_group_takes_its_superscript_whole_in_mathml():
+    from irlab.render.mathml import to_mathml
+
+    # INST's ((i + 2T - 1)/(i + 2T))^2: the square belongs to the bracketed fraction, not to its closing bracket
+    got = to_mathml(r"\left(\frac{a}{b}\right)^2")
+    assert got == ("<math><msup><mrow><mo>(</mo><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>)</mo></mrow><mn>2</mn></msup>"
+                   "</math>")

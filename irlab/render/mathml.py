@@ -97,6 +97,14 @@ class _Parser:
             raise MathMLError(f"missing '}}' in {self.latex!r}")
         return _row(items) if items else "<mrow></mrow>"
 
+    def _delimiter(self):
+        """The delimiter after \\left, \\right or \\bigl …: a stretching operator, or nothing for '.'."""
+        delimiter = self.take()
+        if delimiter == ".":
+            return None
+        symbol = _OPERATORS.get(delimiter[1:], delimiter[1:]) if delimiter.startswith("\\") else delimiter
+        return f"<mo>{escape(symbol)}</mo>"
+
     def scripts_free_atom(self, token, upright):
         self.position -= 1
         return self.atom(upright)
@@ -152,12 +160,19 @@ class _Parser:
             return self.group(upright=name != "mathit")
         if name == "text":
             return f"<mtext>{escape(text_of_latex(self._raw_group()))}</mtext>"
-        if name in ("left", "right", "bigl", "bigr", "Bigl", "Bigr"):
-            delimiter = self.take()
-            if delimiter == ".":
-                return None
-            symbol = _OPERATORS.get(delimiter[1:], delimiter[1:]) if delimiter.startswith("\\") else delimiter
-            return f"<mo>{escape(symbol)}</mo>"
+        if name == "left":  # \left( … \right): one group, so a script after \right belongs to all of it
+            opening = self._delimiter()
+            items = []
+            while self.peek() not in (None, "}", "\\right"):
+                atom = self.atom(upright)
+                if atom is not None:
+                    items.append(self.scripts(atom))
+            if self.take() != "\\right":
+                raise MathMLError(f"\\left without \\right in {self.latex!r}")
+            closing = self._delimiter()
+            return _row([part for part in (opening, *items, closing) if part])
+        if name in ("right", "bigl", "bigr", "Bigl", "Bigr"):
+            return self._delimiter()
         if name in _LARGE:
             return f'<mo largeop="true" movablelimits="true">{_LARGE[name]}</mo>'
         if name in _NAMED:
