@@ -12,8 +12,10 @@ from .ranking import Ranking
 from .trec.evaluate import topic_judgments  # loads numpy: irlab/__init__ does not import this module
 
 
-def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = None) -> tuple[Ranking, list[Note]]:
-    """The topic's ranking in trec_eval's order (score descending, ties by docno descending), judged by the qrels.
+def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = None,
+                  with_scores: bool = False) -> tuple[Ranking, list[Note]]:
+    """The topic's ranking in trec_eval's order (score descending, ties by docno descending), judged by the qrels;
+    ``with_scores``: carrying the run's scores, for a tie convention other than trec_eval's order (--ties average).
 
     Unjudged and negatively judged documents count as non-relevant (grade 0), as trec_eval counts them for
     P, AP and nDCG; the judged documents not retrieved give R and the ideal ranking. These assumptions are
@@ -39,7 +41,8 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
                                   text=f"topic {judged.topic}", remarks=tuple(remarks), unjudged=unjudged_ranks,
                                   nonrelevant_unretrieved=nonrelevant_unretrieved,
                                   sampled_out=tuple(rank for rank, g in enumerate(judged.grades, 1)
-                                                    if g is not None and g < 0))  # in the pool, not judged (infAP)
+                                                    if g is not None and g < 0),  # in the pool, not judged (infAP)
+                                  **({"scores": list(judged.scores)} if with_scores else {}))
     return ranking, [Note("assumption", remark) for remark in remarks]
 
 

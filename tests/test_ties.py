@@ -6,6 +6,7 @@ irlab's untied AP and DCG, for tie-averaged AP (McSherry & Najork 2008's definit
 """
 
 import itertools
+import json
 import math
 import subprocess
 import sys
@@ -301,3 +302,22 @@ def test_bad_scores_in_a_set_are_located(tmp_path, change, message):
         load(path)
         solve(path)
     assert message in str(error.value) and "exercise t" in str(error.value)
+
+
+def test_a_trec_topic_takes_the_tie_conventions_with_the_runs_scores(tmp_path, capsys):
+    from sklearn.metrics import ndcg_score
+
+    from irlab.cli import main
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 1\n")
+    run.write_text("1 Q0 a 1 0.9 r\n1 Q0 b 2 0.5 r\n1 Q0 c 3 0.5 r\n1 Q0 d 4 0.1 r\n")
+    files = ["--qrels", str(qrels), "--run", str(run), "--topic", "1"]
+    assert main(["explain", "ap", *files]) == 0  # trec_eval's order: c before b (docno descending)
+    assert capsys.readouterr().out.rstrip().endswith("AP = 11/12 ≈ 0.9167")
+    # averaged over the orders of b and c, by hand: ((1 + 2/3 + 3/4) + (1 + 1 + 3/4)) / 2 / 3 = 31/36
+    assert main(["explain", "ap", *files, "--ties", "average"]) == 0
+    assert "AP = 31/36" in capsys.readouterr().out
+    assert main(["explain", "ndcg", *files, "--ties", "average", "--format", "json"]) == 0
+    decimal = json.loads(capsys.readouterr().out)["answer"]["decimal"]
+    assert abs(decimal - ndcg_score([[1, 0, 1, 1]], [[0.9, 0.5, 0.5, 0.1]])) < 1e-12

@@ -249,7 +249,10 @@ def _topic_inputs(args, options):
         raise ParameterError("give either a RANKING (with --relevant/--unretrieved/--collection) or --qrels/--run/--topic")
     threshold = integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
     depth = integer(args.depth, "depth (--depth)", 1)
-    ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth)
+    ties = options.get("ties")
+    with_scores = ties is not None and conv.TIES.choice(ties).key not in ("docno-descending", "input-order")
+    ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth,
+                               with_scores=with_scores)
     # the ranking's own remarks travel with it; these notes are about the conventions switched to trec_eval's
     return [ranking], trec_eval_options(options)
 
