@@ -340,8 +340,10 @@ def _exact_rational(value) -> Fraction | int:
     return value if type(value) is int or type(value) is Fraction else Fraction(value)
 
 
-def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
-    """Round half away from zero to ``decimals`` places; drop trailing zeros unless ``strip`` is False.
+def decimal_text(value, decimals: int = DECIMALS, strip: bool = True, scientific: bool = True) -> str:
+    """Round half away from zero to ``decimals`` places; drop trailing zeros unless ``strip`` is False; a non-zero
+    value too small for the places in e-notation (never shown as 0), unless ``scientific`` is False (a file format
+    that takes plain decimals only: the LMS banks).
 
     21/50 -> '0.42', 1/3 -> '0.3333'.
     """
@@ -354,10 +356,10 @@ def decimal_text(value, decimals: int = DECIMALS, strip: bool = True) -> str:
         rounded = (2 * abs(numerator) * 10**decimals + denominator) // (2 * denominator)
         sign = "-" if numerator < 0 and rounded else ""
         whole, frac = divmod(rounded, 10**decimals)
-        text = f"{sign}{whole}.{frac:0{decimals}d}"
+        text = f"{sign}{whole}.{frac:0{decimals}d}" if decimals else f"{sign}{whole}"
     if strip and "." in text:
         text = text.rstrip("0").rstrip(".")
-    if text.lstrip("-").strip("0.") == "" and value != 0:
+    if scientific and text.lstrip("-").strip("0.") == "" and value != 0:
         return f"{to_float(value):.3e}"  # too small for fixed decimals: never show a non-zero value as 0
     return "0" if text in ("-0", "") else text
 

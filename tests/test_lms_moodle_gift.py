@@ -464,3 +464,13 @@ def test_real_bank_in_gift(real_bank):
             assert abs(Fraction(tolerance) - answer.margin) <= answer.margin / 1000
             assert Fraction(credit) == 100 * grade_option(answer.credit)
             assert back(feedback) == answer.feedback
+
+
+def test_the_lms_decimals_are_irlabs_rounding_without_e_notation():
+    from irlab import exact
+    from irlab.lms import qti
+
+    # half away from zero, as irlab rounds everywhere (Python's round() would give 0.12 for 0.125)
+    assert decimal_text(Fraction(1, 8), 2) == exact.decimal_text(Fraction(1, 8), 2) == "0.13"
+    assert decimal_text(Fraction(1, 10**7), 9) == "0.0000001"  # a number field takes no e-notation
+    assert qti.decimal_text(Fraction(1, 10**7), 9) == "0.000000100" and qti.decimal_text(Fraction(7, 2), 0) == "4"

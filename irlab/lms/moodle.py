@@ -26,6 +26,7 @@ from fractions import Fraction
 from html import escape as html_escape
 from xml.sax.saxutils import escape as xml_escape
 
+from irlab.exact import decimal_text as exact_decimal_text
 from irlab.escape import CONTROL_CHARACTER, XML_NONCHARACTER, control_name, visible_in_xml
 from irlab.lms.bank import Bank, BankQuestion, NumericAnswer
 
@@ -63,12 +64,9 @@ def _finite_places(x: Fraction) -> int | None:
 
 
 def decimal_text(x: Fraction, places: int) -> str:
-    """``x`` rounded to ``places`` decimals, trailing zeros dropped: ``0.42``, ``3``, ``-0.3333333``."""
-    scaled = round(abs(x) * 10 ** places)
-    sign = "-" if x < 0 and scaled else ""
-    whole, frac = divmod(scaled, 10 ** places)
-    frac_text = f"{frac:0{places}d}".rstrip("0") if places else ""
-    return f"{sign}{whole}" + (f".{frac_text}" if frac_text else "")
+    """``x`` rounded (half away from zero) to ``places`` decimals, trailing zeros dropped, never in e-notation:
+    ``0.42``, ``3``, ``-0.3333333`` (irlab.exact.decimal_text, as a Moodle number field takes it)."""
+    return exact_decimal_text(x, places, scientific=False)
 
 
 def _places_within(margin: Fraction, at_least: int) -> int:

@@ -42,6 +42,7 @@ from fractions import Fraction
 from xml.etree import ElementTree as ET
 
 from ..escape import visible_in_xml
+from ..exact import decimal_text as exact_decimal_text
 from .bank import Bank, BankQuestion, NumericAnswer
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -62,12 +63,8 @@ def html_text(text: str) -> str:
 
 
 def decimal_text(value: Fraction, decimals: int) -> str:
-    """``value`` (a multiple of 10**-decimals, or rounded half away from zero to one) with ``decimals`` places."""
-    scaled = abs(value) * 10**decimals
-    whole = int(scaled + Fraction(1, 2))
-    sign = "-" if value < 0 and whole else ""
-    digits = str(whole).rjust(decimals + 1, "0")
-    return sign + (digits[:-decimals] + "." + digits[-decimals:] if decimals else digits)
+    """``value`` rounded half away from zero to exactly ``decimals`` places, never in e-notation (Canvas's bounds)."""
+    return exact_decimal_text(value, decimals, strip=False, scientific=False)
 
 
 def answer_bounds(answer: NumericAnswer, shown: int = 4) -> tuple[str, str, str]:
