@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .. import exact
-from ..render.common import visible_controls
+from ..escape import visible_controls
 from ..render.markdown import escape_markdown, markdown_line
 from ..solvers.choices import judge
 from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value

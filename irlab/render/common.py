@@ -6,8 +6,6 @@ import re
 from fractions import Fraction
 
 from .. import exact
-# the control-character rule lives in irlab.escape (the trace needs it too); named here as well for older imports
-from ..escape import CONTROL_CHARACTER, control_name, visible_controls  # noqa: F401
 from ..trace import Traced, symbol_latex, written
 
 NOTE_TITLES = {"convention": "Convention", "assumption": "Assumption", "warning": "Warning", "reading": "Reading"}

@@ -6,7 +6,7 @@ import re
 
 from .. import exact
 from ..document import Answer, AnswerBox, Figure, Formula, Note, Paragraph, Section, Steps, Table, WorkingTable
-from ..escape import latex_escape, latex_name  # noqa: F401  (latex_name: the escaper of names, read from here too)
+from ..escape import latex_escape
 from ..trace import symbol_latex
 from .common import (NOTE_TITLES, _visible_width, break_latex, cell_latex, nested_subscript, prose_parts, ratio_chain,
                      ratio_exact_latex, step_parts, value_latex)
