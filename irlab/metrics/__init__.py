@@ -45,7 +45,7 @@ LOG_BASE = Parameter("log_base", "int", "base of the discount's logarithm (sciki
 METRICS = (
     Metric("precision", "Precision (P@k with --k)", "P@k = hits@k / k", r"P@k = \frac{\mathrm{hits}@k}{k}",
            precision, "IIR 8.3-8.4; trec_eval P_k", parameters=(K,),
-           conventions=(conv.PRECISION_DENOMINATOR,)),
+           conventions=(conv.PRECISION_DENOMINATOR, conv.TIES)),
     Metric("recall", "Recall (Rec@k with --k)", "Rec@k = hits@k / R", r"\mathrm{Rec}@k = \frac{\mathrm{hits}@k}{R}",
            recall, "IIR 8.3; trec_eval recall_k", parameters=(K,),
            conventions=(conv.RECALL_DENOMINATOR,)),
@@ -61,7 +61,7 @@ METRICS = (
            r_precision, "IIR 8.4; trec_eval Rprec", aliases=("r-precision",)),
     Metric("rr", "Reciprocal rank (mean: MRR)", "RR@k = 1 / rank of the first relevant document",
            r"\mathrm{RR}@k = \frac{1}{\mathrm{rank}_1}", reciprocal_rank, "Voorhees 1999 (TREC-8 QA track); trec_eval recip_rank",
-           parameters=(K,), aliases=("mrr",), averaged_as="MRR"),
+           parameters=(K,), conventions=(conv.TIES,), aliases=("mrr",), averaged_as="MRR"),
     Metric("ap", "Average precision (mean: MAP)", "AP@k = (1 / D) · Σ_{i<=k} rel_i · P@i",
            r"\mathrm{AP}@k = \frac{1}{D} \sum_{i=1}^{k} rel_i \cdot P@i", average_precision,
            "IIR 8.4; trec_eval map", parameters=(K,), conventions=(conv.AP_DENOMINATOR, conv.TIES),

@@ -10,6 +10,8 @@ from ..trace import Traced, call, minimum
 from .common import rank_table, ranking_notes, relevant_leaf
 from .counts import f_of_counts, precision_of_counts, recall_of_counts
 from .fbeta import f_of_nodes, set_f_formula
+from .ties import (AVERAGED, AVERAGED_PRECISION_NOTE, expected_hits, expected_relevance_table, split_group, tie_choice,
+                   tie_notes, with_tie_columns)
 
 
 def _hits_leaf(ranking, cut: Cut) -> Traced:
@@ -44,18 +46,25 @@ def success(ranking, k=None) -> Result:
                   tables=[rank_table(ranking, cut.depth)])
 
 
-def precision(ranking, k=None, precision_denominator=None) -> Result:
+def precision(ranking, k=None, precision_denominator=None, ties=None) -> Result:
     """Precision of the top k (all retrieved without k): relevant retrieved / retrieved.
 
     P@k = hits@k / k   (IIR 8.3-8.4; trec_eval P_k divides by k even when fewer were retrieved)
 
+    A ranking given with its scores may have ties: ``ties`` reads it in the order written (the default) or, with
+    tie-averaged, takes the mean over every order of each tied group (McSherry & Najork 2008): a group of n ranks
+    s+1 … s+n holding r relevant documents that the cut-off k splits adds r · (k - s) / n expected hits.
+
     >>> from irlab import Ranking
     >>> precision(Ranking.parse("RNNRR"), k=4).value
     Fraction(1, 2)
+    >>> precision(Ranking.parse("RNRN", scores="0.9,0.5,0.5,0.1"), k=2, ties="tie-averaged").value  # (1 + 1/2) / 2
+    Fraction(3, 4)
     """
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
         return precision_of_counts(ranking, k)
     cut = Cut.of(ranking, k)
+    tie = tie_choice(ranking, ties, "precision")
     notes = []
     conventions = {}
     # the formula shown is the one computed: P = hits / n without a cut-off, P@k = hits@k / n@k when dividing by
@@ -76,9 +85,22 @@ def precision(ranking, k=None, precision_denominator=None) -> Result:
             denominator = Traced(cut.depth, "n@k", "Documents retrieved in the top k")
             formula = Formula("P@k = hits@k / n@k, n@k = min(k, n)",
                               r"P@k = \frac{\mathrm{hits}@k}{n@k}, \quad n@k = \min(k, n)")
-    value = (_hits_leaf(ranking, cut) / denominator).named(f"P{cut.suffix}", "Precision")
+    hits_node, table = _hits_leaf(ranking, cut), rank_table(ranking, cut.depth)
+    if tie is not None:
+        conventions["ties"] = tie
+        notes += tie_notes(ranking, tie, cut.depth)
+        table = with_tie_columns(table, ranking, cut.depth)
+        split = split_group(ranking, cut.depth) if tie.key == AVERAGED else None
+        if tie.key == AVERAGED and any(last > first for first, last in ranking.tied_groups(cut.depth)):
+            notes.append(Note("reading", AVERAGED_PRECISION_NOTE))
+            table = expected_relevance_table(ranking, cut.depth)
+        if split:  # only a group the cut-off splits makes hits@k depend on the order
+            hits_node = expected_hits(ranking, cut.depth, split, cut.suffix)
+            over = denominator.symbol  # k, or n@k with precision_denominator = retrieved
+            formula = Formula(f"P@k = E[hits@k] / {over}", rf"P@k = \frac{{E[\mathrm{{hits}}@k]}}{{{over}}}")
+    value = (hits_node / denominator).named(f"P{cut.suffix}", "Precision")
     return Result("precision", "Precision", value, formula=formula, ranking=ranking, conventions=conventions,
-                  parameters={"k": cut.k}, notes=notes, tables=[rank_table(ranking, cut.depth)])
+                  parameters={"k": cut.k}, notes=notes, tables=[table])
 
 
 def recall(ranking, k=None, recall_denominator=None) -> Result:

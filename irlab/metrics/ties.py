@@ -1,4 +1,4 @@
-"""Tied scores: AP, DCG and nDCG of a ranking given with its scores, under the ``ties`` convention.
+"""Tied scores: P@k, RR, AP, DCG and nDCG of a ranking given with its scores, under the ``ties`` convention.
 
 A system that gives several documents the same score has not ordered them. trec_eval breaks the tie by docno
 (descending) and ranx keeps the input order: either way one order is evaluated, the ranking as written (``ties =
@@ -10,7 +10,12 @@ each tied group (``ties = tie-averaged``), and show it needs no enumeration:
   (scikit-learn's ``dcg_score`` and ``ndcg_score`` with ``ignore_ties=False``);
 * AP: a relevant document of a group of n ranks s+1 … s+n, with c relevant documents above the group and r in it, is
   at rank s+j with probability 1/n, and each of the r - 1 others precedes it with probability (j-1)/(n-1), so the
-  group adds E = (r/n) · Σ_j (c + 1 + (j-1)(r-1)/(n-1)) / (s+j) to the sum of precisions.
+  group adds E = (r/n) · Σ_j (c + 1 + (j-1)(r-1)/(n-1)) / (s+j) to the sum of precisions;
+* P@k: each rank of a group holds a relevant document in r of every n orders, so a group the cut-off k splits adds
+  r · (k - s) / n expected relevant documents to the top k (a group wholly inside it adds its r in every order);
+* RR: if the first group holding relevant documents has r of them at ranks s+1 … s+n, the first relevant one is at
+  s+j with probability C(n-j, r-1) / C(n, r) (the other r - 1 lie below it), so E[RR] = Σ_j C(n-j, r-1) / (C(n, r) ·
+  (s+j)), ranks beyond the cut-off adding 0.
 
 scikit-learn's ``average_precision_score`` is not that mean: it lets a tied group enter at once, as one threshold of
 the precision-recall curve, so each relevant document of the group counts the precision at the group's last rank
@@ -27,12 +32,13 @@ gives 7/10:
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 
 from .. import conventions as conv
 from ..document import Note, Table
 from ..errors import ParameterError
 from ..ranking import score_text
-from ..trace import Traced, total
+from ..trace import Traced, call, total
 from .common import precision_at
 
 ORDERED = ("docno-descending", "input-order")  # the ranking as written is the order evaluated
@@ -220,3 +226,98 @@ def averaged_dcg(ranking, depth: int, gains, term_of, symbol: str, label: str, g
 def averaged_dcg_table(rows, gain_header: str, discount_header: str) -> Table:
     return Table(("rank", "grade", "score", "tied ranks", gain_header, "mean gain Ḡ of the group", discount_header,
                   "term"), tuple(rows), "Ranking (tied ranks share their group's mean gain)")
+
+
+# P@k ------------------------------------------------------------------------------------------
+
+AVERAGED_PRECISION_NOTE = ("each rank of a tied group of n ranks s+1 … s+n holding r relevant documents holds a relevant "
+                           "one in r of every n orders (E[rel_i] = r/n): a group wholly inside the top k adds its r "
+                           "relevant documents in every order, and a group the cut-off k splits adds r · (k - s) / n "
+                           "expected ones")
+
+
+def expected_relevance(ranking, depth: int) -> list:
+    """E[rel_i] at each rank down to ``depth``: rel_i for an untied rank, r/n on the n ranks of a group holding r."""
+    per_rank = []
+    for first, last in ranking.tied_groups(depth):
+        share = Fraction(ranking.hits(last) - ranking.hits(first - 1), last - first + 1)
+        per_rank += [share] * (min(last, depth) - first + 1)
+    return per_rank
+
+
+def expected_hits(ranking, depth: int, split, suffix: str) -> Traced:
+    """E[hits@k] when the cut-off k = ``depth`` splits the tied group ``split`` = (first, last): the relevant documents
+    above the group, in every order, plus the group's r · (k - s) / n."""
+    first, last = split
+    s, n = first - 1, last - first + 1
+    relevant = ranking.hits(last) - ranking.hits(s)
+    name = group_text(first, last)
+    group = (Traced(relevant, f"r_{name}") * (Traced(depth, "k") - Traced(s, "s")) / Traced(n, f"n_{name}")).named(
+        f"E_{name}", f"Expected relevant documents among the tied ranks {name} inside the top {depth} (r = {relevant} "
+                     f"relevant of n = {n}; s = {s} above the group)")
+    if s == 0:
+        return total([group], f"E[hits{suffix}]", f"Expected relevant documents in the top {depth}")
+    above = Traced(ranking.hits(s), f"hits@{s}", f"Relevant documents above the tied ranks {name}, in every order")
+    return total([above, group], f"E[hits{suffix}]", f"Expected relevant documents in the top {depth}")
+
+
+def expected_relevance_table(ranking, depth: int) -> Table:
+    """rank, judgment, score, tied ranks, E[rel_i] and its running sum E[hits@i]."""
+    columns = tie_columns(ranking, depth)
+    shares, so_far, rows = expected_relevance(ranking, depth), Fraction(0), []
+    for rank in range(1, depth + 1):
+        so_far += shares[rank - 1]
+        rows.append((rank, ranking.symbol(rank), columns["score"][rank - 1], columns["tied ranks"][rank - 1],
+                     shares[rank - 1], so_far))
+    return Table(("rank", "judgment", "score", "tied ranks", "E[rel_i]", "E[hits@i]"), tuple(rows),
+                 "Ranking (a tied rank holds a relevant document with probability r/n)")
+
+
+# RR -------------------------------------------------------------------------------------------
+
+AVERAGED_RR_NOTE = ("the first tied group holding relevant documents, r of them at ranks s+1 … s+n, has C(n, r) equally "
+                    "likely placements of them; in W_(s+j) = C(n - j, r - 1) of those the first relevant document is at "
+                    "rank s+j (the other r - 1 lie among the n - j ranks below it), so E[RR] = Σ_j W_(s+j) / (C(n, r) · "
+                    "(s+j)), ranks beyond the cut-off adding 0")
+
+
+def first_relevant_group(ranking, depth: int):
+    """The first tied group (first, last) starting at or above ``depth`` that holds a relevant document, if any."""
+    for first, last in ranking.tied_groups(depth):
+        if ranking.hits(last) > ranking.hits(first - 1):
+            return first, last
+    return None
+
+
+def first_relevant_ways(ranking, depth: int, group) -> dict:
+    """rank -> W, the placements of the group's relevant documents with the first of them at that rank (down to depth)."""
+    first, last = group
+    n, relevant = last - first + 1, ranking.hits(last) - ranking.hits(first - 1)
+    return {first + j - 1: comb(n - j, relevant - 1) for j in range(1, n - relevant + 2) if first + j - 1 <= depth}
+
+
+def expected_reciprocal_rank(ranking, depth: int, group, symbol: str) -> Traced:
+    """E[RR@k] when the first relevant documents are tied (``group`` = (first, last), two or more ranks)."""
+    first, last = group
+    n, relevant = last - first + 1, ranking.hits(last) - ranking.hits(first - 1)
+    name = group_text(first, last)
+    placements = call("C", [Traced(n, f"n_{name}"), Traced(relevant, f"r_{name}")], comb(n, relevant), f"C_{name}",
+                      f"Equally likely placements of the r = {relevant} relevant among the n = {n} tied ranks {name}")
+    terms = [Traced(ways, f"W_{rank}") / Traced(rank) for rank, ways in first_relevant_ways(ranking, depth, group).items()]
+    return (total(terms) / placements).named(symbol, "Expected reciprocal rank")
+
+
+def first_relevant_table(ranking, depth: int, group) -> Table:
+    """rank, judgment, score, tied ranks, W_i, P(first relevant at i) = W_i / C(n, r) and its share P / i of E[RR]."""
+    columns = tie_columns(ranking, depth)
+    first, last = group
+    placements = comb(last - first + 1, ranking.hits(last) - ranking.hits(first - 1))
+    ways = first_relevant_ways(ranking, depth, group)
+    rows = []
+    for rank in range(1, depth + 1):
+        w = ways.get(rank)
+        rows.append((rank, ranking.symbol(rank), columns["score"][rank - 1], columns["tied ranks"][rank - 1],
+                     "" if w is None else w, "" if w is None else Fraction(w, placements),
+                     "" if w is None else Fraction(w, placements * rank)))
+    return Table(("rank", "judgment", "score", "tied ranks", "W_i", "P(first relevant at i)", "P / i"), tuple(rows),
+                 "Ranking (where the first relevant document can be, over every order of the tied ranks)")
