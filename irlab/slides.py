@@ -22,8 +22,8 @@ from .errors import OutputFileError, ParameterError
 from .outputs import check_target, write_file
 from .printable import compile_pdf, write_latex_files
 from .render.common import cell_latex
-from .render.html import _blocks as html_blocks, _visible_controls
-from .render.latex import _blocks as latex_blocks, _step, _table, latex_text
+from .render.html import html_blocks, visible_controls_html
+from .render.latex import latex_blocks, latex_text, step_lines, table_lines
 
 ROWS_PER_SLIDE = 12  # a longer table continues on the next slide, its header repeated
 ROWS_STACKED = 8  # rows per slide when the table holds stacked fractions, which need more height
@@ -132,7 +132,7 @@ def _stacked(table) -> bool:
 
 def _step_height(step) -> int:
 
-    lines = _step(step)
+    lines = step_lines(step)
     return 1 if len(lines) == 1 else 1 + lines[2].count("\\\\") + 1
 
 
@@ -183,7 +183,7 @@ def _units(piece) -> int:
     columns is set across the page, one line per column), one per step, one for anything else."""
 
     if piece[0] == "rows":
-        lines = _table(piece[1])
+        lines = table_lines(piece[1])
         header = next(i for i, line in enumerate(lines) if line.endswith(r"\hline"))
         return max(sum(1 for line in lines[header + 1:] if line.endswith("\\\\")), 1)
     return len(piece[1]) if piece[0] == "steps" else 1
@@ -196,14 +196,14 @@ def _piece_latex(piece, shown: int) -> list[str]:
     if kind == "blocks":  # with the blank line after it, so pieces stay paragraphs of their own
         return latex_blocks(content, 3)
     if kind == "rows":  # the rows not yet revealed are there, invisible, so the columns keep their widths
-        lines = _table(content)
+        lines = table_lines(content)
         header = next(i for i, line in enumerate(lines) if line.endswith(r"\hline"))
         body = [i for i in range(header + 1, len(lines)) if lines[i].endswith("\\\\")]
         for i in body[shown:]:
             cells = lines[i][:-2].split(" & ")
             lines[i] = " & ".join(rf"\phantom{{{cell}}}" if cell.strip() else cell for cell in cells) + r" \\"
         return lines
-    items = [line for step in content[:shown] for line in _step(step)]  # numbered on from the previous slide
+    items = [line for step in content[:shown] for line in step_lines(step)]  # numbered on from the previous slide
     return [r"\begin{enumerate}", rf"\setcounter{{enumi}}{{{piece[2] - 1}}}", *items, r"\end{enumerate}"]
 
 
@@ -296,7 +296,7 @@ def slides_html(document: Document) -> str:
     page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{escape(document.title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(parts) + f'\n<div id="counter"></div>\n<script>{SCRIPT}</script>\n</body>\n</html>\n')
-    return _visible_controls(page)
+    return visible_controls_html(page)
 
 
 def _piece_html(piece, reveal: int) -> tuple[str, int]:

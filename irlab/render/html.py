@@ -41,20 +41,20 @@ def render_html(document, standalone: bool = False, math: str = "mathml", bare: 
     if math not in _MATH:
         raise ParameterError(f"unknown math {math!r}; choose one of {', '.join(_MATH)}")
     if bare:
-        return _visible_controls("\n".join(_blocks(document.blocks, 3, _MATH[math])) + "\n")
+        return visible_controls_html("\n".join(html_blocks(document.blocks, 3, _MATH[math])) + "\n")
     parts = ['<div class="irlab">', f"<style>{STYLE}</style>" if not standalone else "", f"<h2>{escape(document.title)}</h2>"]
-    parts += _blocks(document.blocks, 3, _MATH[math])
+    parts += html_blocks(document.blocks, 3, _MATH[math])
     parts.append("</div>")
     body = "\n".join(p for p in parts if p) + "\n"
     if not standalone:
-        return _visible_controls(body)
-    return _visible_controls(
+        return visible_controls_html(body)
+    return visible_controls_html(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>{escape(document.title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n"
     )
 
 
-def _visible_controls(html: str) -> str:
+def visible_controls_html(html: str) -> str:
     """The page with each control character shown as '<U+001B>', in text and attributes alike: HTML forbids them,
     and a replacement character would hide which byte of the file to fix. irlab's own markup holds none, so this
     one pass over the page covers every piece of text copied from a file."""
@@ -69,12 +69,12 @@ def _mathjax(latex: str, display: bool = False, alttext: str | None = None) -> s
 _MATH = {"mathml": to_mathml, "mathjax": _mathjax}
 
 
-def _blocks(blocks, level, math=to_mathml):
+def html_blocks(blocks, level, math=to_mathml):
     parts = []
     for block in blocks:
         if isinstance(block, Section):
             tag = f"h{min(level, 6)}"
-            parts += ["<section>", f"<{tag}>{escape(block.title)}</{tag}>"] + _blocks(block.blocks, level + 1, math) + ["</section>"]
+            parts += ["<section>", f"<{tag}>{escape(block.title)}</{tag}>"] + html_blocks(block.blocks, level + 1, math) + ["</section>"]
         elif isinstance(block, Paragraph):
             parts.append(f"<p>{_prose(block.text)}</p>")
         elif isinstance(block, Note):

@@ -65,7 +65,7 @@ def latex_paragraphs(text: str) -> str:
 
 
 def render_latex(document, standalone: bool = False, **_options) -> str:
-    lines = [rf"\section*{{{latex_text(document.title)}}}", ""] + _blocks(document.blocks, 1)
+    lines = [rf"\section*{{{latex_text(document.title)}}}", ""] + latex_blocks(document.blocks, 1)
     body = "\n".join(lines).rstrip() + "\n"
     if standalone:
         return PREAMBLE + body + "\\end{document}\n"
@@ -75,7 +75,7 @@ def render_latex(document, standalone: bool = False, **_options) -> str:
 _SECTIONS = {1: "subsection*", 2: "subsubsection*"}
 
 
-def _blocks(blocks, level):
+def latex_blocks(blocks, level):
     lines = []
     joinable = 0  # the width of the answer line just written, which a following short answer may share
     for block in blocks:
@@ -83,7 +83,7 @@ def _blocks(blocks, level):
             joinable = 0
         if isinstance(block, Section):
             command = _SECTIONS.get(level, "paragraph*")
-            lines += [rf"\{command}{{{latex_text(block.title)}}}", ""] + _blocks(block.blocks, level + 1)
+            lines += [rf"\{command}{{{latex_text(block.title)}}}", ""] + latex_blocks(block.blocks, level + 1)
         elif isinstance(block, AnswerBox):  # a framed box as wide as the text, room for a few handwritten lines
             label = latex_text(block.text.split("\n", 1)[0])
             lines += [r"\nopagebreak[4]\par\noindent\fbox{\begin{minipage}[t][" + f"{2 * block.lines}" + r"\baselineskip][t]"
@@ -105,10 +105,10 @@ def _blocks(blocks, level):
             else:
                 lines += [r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}", ""]
         elif isinstance(block, Table):
-            lines += _table(block) + [""]
+            lines += table_lines(block) + [""]
         elif isinstance(block, Steps):
             # one step a line, in one column: two short steps set side by side read as two columns (1, 3, then 2)
-            lines += [r"\begin{enumerate}", *(line for step in block.steps for line in _step(step)), r"\end{enumerate}", ""]
+            lines += [r"\begin{enumerate}", *(line for step in block.steps for line in step_lines(step)), r"\end{enumerate}", ""]
         elif isinstance(block, Answer) and block.ratio:  # a fraction of sums: the parts' values, then the exact form
             lines += _ratio_answer(block)
         elif isinstance(block, Answer):
@@ -166,7 +166,7 @@ def _inline_fractions(latex: str) -> str:
     return _NUMERIC_FRACTION.sub(inline, latex)
 
 
-def _step(step) -> list[str]:
+def step_lines(step) -> list[str]:
     """One step: its label, then the chain of equalities aligned at '=', one side per line group.
 
     A long side breaks at its top-level '+' and continues indented, so nothing runs past the margin.
@@ -252,7 +252,7 @@ def _paragraph_table(table, wrapped: dict[int, float], stretch: str) -> list[str
 ROWS_PER_PAGE = 40  # a longer table continues in blocks of this many rows (fewer when fractions are stacked)
 
 
-def _table(table):
+def table_lines(table):
     """A table with its caption on the same page; rows spaced so fractions never touch; wide tables scaled to fit.
 
     A table longer than a page is set in blocks of ROWS_PER_PAGE rows, the header repeated and the caption marked
