@@ -206,7 +206,8 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
                                           f"(last problem: {last}); widen the ranges")
 
 
-def _stamp(path: Path):
+def file_stamp(path: Path):
+    """What tells a changed file from the one a cache saw: its modification time and size (None if unreadable)."""
     try:
         stat = path.stat()
         return stat.st_mtime_ns, stat.st_size
@@ -263,7 +264,7 @@ def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
 def variant_set(path, student: str | None = None, seed=None) -> ExerciseSet:
     """The exercise set as ``student`` gets it with ``seed`` (the set as written when student is None)."""
     path = Path(path)
-    return _variant_set_cached(str(path), _stamp(path), None if student is None else normalise_student(student),
+    return _variant_set_cached(str(path), file_stamp(path), None if student is None else normalise_student(student),
                                None if seed is None else str(seed))
 
 

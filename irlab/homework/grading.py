@@ -45,13 +45,13 @@ from pathlib import Path
 from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError, ParameterError
-from .drawing import _stamp, clear_drawing_caches, variant_set
+from .drawing import file_stamp, clear_drawing_caches, variant_set
 from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, read_manifest,
                        read_roster, variant_code)
 from .jsonstream import Lazy, write_json
-from .key import _key_cached, answer_key, clear_key_caches, split_reference
+from .key import cached_key, answer_key, clear_key_caches, split_reference
 from .mistakes import BY_NAME
 
 COLUMNS = ("student", "exercise", "question", "answer")
@@ -573,7 +573,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     # pass 2, one student at a time (their variant's keys stay in the small caches while they are needed)
     report = []
     # answer_key(exercise_file, ...) without looking at the file's date and size again for every answer
-    file_text, stamp, seed_text = str(exercise_file), _stamp(exercise_file), None if seed is None else str(seed)
+    file_text, stamp, seed_text = str(exercise_file), file_stamp(exercise_file), None if seed is None else str(seed)
     close_calls = CloseCalls()  # answers graded by the closer reading of a mistake within the tolerance
     for number, who in enumerate(the_class + outsiders, 1):
         if number % _GC_BATCH == 0:
@@ -587,7 +587,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         def key_of(exercise_id: str, question_id: str, sheet=None):
             sheet = sheets.get((exercise_id, question_id), "") if sheet is None else sheet
             if (exercise_id, question_id, sheet) not in keys:
-                keys[exercise_id, question_id, sheet] = _key_cached(file_text, stamp, sheet or student, seed_text,
+                keys[exercise_id, question_id, sheet] = cached_key(file_text, stamp, sheet or student, seed_text,
                                                                     exercise_id, question_id)
             return keys[exercise_id, question_id, sheet]
 

@@ -19,7 +19,7 @@ from ..answer_options import OPTION_KEYS, AnswerOptionError, Tolerance, option_n
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, read_toml
 from ..metric import Result
-from .drawing import _stamp, issued_solutions, solve_once, variant_set
+from .drawing import file_stamp, issued_solutions, solve_once, variant_set
 from .identity import normalise_student
 from .mistakes import mistaken_results
 
@@ -85,7 +85,9 @@ def part_names(answers) -> list[str]:
 
 
 @lru_cache(maxsize=1024)  # grading handles one student at a time; keys hold traced solutions (memory)
-def _key_cached(path: str, stamp, student, seed, exercise_id: str, question_id: str) -> Key:
+def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: str) -> Key:
+    """One question's key for a student's variant, cached by the set file's ``file_stamp``: grading a class asks
+    for the same keys again and again (:func:`answer_key` is the checked entry point)."""
     exercise_set = variant_set(path, student, seed)
     exercise = exercise_set.exercise(exercise_id)
     where = Where(exercise_set.path, exercise.id)
@@ -137,7 +139,7 @@ def _tolerance(text: str, options: dict) -> Tolerance:
 def grading_defaults(path) -> dict:
     """The set's ``[grading]`` table: defaults for every question's grading options (tolerance, min_decimals, …)."""
     path = Path(path)
-    return _grading_defaults_cached(str(path), _stamp(path))
+    return _grading_defaults_cached(str(path), file_stamp(path))
 
 
 @lru_cache(maxsize=64)
@@ -156,13 +158,13 @@ def _grading_defaults_cached(path: str, stamp) -> dict:
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
     """The key of one question of ``student``'s variant (of the set as written when student is None)."""
     path = Path(path)
-    return _key_cached(str(path), _stamp(path), None if student is None else normalise_student(student),
+    return cached_key(str(path), file_stamp(path), None if student is None else normalise_student(student),
                        None if seed is None else str(seed), str(exercise_id), str(question_id))
 
 
 def clear_key_caches() -> None:
     """Forget every answer key and grading table computed so far."""
-    _key_cached.cache_clear()
+    cached_key.cache_clear()
     _grading_defaults_cached.cache_clear()
 
 

@@ -141,7 +141,7 @@ def step_parts(step, fmt: str = "text") -> list[str]:
     return parts
 
 
-def _visible_width(latex: str) -> float:
+def visible_width(latex: str) -> float:
     """A rough width of typeset LaTeX in characters: commands count as one, a fraction as its wider part."""
     width = 0.0
     text = re.sub(r"\\(left|right)\b", "", latex)
@@ -159,7 +159,7 @@ def break_latex(latex: str, width: int = 60) -> list[str]:
     may end inside them. A piece after the first starts with its operator ('+ \\frac{1}{\\log_2 5}'), as a textbook
     continues a long sum.
     """
-    if _visible_width(latex) <= width:
+    if visible_width(latex) <= width:
         return [latex]
     latex = re.sub(r"\\left(?=[(\[.]|\\lceil|\\\{)", r"\\bigl", latex)
     latex = re.sub(r"\\right(?=[)\].]|\\rceil|\\\})", r"\\bigr", latex)
@@ -178,7 +178,7 @@ def break_latex(latex: str, width: int = 60) -> list[str]:
     pieces.append(latex[start:])
     lines = []
     for piece in pieces:
-        if lines and _visible_width(lines[-1] + " " + piece) <= width:
+        if lines and visible_width(lines[-1] + " " + piece) <= width:
             lines[-1] += " " + piece
         else:
             lines.append(piece)

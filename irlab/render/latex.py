@@ -8,7 +8,7 @@ from .. import exact
 from ..document import Answer, AnswerBox, Figure, Formula, Note, Paragraph, Section, Steps, Table, WorkingTable
 from ..escape import latex_escape
 from ..trace import symbol_latex
-from .common import (NOTE_TITLES, _visible_width, break_latex, cell_latex, nested_subscript, prose_parts, ratio_chain,
+from .common import (NOTE_TITLES, visible_width, break_latex, cell_latex, nested_subscript, prose_parts, ratio_chain,
                      ratio_exact_latex, step_parts, value_latex)
 
 PREAMBLE = r"""\documentclass[10pt]{article}
@@ -96,7 +96,7 @@ def latex_blocks(blocks, level):
         elif isinstance(block, Formula):
             formulas = [part.strip() for part in block.latex.replace(r"\qquad", r"\quad").split(r", \quad")]
             rows = [piece for formula in formulas for piece in break_latex(formula, 70)]
-            short = len(rows) == 1 and _visible_width(rows[0]) <= 45
+            short = len(rows) == 1 and visible_width(rows[0]) <= 45
             if block.caption and not (short and len(block.caption) <= 55):
                 lines += [rf"\textit{{{latex_text(block.caption)}:}}", ""]
             if short:  # a short formula reads inline after its caption, as in a textbook
@@ -114,12 +114,12 @@ def latex_blocks(blocks, level):
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
             label, symbol = rf"\textbf{{{latex_text(block.label)}:}}", symbol_latex(block.symbol)
-            width = _visible_width(value) + len(block.label) + _visible_width(symbol) + 4
-            if _visible_width(value) <= 60 and joinable and joinable + width <= 100:  # answers of one question: one line
+            width = visible_width(value) + len(block.label) + visible_width(symbol) + 4
+            if visible_width(value) <= 60 and joinable and joinable + width <= 100:  # answers of one question: one line
                 lines[-2] += rf";\quad {label} \( {symbol} = {value} \)"
                 joinable += width + 3
                 continue
-            if _visible_width(value) <= 60:
+            if visible_width(value) <= 60:
                 lines += [rf"{label} \( {symbol} = {value} \)", ""]
                 joinable = width
                 continue
@@ -142,7 +142,7 @@ def _ratio_answer(block) -> list[str]:
     line with every fraction at full size; a quotient too wide for the line breaks at its top-level '+' instead."""
     lines = [rf"\textbf{{{latex_text(block.label)}:}} \( {ratio_chain(block, 'latex')} \)", ""]
     (_, _, _, top), (_, _, _, bottom) = block.ratio
-    if max(_visible_width(top), _visible_width(bottom)) <= 80:
+    if max(visible_width(top), visible_width(bottom)) <= 80:
         return lines + [rf"\[ {ratio_exact_latex(block)} \]", ""]
     pieces = [piece.replace(r"\bigl(", r"\Bigl(").replace(r"\bigr)", r"\Bigr)")  # as tall as the fractions inside
               for piece in break_latex(rf"\left({top}\right) \Big/ \left({bottom}\right)", 80)]
@@ -174,18 +174,18 @@ def step_lines(step) -> list[str]:
     note = f" ({latex_text(step.note)})" if step.note else ""
     # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps
     symbol, *sides = [_inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in step_parts(step, "latex")]
-    if sum(_visible_width(side) + 3 for side in sides) + _visible_width(symbol) + len(step.label + note) <= 112:  # one line
+    if sum(visible_width(side) + 3 for side in sides) + visible_width(symbol) + len(step.label + note) <= 112:  # one line
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
     for side in sides:
         pieces = break_latex(side, 85)
-        if rows and len(pieces) == 1 and width + _visible_width(pieces[0]) + 3 <= 85:
+        if rows and len(pieces) == 1 and width + visible_width(pieces[0]) + 3 <= 85:
             rows[-1] += f" = {pieces[0]}"
-            width += _visible_width(pieces[0]) + 3
+            width += visible_width(pieces[0]) + 3
             continue
         rows.append(f"&= {pieces[0]}")
         rows += [rf"&\quad {piece}" for piece in pieces[1:]]
-        width = _visible_width(pieces[-1]) + (3 if len(pieces) == 1 else 6)
+        width = visible_width(pieces[-1]) + (3 if len(pieces) == 1 else 6)
     rows[0] = f"{symbol} {rows[0]}"
     return [rf"\item {latex_text(step.label)}{note}:", r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}"]
 
@@ -266,7 +266,7 @@ def table_lines(table):
     text = latex_escape if table.names else latex_text
     header = " & ".join(rf"\text{{{text(c)}}}" for c in table.columns) + r" \\ \hline"
     body = [" & ".join(cell_latex(c, text, inline=True) for c in row) + r" \\" for row in table.rows]
-    widths = [max([len(c)] + [_visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
+    widths = [max([len(c)] + [visible_width(cell_latex(row[i], latex_text, inline=True)) for row in table.rows])
               for i, c in enumerate(table.columns)]
     stretch = "1.5" if any(r"\frac" in row for row in body) else "1.0"  # stacked fractions need the room
     wrapped = _wrapped_columns(table, widths)
