@@ -1,8 +1,9 @@
-"""Scores with ties: tie-aware AP and DCG (the ``ties`` convention), hand-worked values and their oracles.
+"""Scores with ties: tie-aware P@k, RR, AP and DCG (the ``ties`` convention), hand-worked values and their oracles.
 
 Oracles: scikit-learn's dcg_score / ndcg_score (ignore_ties=False) for tie-averaged DCG and nDCG, and its
 average_precision_score for one-threshold AP; the mean over every order of the tied groups, enumerated here with
-irlab's untied AP and DCG, for tie-averaged AP (McSherry & Najork 2008's definition; no library computes it).
+irlab's untied P@k, RR, AP and DCG, for tie-averaged P@k, RR and AP (McSherry & Najork 2008's definition; no library
+computes it).
 """
 
 import itertools
@@ -21,7 +22,7 @@ from irlab import Ranking, exact
 from irlab.errors import IrlabError, ParameterError
 from irlab.exercise_set import load, solve
 from irlab.explorer import tie_averaged_dcg
-from irlab.metrics import average_precision, dcg, ndcg
+from irlab.metrics import average_precision, dcg, ndcg, precision, reciprocal_rank
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
@@ -321,3 +322,152 @@ def test_a_trec_topic_takes_the_tie_conventions_with_the_runs_scores(tmp_path, c
     assert main(["explain", "ndcg", *files, "--ties", "average", "--format", "json"]) == 0
     decimal = json.loads(capsys.readouterr().out)["answer"]["decimal"]
     assert abs(decimal - ndcg_score([[1, 0, 1, 1]], [[0.9, 0.5, 0.5, 0.1]])) < 1e-12
+
+
+# P@k and RR --------------------------------------------------------------------------------------
+
+def test_tie_averaged_precision_by_hand():
+    # RNRN scored 0.9, 0.5, 0.5, 0.1, k = 2: ranks 2-3 tie (s = 1, n = 2, r = 1) and k cuts them after rank 2, so the
+    # group adds r·(k - s)/n = 1·1/2 expected hits to the 1 above it: P@2 = (1 + 1/2) / 2 = 3/4 (orders RN, NR of
+    # ranks 2-3 give P@2 = 1/2 and 1, mean 3/4)
+    result = precision(Ranking.parse("RNRN", scores="0.9,0.5,0.5,0.1"), k=2, ties="average")
+    assert result.value == Fraction(3, 4)
+    steps = {step.symbol: step.value for step in result.steps}
+    assert steps["E_2-3"] == Fraction(1, 2) and steps["E(hits@2)"] == Fraction(3, 2)
+    assert [row[4:] for row in result.tables[0].rows] == [(1, 1), (Fraction(1, 2), Fraction(3, 2))]
+
+
+def test_tie_averaged_precision_with_two_relevant_in_the_group_by_hand():
+    # NRRNR scored 5,4,4,4,1, k = 3: ranks 2-4 hold r = 2 of n = 3 and k - s = 2 of them are in the top 3:
+    # E[hits@3] = 0 + 2·2/3 = 4/3, P@3 = 4/9 (orders RRN, RNR, NRR of ranks 2-4 put 2, 1, 1 relevant at ranks 2-3)
+    ranking = Ranking.parse("NRRNR", scores=[5, 4, 4, 4, 1])
+    assert precision(ranking, k=3, ties="tie-averaged").value == Fraction(4, 9)
+    # a cut-off at the end of a group, or none, is not affected by the order: P@4 = 2/4, P = 3/5
+    assert precision(ranking, k=4, ties="tie-averaged").value == Fraction(1, 2)
+    assert precision(ranking, ties="tie-averaged").value == Fraction(3, 5)
+    # precision_denominator = retrieved divides by n@k = min(k, n) = 3 here, the same
+    assert precision(ranking, k=3, ties="average", precision_denominator="retrieved").value == Fraction(4, 9)
+
+
+def test_tie_averaged_precision_when_the_group_starts_the_ranking():
+    # RNNR scored 1,1,1,0, k = 1: ranks 1-3 hold r = 1 of n = 3, s = 0: E[hits@1] = 1·1/3, P@1 = 1/3
+    result = precision(Ranking.parse("RNNR", scores="1,1,1,0"), k=1, ties="average")
+    assert result.value == Fraction(1, 3)
+    assert "E(hits@1) = E_1-3" in result.render("text")
+
+
+def test_tie_averaged_rr_by_hand():
+    # NRNR scored 0.9, 0.5, 0.5, 0.1: the relevant document of ranks 2-3 is at rank 2 or 3 with probability 1/2 each,
+    # E[RR] = (1/2)(1/2 + 1/3) = 5/12
+    result = reciprocal_rank(Ranking.parse("NRNR", scores="0.9,0.5,0.5,0.1"), ties="average")
+    assert result.value == Fraction(5, 12)
+    assert {step.symbol: step.value for step in result.steps}["C_2-3"] == 2
+
+
+def test_tie_averaged_rr_with_two_relevant_in_the_group_by_hand():
+    # NRRN scored 9,5,5,5: ranks 2-4 hold r = 2 of n = 3, C(3, 2) = 3 placements; the first relevant document is at
+    # rank 2 in C(2, 1) = 2 of them (RRN, RNR) and at rank 3 in C(1, 1) = 1 (NRR): E[RR] = (2/2 + 1/3) / 3 = 4/9.
+    # With k = 2 the placement NRR adds 0: E[RR@2] = (2/2) / 3 = 1/3
+    ranking = Ranking.parse("NRRN", scores=[9, 5, 5, 5])
+    assert reciprocal_rank(ranking, ties="tie-averaged").value == Fraction(4, 9)
+    result = reciprocal_rank(ranking, k=2, ties="tie-averaged")
+    assert result.value == Fraction(1, 3)
+    assert "the cut-off k = 2 splits the tied ranks 2-4" in result.render("text")
+    rows = result.tables[0].rows
+    assert [row[4:] for row in rows] == [("", "", ""), (2, Fraction(2, 3), Fraction(1, 3))]
+
+
+def test_rr_is_unchanged_when_the_first_relevant_document_is_not_tied():
+    # RNNR scored 3,2,2,1: the first relevant document is alone at rank 1, whatever the order of ranks 2-3: RR = 1
+    ranking = Ranking.parse("RNNR", scores="3,2,2,1")
+    result = reciprocal_rank(ranking, ties="average")
+    assert result.value == 1 and result.tables[0].columns[:4] == ("rank", "judgment", "score", "tied ranks")
+    assert reciprocal_rank(Ranking.parse("NNNR", scores="3,2,2,1"), k=3, ties="average").value == 0
+
+
+@pytest.mark.parametrize("metric", [precision, reciprocal_rank])
+def test_precision_and_rr_order_conventions_and_unscored_rankings(metric):
+    scored, plain = Ranking.parse("NRNR", scores="0.9,0.5,0.5,0.1"), Ranking.parse("NRNR")
+    for ties in (None, "docno-descending", "input-order", "order"):
+        assert metric(scored, 2, ties=ties).value == metric(plain, 2).value
+    text = metric(plain, 2).render("text")
+    assert "ties" not in text and "score" not in text and "ties" not in metric(plain, 2).meta()["convention"]
+    with pytest.raises(ParameterError, match="does not take ties = one-threshold: it is scikit-learn's rule"):
+        metric(scored, 2, ties="threshold")
+    with pytest.raises(ParameterError, match="needs the documents' scores"):
+        metric(plain, 2, ties="average")
+
+
+@settings(max_examples=250, deadline=None)
+@given(scored_rankings(min_size=1, max_size=8, top_grade=2), st.one_of(st.none(), st.integers(1, 9)),
+       st.sampled_from(["k", "retrieved"]))
+def test_tie_averaged_precision_is_the_mean_over_every_order(case, k, denominator):
+    grades, scores = case
+    assume(_order_count(scores) <= 720)
+    ranking = Ranking.from_grades(grades, scores=scores)
+    orders = list(_orders(ranking))
+    mean = sum((precision(order, k, denominator).value for order in orders), Fraction(0)) / len(orders)
+    assert precision(ranking, k, denominator, ties="tie-averaged").value == mean  # exactly
+
+
+@settings(max_examples=250, deadline=None)
+@given(scored_rankings(min_size=1, max_size=8, top_grade=2), st.one_of(st.none(), st.integers(1, 9)))
+def test_tie_averaged_rr_is_the_mean_over_every_order(case, k):
+    grades, scores = case
+    assume(_order_count(scores) <= 720)
+    ranking = Ranking.from_grades(grades, scores=scores)
+    orders = list(_orders(ranking))
+    mean = sum((reciprocal_rank(order, k).value for order in orders), Fraction(0)) / len(orders)
+    assert reciprocal_rank(ranking, k, ties="tie-averaged").value == mean  # exactly
+
+
+def test_explain_precision_and_rr_with_ties():
+    done = _irlab("explain", "precision", "RNRN", "--scores", "0.9,0.5,0.5,0.1", "--k", "2", "--ties", "average")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("Result: P@2 = 3/4 = 0.75")
+    assert "E(hits@2) = hits@1 + E_2-3 = 1 + 1/2 = 3/2 = 1.5" in done.stdout
+    done = _irlab("explain", "rr", "NRNR", "--scores", "0.9,0.5,0.5,0.1", "--ties", "average", "--format", "markdown")
+    assert done.returncode == 0 and r"\frac{5}{12}" in done.stdout and "P(first relevant at i)" in done.stdout
+    done = _irlab("explain", "mrr", "NRNR", "RN", "--scores", "0.9,0.5,0.5,0.1;2,2", "--ties", "average")
+    # RN scored 2,2: the relevant document is at rank 1 or 2, E(RR) = (1/1 + 1/2) / 2 = 3/4; MRR = (5/12 + 3/4) / 2
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("MRR = 7/12 ≈ 0.5833")
+    done = _irlab("explain", "rr", "NRNR", "--scores", "0.9,0.5,0.5,0.1", "--ties", "threshold")
+    assert done.returncode == 2 and done.stderr.startswith("irlab: error: rr does not take ties = one-threshold")
+
+
+def test_solve_precision_and_rr_questions_with_scores(tmp_path):
+    path = tmp_path / "ties.toml"
+    path.write_text(SET.replace('ranking = "RNRNR"', 'ranking = "NRNRR"') + '''
+[[exercise.question]]
+id = "d"
+text = "P@2, ties averaged"
+solver = "precision"
+k = 2
+ties = "average"
+[[exercise.question]]
+id = "e"
+text = "RR, ties averaged"
+solver = "rr"
+ties = "tie-averaged"
+''', encoding="utf-8")
+    # NRNRR scored 0.9, 0.8, 0.8, 0.8, 0.1: ranks 2-4 hold r = 2 of n = 3; P@2 = (0 + 2·1/3) / 2 = 1/3;
+    # the first relevant document is at rank 2 in C(2, 1) = 2 of C(3, 2) = 3 placements, at 3 in 1: RR = (1 + 1/3)/3
+    text = solve(path).render("text")
+    assert "Answer: P@2 = 1/3" in text and "Answer: RR = 4/9" in text
+
+
+def test_a_trec_topic_takes_ties_for_precision_and_rr(tmp_path, capsys):
+    from irlab.cli import main
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 a 0\n1 0 b 1\n1 0 c 0\n1 0 d 1\n")
+    run.write_text("1 Q0 a 1 0.9 r\n1 Q0 b 2 0.5 r\n1 Q0 c 3 0.5 r\n1 Q0 d 4 0.1 r\n")
+    files = ["--qrels", str(qrels), "--run", str(run), "--topic", "1"]
+    # trec_eval's order a, c, b, d (docno descending in the tie): RR = 1/3, P@2 = 0
+    assert main(["explain", "rr", *files]) == 0 and capsys.readouterr().out.rstrip().endswith("RR = 1/3 ≈ 0.3333")
+    assert main(["explain", "precision", *files, "--k", "2"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("P@2 = 0")
+    # averaged over the orders of b and c: RR = (1/2 + 1/3) / 2 = 5/12, P@2 = (0 + 1·1/2) / 2 = 1/4
+    assert main(["explain", "rr", *files, "--ties", "average"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("RR = 5/12 ≈ 0.4167")
+    assert main(["explain", "precision", *files, "--k", "2", "--ties", "average"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("P@2 = 1/4 = 0.25")

@@ -17,7 +17,7 @@ def reciprocal_rank(ranking, k=None, ties=None) -> Result:
     A ranking given with its scores may have ties: ``ties`` reads it in the order written (the default) or, with
     tie-averaged, takes the mean over every order of each tied group (McSherry & Najork 2008): when the first relevant
     documents, r of them, are tied at ranks s+1 … s+n, the first is at s+j with probability C(n-j, r-1) / C(n, r), and
-    E[RR@k] = Σ_{s+j<=k} C(n-j, r-1) / (C(n, r) · (s+j)).
+    E(RR@k) = Σ_{s+j<=k} C(n-j, r-1) / (C(n, r) · (s+j)).
 
     >>> from irlab import Ranking
     >>> reciprocal_rank(Ranking.parse("NNRNR")).value
@@ -50,13 +50,13 @@ def reciprocal_rank(ranking, k=None, ties=None) -> Result:
 
 
 def _tie_averaged(ranking, cut, tie, group, symbol) -> Result:
-    """E[RR@k] over every order of the tied group holding the first relevant documents."""
+    """E(RR@k) over every order of the tied group holding the first relevant documents."""
     value = expected_reciprocal_rank(ranking, cut.depth, group, symbol)
     notes = tie_notes(ranking, tie, cut.depth) + [Note("reading", AVERAGED_RR_NOTE)]
     if group[1] > cut.depth:
         notes.append(Note("reading", f"the cut-off k = {cut.depth} splits the tied ranks {group[0]}-{group[1]}: the "
                                      "orders whose first relevant document lies below rank k add 0"))
-    formula = Formula("E[RR@k] = Σ_{i<=k} P(first relevant at i) / i",
-                      r"E[\mathrm{RR}@k] = \sum_{i=1}^{k} \frac{P(\text{first relevant at } i)}{i}")
+    formula = Formula("E(RR@k) = Σ_{i<=k} P(first relevant at i) / i",
+                      r"E(\mathrm{RR}@k) = \sum_{i=1}^{k} \frac{P(\text{first relevant at } i)}{i}")
     return Result("rr", "Reciprocal rank", value, formula=formula, ranking=ranking, parameters={"k": cut.k},
                   notes=notes, conventions={"ties": tie}, tables=[first_relevant_table(ranking, cut.depth, group)])

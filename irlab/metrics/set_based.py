@@ -97,7 +97,7 @@ def precision(ranking, k=None, precision_denominator=None, ties=None) -> Result:
         if split:  # only a group the cut-off splits makes hits@k depend on the order
             hits_node = expected_hits(ranking, cut.depth, split, cut.suffix)
             over = denominator.symbol  # k, or n@k with precision_denominator = retrieved
-            formula = Formula(f"P@k = E[hits@k] / {over}", rf"P@k = \frac{{E[\mathrm{{hits}}@k]}}{{{over}}}")
+            formula = Formula(f"P@k = E(hits@k) / {over}", rf"P@k = \frac{{E(\mathrm{{hits}}@k)}}{{{over}}}")
     value = (hits_node / denominator).named(f"P{cut.suffix}", "Precision")
     return Result("precision", "Precision", value, formula=formula, ranking=ranking, conventions=conventions,
                   parameters={"k": cut.k}, notes=notes, tables=[table])

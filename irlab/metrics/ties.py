@@ -14,7 +14,7 @@ each tied group (``ties = tie-averaged``), and show it needs no enumeration:
 * P@k: each rank of a group holds a relevant document in r of every n orders, so a group the cut-off k splits adds
   r · (k - s) / n expected relevant documents to the top k (a group wholly inside it adds its r in every order);
 * RR: if the first group holding relevant documents has r of them at ranks s+1 … s+n, the first relevant one is at
-  s+j with probability C(n-j, r-1) / C(n, r) (the other r - 1 lie below it), so E[RR] = Σ_j C(n-j, r-1) / (C(n, r) ·
+  s+j with probability C(n-j, r-1) / C(n, r) (the other r - 1 lie below it), so E(RR) = Σ_j C(n-j, r-1) / (C(n, r) ·
   (s+j)), ranks beyond the cut-off adding 0.
 
 scikit-learn's ``average_precision_score`` is not that mean: it lets a tied group enter at once, as one threshold of
@@ -231,13 +231,13 @@ def averaged_dcg_table(rows, gain_header: str, discount_header: str) -> Table:
 # P@k ------------------------------------------------------------------------------------------
 
 AVERAGED_PRECISION_NOTE = ("each rank of a tied group of n ranks s+1 … s+n holding r relevant documents holds a relevant "
-                           "one in r of every n orders (E[rel_i] = r/n): a group wholly inside the top k adds its r "
+                           "one in r of every n orders (E(rel_i) = r/n): a group wholly inside the top k adds its r "
                            "relevant documents in every order, and a group the cut-off k splits adds r · (k - s) / n "
                            "expected ones")
 
 
 def expected_relevance(ranking, depth: int) -> list:
-    """E[rel_i] at each rank down to ``depth``: rel_i for an untied rank, r/n on the n ranks of a group holding r."""
+    """E(rel_i) at each rank down to ``depth``: rel_i for an untied rank, r/n on the n ranks of a group holding r."""
     per_rank = []
     for first, last in ranking.tied_groups(depth):
         share = Fraction(ranking.hits(last) - ranking.hits(first - 1), last - first + 1)
@@ -246,7 +246,7 @@ def expected_relevance(ranking, depth: int) -> list:
 
 
 def expected_hits(ranking, depth: int, split, suffix: str) -> Traced:
-    """E[hits@k] when the cut-off k = ``depth`` splits the tied group ``split`` = (first, last): the relevant documents
+    """E(hits@k) when the cut-off k = ``depth`` splits the tied group ``split`` = (first, last): the relevant documents
     above the group, in every order, plus the group's r · (k - s) / n."""
     first, last = split
     s, n = first - 1, last - first + 1
@@ -256,20 +256,20 @@ def expected_hits(ranking, depth: int, split, suffix: str) -> Traced:
         f"E_{name}", f"Expected relevant documents among the tied ranks {name} inside the top {depth} (r = {relevant} "
                      f"relevant of n = {n}; s = {s} above the group)")
     if s == 0:
-        return total([group], f"E[hits{suffix}]", f"Expected relevant documents in the top {depth}")
+        return total([group], f"E(hits{suffix})", f"Expected relevant documents in the top {depth}")
     above = Traced(ranking.hits(s), f"hits@{s}", f"Relevant documents above the tied ranks {name}, in every order")
-    return total([above, group], f"E[hits{suffix}]", f"Expected relevant documents in the top {depth}")
+    return total([above, group], f"E(hits{suffix})", f"Expected relevant documents in the top {depth}")
 
 
 def expected_relevance_table(ranking, depth: int) -> Table:
-    """rank, judgment, score, tied ranks, E[rel_i] and its running sum E[hits@i]."""
+    """rank, judgment, score, tied ranks, E(rel_i) and its running sum E(hits@i)."""
     columns = tie_columns(ranking, depth)
     shares, so_far, rows = expected_relevance(ranking, depth), Fraction(0), []
     for rank in range(1, depth + 1):
         so_far += shares[rank - 1]
         rows.append((rank, ranking.symbol(rank), columns["score"][rank - 1], columns["tied ranks"][rank - 1],
                      shares[rank - 1], so_far))
-    return Table(("rank", "judgment", "score", "tied ranks", "E[rel_i]", "E[hits@i]"), tuple(rows),
+    return Table(("rank", "judgment", "score", "tied ranks", "E(rel_i)", "E(hits@i)"), tuple(rows),
                  "Ranking (a tied rank holds a relevant document with probability r/n)")
 
 
@@ -277,7 +277,7 @@ def expected_relevance_table(ranking, depth: int) -> Table:
 
 AVERAGED_RR_NOTE = ("the first tied group holding relevant documents, r of them at ranks s+1 … s+n, has C(n, r) equally "
                     "likely placements of them; in W_(s+j) = C(n - j, r - 1) of those the first relevant document is at "
-                    "rank s+j (the other r - 1 lie among the n - j ranks below it), so E[RR] = Σ_j W_(s+j) / (C(n, r) · "
+                    "rank s+j (the other r - 1 lie among the n - j ranks below it), so E(RR) = Σ_j W_(s+j) / (C(n, r) · "
                     "(s+j)), ranks beyond the cut-off adding 0")
 
 
@@ -297,7 +297,7 @@ def first_relevant_ways(ranking, depth: int, group) -> dict:
 
 
 def expected_reciprocal_rank(ranking, depth: int, group, symbol: str) -> Traced:
-    """E[RR@k] when the first relevant documents are tied (``group`` = (first, last), two or more ranks)."""
+    """E(RR@k) when the first relevant documents are tied (``group`` = (first, last), two or more ranks)."""
     first, last = group
     n, relevant = last - first + 1, ranking.hits(last) - ranking.hits(first - 1)
     name = group_text(first, last)
@@ -308,7 +308,7 @@ def expected_reciprocal_rank(ranking, depth: int, group, symbol: str) -> Traced:
 
 
 def first_relevant_table(ranking, depth: int, group) -> Table:
-    """rank, judgment, score, tied ranks, W_i, P(first relevant at i) = W_i / C(n, r) and its share P / i of E[RR]."""
+    """rank, judgment, score, tied ranks, W_i, P(first relevant at i) = W_i / C(n, r) and its share P / i of E(RR)."""
     columns = tie_columns(ranking, depth)
     first, last = group
     placements = comb(last - first + 1, ranking.hits(last) - ranking.hits(first - 1))
