@@ -232,7 +232,7 @@ TIES = Convention(
     ),
     "docno-descending",
 )
-"""As a metric option (ap, dcg, ndcg given the scores of a ranking, ``--scores``), the ranking is read
+"""As a metric option (precision, rr, ap, dcg, ndcg given the scores of a ranking, ``--scores``), the ranking is read
 in the order written: docno-descending and input-order both evaluate that order (it is how trec_eval, or ranx, put the
 tied documents); tie-averaged is the expected value over every order of each tied group (McSherry & Najork 2008, ECIR,
 LNCS 4956 pp. 414-421: for AP not scikit-learn's value); one-threshold is scikit-learn's average_precision_score only."""

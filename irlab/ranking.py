@@ -7,7 +7,7 @@
 (3, 2, 0, 1)
 
 A ranking may carry the system's score at each rank, in rank order (never increasing); equal scores are ties, which
-the ``ties`` convention of ap, dcg and ndcg resolves:
+the ``ties`` convention of precision, rr, ap, dcg and ndcg resolves:
 
 >>> Ranking.parse("RNRNR", scores="0.9,0.8,0.8,0.8,0.1").tied_groups()
 ((1, 1), (2, 4), (5, 5))

@@ -398,6 +398,17 @@ def test_precision_and_rr_order_conventions_and_unscored_rankings(metric):
         metric(plain, 2, ties="average")
 
 
+def test_precision_of_counts_refuses_ties():
+    from irlab.metrics import Counts
+
+    counts = Counts(2, 3, 1, 10)
+    assert precision(counts).value == Fraction(2, 5)
+    with pytest.raises(ParameterError, match="counts .tp, fp, fn, tn. have no ranks to tie"):
+        precision(counts, ties="average")
+    done = _irlab("explain", "precision", "--counts", "tp=2,fp=3,fn=1,tn=10", "--ties", "average")
+    assert done.returncode == 2 and done.stderr.startswith("irlab: error: ties applies to a ranking given with its scores")
+
+
 @settings(max_examples=250, deadline=None)
 @given(scored_rankings(min_size=1, max_size=8, top_grade=2), st.one_of(st.none(), st.integers(1, 9)),
        st.sampled_from(["k", "retrieved"]))

@@ -35,8 +35,9 @@ def add_parser(commands) -> None:
     ranking.add_argument("--collection", metavar="N", help="number of documents in the collection (one per ranking, "
                          "comma-separated, or one for all)")
     ranking.add_argument("--threshold", metavar="T", help="a grade >= T counts as relevant (default 1)")
-    ranking.add_argument("--scores", metavar="SCORES", help="ap, dcg, ndcg: the system's score at each rank, in rank "
-                         "order (0.9,0.8,0.8,0.1; ';' between rankings): equal scores are ties, resolved by --ties")
+    ranking.add_argument("--scores", metavar="SCORES", help="precision, rr, ap, dcg, ndcg: the system's score at each "
+                         "rank, in rank order (0.9,0.8,0.8,0.1; ';' between rankings): equal scores are ties, resolved "
+                         "by --ties")
     trec = explain.add_argument_group("one topic of TREC files instead of a RANKING")
     trec.add_argument("--qrels", metavar="FILE", help="TREC qrels file (qid iter docno grade)")
     trec.add_argument("--run", metavar="FILE", help="TREC run file (qid Q0 docno rank score runid)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import conventions as conv
 from ..document import Formula, Note
+from ..errors import ParameterError
 from ..limits import MAX_BETA
 from ..metric import Cut, Result, check_fraction
 from ..trace import Traced, call, minimum
@@ -62,6 +63,9 @@ def precision(ranking, k=None, precision_denominator=None, ties=None) -> Result:
     Fraction(3, 4)
     """
     if hasattr(ranking, "tp"):  # counts (tp, fp, fn, tn) rather than a ranking
+        if ties is not None:  # refused rather than ignored: counts have no ranks, so nothing can tie
+            raise ParameterError("ties applies to a ranking given with its scores (--scores); counts (tp, fp, fn, tn) "
+                                 "have no ranks to tie")
         return precision_of_counts(ranking, k)
     cut = Cut.of(ranking, k)
     tie = tie_choice(ranking, ties, "precision")
