@@ -48,10 +48,15 @@ judged topic with no relevant document has every measure 0 and nNRBP 0/0 (printe
 from __future__ import annotations
 
 import heapq
+import io
 import math
 import os
 import re
 from dataclasses import dataclass
+from itertools import compress, count, islice
+from operator import lt, ne
+
+import numpy as np
 
 from irlab.errors import InputFileError, IrlabError, ParameterError
 from irlab.limits import (MAX_ID_BYTES, MAX_IDEAL_WORK, MAX_LINE_BYTES, MAX_RANKS, MAX_SKIPPED_LINES, MAX_SUBTOPICS,
@@ -91,50 +96,135 @@ def _show(b: bytes) -> str:
 
 # --------------------------------------------------------------------------
 # reading
+#
+# A file is read in chunks of whole lines.  A chunk whose every line is plain (within MAX_LINE_BYTES, blank or with
+# exactly the fields it needs, no comment, ids within MAX_ID_BYTES, no flood of blank lines) is split in bulk: one
+# bytes.split() for its tokens, numpy for the line checks.  Any other chunk is read line by line, exactly as
+# before: that reading names the first line at fault, with the file's line number, or reads the unusual lines
+# (comments, a run's extra columns) it accepts.  Both give the same tokens.
+
+_CHUNK_BYTES = 1 << 22   # 4 MiB at a time: memory stays near the old line-by-line reading's
+_WHITESPACE = np.zeros(256, dtype=bool)
+_WHITESPACE[list(b" \t\n\r\x0b\x0c")] = True   # the separators of bytes.split()
 
 
-def _data_lines(path, fields, what):
-    """(line number, fields) of every data line of ``path`` (gzip or plain), bounded as irlab's TREC readers are
-    (irlab/limits.py): a line of at most MAX_LINE_BYTES, ids of at most MAX_ID_BYTES, blank and comment lines
-    ('#') skipped but, beyond MAX_SKIPPED_LINES, never more of them than data lines.  ``fields`` is the number a
-    line needs (a run line may have more, ignored as ndeval and trec_eval ignore them)."""
-    skipped = data = 0
-    try:
-        with open_maybe_gzip(path) as f:
-            lineno = 0
-            while True:
-                raw = f.readline(MAX_LINE_BYTES + 1)
-                if not raw:
-                    break
-                lineno += 1
-                if len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
-                    raise InputFileError(path, lineno, f"the line is longer than {MAX_LINE_BYTES:,} bytes (irlab's "
-                                                       "limit MAX_LINE_BYTES; a TREC line has under 200 bytes)")
-                toks = raw.split()
-                if not toks or toks[0].startswith(b"#"):
-                    skipped += 1
-                    if skipped > MAX_SKIPPED_LINES and skipped > data:
-                        raise InputFileError(path, lineno, f"{skipped:,} blank or comment lines and {data:,} data "
-                                                           f"lines: beyond {MAX_SKIPPED_LINES:,}, blank and comment "
-                                                           "lines may not outnumber data lines (irlab's limit "
-                                                           "MAX_SKIPPED_LINES)")
-                    continue
-                if len(toks) < fields or (what == "qrels" and len(toks) > fields):
-                    layout = ("topic subtopic docno judgment (TREC diversity qrels)" if what == "qrels"
-                              else "topic Q0 docno rank score runid")
-                    raise InputFileError(path, lineno, f"expected {fields} fields ({layout}), found {len(toks)}")
-                for name, token in (("topic id", toks[0]), ("docno", toks[2])) + (
-                        (("subtopic", toks[1]),) if what == "qrels" else ()):
-                    if len(token) > MAX_ID_BYTES:
-                        raise InputFileError(path, lineno, f"{name} {_show(token)} has {len(token):,} bytes; a "
-                                                           f"{name} has at most {MAX_ID_BYTES} (irlab's limit "
-                                                           "MAX_ID_BYTES)")
-                data += 1
-                yield lineno, toks
-    except (OSError, EOFError) as exc:
-        raise InputFileError(path, None, f"cannot read file: {exc}") from None
-    if data == 0:
-        raise InputFileError(path, None, "no data lines (empty file?)")
+class _Lines:
+    """The data lines of one diversity file (gzip or plain), bounded as irlab's TREC readers are (irlab/limits.py):
+    a line of at most MAX_LINE_BYTES, ids of at most MAX_ID_BYTES, blank and comment lines ('#') skipped but,
+    beyond MAX_SKIPPED_LINES, never more of them than data lines.  ``fields`` is the number a line needs (a run
+    line may have more, ignored as ndeval and trec_eval ignore them); ``ids`` the indices of its id fields."""
+
+    def __init__(self, path, fields, what, ids):
+        self.path, self.fields, self.what, self.ids = path, fields, what, ids
+        self.lineno = self.skipped = self.data = 0   # counted so far, as the line-by-line reading counts them
+        self.first = None                            # the tokens of the first data line
+
+    def chunks(self):
+        """The file as chunks of whole lines (the last one may lack its line end)."""
+        try:
+            with open_maybe_gzip(self.path) as f:
+                carry = b""
+                while True:
+                    block = f.read(_CHUNK_BYTES)
+                    if not block:
+                        break
+                    buf = carry + block
+                    cut = buf.rfind(b"\n") + 1
+                    if cut == 0 and len(buf) > MAX_LINE_BYTES:
+                        # no line end within a line's bound: cut where the line-by-line reading's readline does
+                        cut = len(buf) - len(buf) % (MAX_LINE_BYTES + 1)
+                    carry = buf[cut:]
+                    if cut:
+                        yield buf[:cut]
+                if carry:
+                    yield carry
+        except (OSError, EOFError) as exc:
+            raise InputFileError(self.path, None, f"cannot read file: {exc}") from None
+
+    def finish(self):
+        if self.data == 0:
+            raise InputFileError(self.path, None, "no data lines (empty file?)")
+
+    def bulk(self, buf):
+        """(tokens, line numbers of the data lines, counts after the chunk) of a chunk whose lines are all plain;
+        None when one is not (then :meth:`one_by_one` reads it).  Nothing is counted until :meth:`commit`."""
+        u = np.frombuffer(buf, dtype=np.uint8)
+        ends = np.flatnonzero(u == 10)
+        if buf[-1:] != b"\n":
+            ends = np.append(ends, len(u))
+        starts = np.empty_like(ends)
+        starts[0], starts[1:] = 0, ends[:-1] + 1
+        if int((ends - starts).max()) > MAX_LINE_BYTES:
+            return None
+        space = _WHITESPACE[u]
+        begins = ~space
+        begins[1:] &= space[:-1]
+        begins = np.flatnonzero(begins)                 # where each token begins
+        first_token = np.searchsorted(begins, starts)   # index of each line's first token (if it has one)
+        counts = np.diff(np.append(first_token, len(begins)))
+        blank = counts == 0
+        if not (counts[~blank] == self.fields).all():
+            return None
+        if b"#" in buf and (u[begins[first_token[~blank]]] == ord("#")).any():
+            return None   # a comment line
+        n_blank = int(blank.sum())
+        if self.skipped + n_blank > MAX_SKIPPED_LINES and self._flood(np.flatnonzero(blank)):
+            return None
+        tokens = buf.split()
+        for i in self.ids:
+            if max(map(len, tokens[i::self.fields]), default=0) > MAX_ID_BYTES:
+                return None
+        linenos = self.lineno + 1 + np.flatnonzero(~blank)
+        return tokens, linenos, (self.lineno + len(ends), self.skipped + n_blank, self.data + len(ends) - n_blank)
+
+    def _flood(self, blank_lines):
+        """Whether a blank line of the chunk is one too many: beyond MAX_SKIPPED_LINES, more than the data lines."""
+        order = np.arange(1, len(blank_lines) + 1)
+        skipped = self.skipped + order
+        data = self.data + blank_lines + 1 - order   # the data lines before each blank line
+        return bool(((skipped > MAX_SKIPPED_LINES) & (skipped > data)).any())
+
+    def commit(self, tokens, counts):
+        if self.first is None and tokens:
+            self.first = tokens[:self.fields]
+        self.lineno, self.skipped, self.data = counts
+
+    def one_by_one(self, buf):
+        """(line number, fields) of every data line of the chunk, read and checked one line at a time."""
+        path, fields, what = self.path, self.fields, self.what
+        f = io.BytesIO(buf)
+        while True:
+            raw = f.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            self.lineno += 1
+            lineno = self.lineno
+            if len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+                raise InputFileError(path, lineno, f"the line is longer than {MAX_LINE_BYTES:,} bytes (irlab's "
+                                                   "limit MAX_LINE_BYTES; a TREC line has under 200 bytes)")
+            toks = raw.split()
+            if not toks or toks[0].startswith(b"#"):
+                self.skipped += 1
+                if self.skipped > MAX_SKIPPED_LINES and self.skipped > self.data:
+                    raise InputFileError(path, lineno, f"{self.skipped:,} blank or comment lines and {self.data:,} "
+                                                       f"data lines: beyond {MAX_SKIPPED_LINES:,}, blank and "
+                                                       "comment lines may not outnumber data lines (irlab's limit "
+                                                       "MAX_SKIPPED_LINES)")
+                continue
+            if len(toks) < fields or (what == "qrels" and len(toks) > fields):
+                layout = ("topic subtopic docno judgment (TREC diversity qrels)" if what == "qrels"
+                          else "topic Q0 docno rank score runid")
+                raise InputFileError(path, lineno, f"expected {fields} fields ({layout}), found {len(toks)}")
+            for name, token in (("topic id", toks[0]), ("docno", toks[2])) + (
+                    (("subtopic", toks[1]),) if what == "qrels" else ()):
+                if len(token) > MAX_ID_BYTES:
+                    raise InputFileError(path, lineno, f"{name} {_show(token)} has {len(token):,} bytes; a "
+                                                       f"{name} has at most {MAX_ID_BYTES} (irlab's limit "
+                                                       "MAX_ID_BYTES)")
+            self.data += 1
+            if self.first is None:
+                self.first = toks
+            yield lineno, toks
 
 
 def _natural(path, lineno, token, what, why):
@@ -146,6 +236,30 @@ def _natural(path, lineno, token, what, why):
     if len(token) > _MAX_NUMBER_DIGITS:
         raise InputFileError(path, lineno, f"{what} {_show(token)} has more than {_MAX_NUMBER_DIGITS} digits")
     return int(token)
+
+
+def _naturals(tokens):
+    """The numbers of ``tokens`` when each is a natural number of at most 15 digits (checked in bulk), else None."""
+    if not b"".join(tokens).isdigit() or max(map(len, tokens), default=0) > _MAX_NUMBER_DIGITS:
+        return None if tokens else []
+    return list(map(int, tokens))
+
+
+def _topic_spans(topics):
+    """topic -> [(start, stop)]: the runs of consecutive rows of each topic, in row order (a file usually holds
+    each topic in one run, found by comparing neighbours in bulk)."""
+    cuts = [0, *compress(count(1), map(ne, topics, islice(topics, 1, None))), len(topics)]
+    spans = {}
+    for start, stop in zip(cuts, cuts[1:]):
+        spans.setdefault(topics[start], []).append((start, stop))
+    return spans
+
+
+def _rows(column, spans):
+    if len(spans) == 1:
+        start, stop = spans[0]
+        return column[start:stop]
+    return [x for start, stop in spans for x in column[start:stop]]
 
 
 @dataclass(frozen=True)
@@ -195,26 +309,66 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
         return path
     path = os.fspath(path)
     level = _level(relevance_level)
-    first_line = {}
-    judgments = {}   # topic -> subtopic -> set of relevant docnos
-    judged = {}      # topic -> set of judged docnos
-    for lineno, (topic, subtopic, docno, judgment) in _data_lines(path, 4, "qrels"):
-        grade = _natural(path, lineno, judgment, "judgment",
-                         "a diversity judgment is a whole number >= 0 (ndeval 4.5 reads it so)")
-        key = (topic, subtopic, docno)
-        if key in first_line:
-            raise InputFileError(path, lineno, f"docno {_show(docno)} is judged twice for topic {_show(topic)}, "
-                                               f"subtopic {_show(subtopic)} (first on line {first_line[key]})")
-        first_line[key] = lineno
-        judged.setdefault(topic, set()).add(docno)
-        docs = judgments.setdefault(topic, {}).setdefault(subtopic, set())
-        if grade >= level:
-            docs.add(docno)
-    topics = {}
-    for topic in sorted(judged):
-        topics[topic] = _topic_intents(judgments[topic], judged[topic])
-        _check_topic_size(path, topic, topics[topic])
-    return DiversityQrels(path, topics, level)
+    topics, subtopics, docnos, grades, linenos = [], [], [], [], []
+    lines = _Lines(path, 4, "qrels", (0, 1, 2))
+    try:
+        for buf in lines.chunks():
+            read = lines.bulk(buf)
+            numbers = _naturals(read[0][3::4]) if read else None
+            if numbers is not None:
+                tokens, where, counts = read
+                lines.commit(tokens, counts)
+                topics += tokens[0::4]
+                subtopics += tokens[1::4]
+                docnos += tokens[2::4]
+                grades += numbers
+                linenos.append(where)
+                continue
+            where = []
+            linenos.append(where)   # made an array below
+            for lineno, (topic, subtopic, docno, judgment) in lines.one_by_one(buf):
+                grades.append(_natural(path, lineno, judgment, "judgment",
+                                       "a diversity judgment is a whole number >= 0 (ndeval 4.5 reads it so)"))
+                topics.append(topic)
+                subtopics.append(subtopic)
+                docnos.append(docno)
+                where.append(lineno)
+            linenos[-1] = np.array(where, dtype=np.int64)
+    except IrlabError:
+        # a judgment repeated before the line at fault is the first error, as when the file is read in order
+        _check_repeats(path, topics, subtopics, docnos, linenos)
+        raise
+    lines.finish()
+    _check_repeats(path, topics, subtopics, docnos, linenos)
+    result = {}
+    for topic, spans in sorted(_topic_spans(topics).items()):
+        judged, by_subtopic = set(), {}
+        for start, stop in spans:
+            judged.update(docnos[start:stop])
+            relevant = compress(zip(subtopics[start:stop], docnos[start:stop]),
+                                map(level.__le__, grades[start:stop]))
+            for subtopic, docno in relevant:
+                by_subtopic.setdefault(subtopic, set()).add(docno)
+        result[topic] = _topic_intents(by_subtopic, judged)
+        _check_topic_size(path, topic, result[topic])
+    return DiversityQrels(path, result, level)
+
+
+def _check_repeats(path, topics, subtopics, docnos, linenos):
+    """The first (topic, subtopic, docno) judged twice, as an error naming both lines."""
+    keys = list(zip(topics, subtopics, docnos))
+    if len(set(keys)) == len(keys):
+        return
+    first = {}
+    for row, key in enumerate(keys):
+        if key in first:
+            where = np.concatenate([np.asarray(part, dtype=np.int64) for part in linenos])
+            topic, subtopic, docno = key
+            raise InputFileError(path, int(where[row]), f"docno {_show(docno)} is judged twice for topic "
+                                                        f"{_show(topic)}, subtopic {_show(subtopic)} (first on line "
+                                                        f"{int(where[first[key]])})")
+        first[key] = row
+
 
 
 def _check_topic_size(path, topic, intents):
@@ -258,17 +412,65 @@ def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
     if isinstance(path, DiversityRun):
         return path
     path = os.fspath(path)
-    rows = {}   # topic -> list of (rank, score, docno, line)
-    runid = None
-    for lineno, toks in _data_lines(path, 6, "run"):
-        topic, docno, rank, score = toks[0], toks[2], toks[3], toks[4]
-        rank = _natural(path, lineno, rank, "rank", "ndeval reads the rank column as a whole number >= 0")
-        if not _FLOAT.match(score) or not math.isfinite(float(score)):
-            raise InputFileError(path, lineno, f"score {_show(score)} is not a finite number")
-        runid = _text(toks[5]) if runid is None else runid
-        rows.setdefault(topic, []).append((rank, float(score), docno, lineno))
-    return DiversityRun(path, runid or "", {topic: _ranked(path, topic, rows[topic], traditional)
-                                            for topic in sorted(rows)}, traditional)
+    topics, docnos, ranks, scores, linenos = [], [], [], [], []
+    lines = _Lines(path, 6, "run", (0, 2))
+    for buf in lines.chunks():
+        read = lines.bulk(buf)
+        numbers = _naturals(read[0][3::6]) if read else None
+        values = _finite_scores(read[0][4::6]) if numbers is not None else None
+        if values is not None:
+            tokens, where, counts = read
+            lines.commit(tokens, counts)
+            topics += tokens[0::6]
+            docnos += tokens[2::6]
+            ranks += numbers
+            scores += values
+            linenos.append(where)
+            continue
+        where = []
+        for lineno, toks in lines.one_by_one(buf):
+            ranks.append(_natural(path, lineno, toks[3], "rank", "ndeval reads the rank column as a whole number >= 0"))
+            score = toks[4]
+            if not _FLOAT.match(score) or not math.isfinite(float(score)):
+                raise InputFileError(path, lineno, f"score {_show(score)} is not a finite number")
+            scores.append(float(score))
+            topics.append(toks[0])
+            docnos.append(toks[2])
+            where.append(lineno)
+        linenos.append(np.array(where, dtype=np.int64))
+    lines.finish()
+    runid = _text(lines.first[5])
+    ranked = {}
+    for topic, spans in sorted(_topic_spans(topics).items()):
+        ranked[topic] = _ordered(_rows(docnos, spans), _rows(ranks, spans), _rows(scores, spans), traditional)
+        if ranked[topic] is None:   # a docno or a rank repeated: the line-by-line ordering names both lines
+            where = np.concatenate(linenos)
+            rows = list(zip(_rows(ranks, spans), _rows(scores, spans), _rows(docnos, spans),
+                            (int(where[i]) for i in _rows(range(len(topics)), spans))))
+            ranked[topic] = _ranked(path, topic, rows, traditional)
+    return DiversityRun(path, runid, ranked, traditional)
+
+
+def _finite_scores(tokens):
+    """The scores of ``tokens`` when each is a finite number (checked in bulk), else None."""
+    if not all(map(_FLOAT.match, tokens)):
+        return None
+    values = list(map(float, tokens))
+    return values if all(map(math.isfinite, values)) else None
+
+
+def _ordered(docnos, ranks, scores, traditional):
+    """A topic's docnos in ndeval's order, or None when a docno or (ordering by rank) a rank is repeated."""
+    if len(set(docnos)) != len(docnos):
+        return None
+    if traditional:   # ndeval's resultCompareByScore: score, then docno, both descending
+        return tuple(docno for _, docno in sorted(zip(scores, docnos), reverse=True))
+    if all(map(lt, ranks, islice(ranks, 1, None))):   # already in rank order, as runs usually are
+        return tuple(docnos)
+    if len(set(ranks)) != len(ranks):
+        return None
+    return tuple(docno for _, docno in sorted(zip(ranks, docnos)))
+
 
 
 def _ranked(path, topic, rows, traditional):
