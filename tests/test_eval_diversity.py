@@ -448,8 +448,8 @@ def test_greedy_ideal_work_is_bounded(tmp_path, cli, monkeypatch):
 
 
 def test_ideal_cut_to_the_depth_that_counts_changes_nothing(tmp_path):
-    # the greedy ideal is computed only to the largest cut-off (and, for nNRBP, until beta^i underflows): the same
-    # values as from the whole ideal ranking
+    # the greedy ideal is computed only to the largest cut-off (and, for nNRBP, while a term S beta^i can still
+    # change the sum, which is at least 1): the same values, to the last bit, as from the whole ideal ranking
     rnd = random.Random(7)
     lines = [f"1 {s} d{d:03d} 1" for d in range(300) for s in range(1, 7) if rnd.random() < 0.3]
     (tmp_path / "q").write_text("\n".join(lines) + "\n")
@@ -463,9 +463,12 @@ def test_ideal_cut_to_the_depth_that_counts_changes_nothing(tmp_path):
     assert len(whole) > 250
     for measures in (["ndeval"], ["alpha-nDCG@20,nERR-IA@5"]):
         plan = parse_diversity_measures(measures)
-        for beta in (0.0, 0.05, 0.5, 1.0):   # 0.05^i underflows after 249 ranks, 0 after 1
-            assert topic_values(topic, ranked, plan, beta=beta) == topic_values(topic, ranked, plan, beta=beta,
-                                                                                ideal=whole)
+        for alpha in (0.0, 0.5, 0.9):
+            whole = greedy_ideal(topic, alpha)
+            # 0.5^i is negligible after 56 ranks, 0.05^i after 14, 0 after 1; 1^i never
+            for beta in (0.0, 0.05, 0.5, 0.9, 0.99, 1.0):
+                assert topic_values(topic, ranked, plan, alpha=alpha, beta=beta) == topic_values(
+                    topic, ranked, plan, alpha=alpha, beta=beta, ideal=whole)
 
 
 # ---------------------------------------------------------------------------

@@ -646,21 +646,24 @@ def greedy_ideal(topic: TopicIntents, alpha: float, depth: int | None = None) ->
     for docno, subtopics in topic.relevant.items():
         groups.setdefault(subtopics, []).append(docno)
     members = {subtopics: sorted(docs, reverse=True) for subtopics, docs in groups.items()}
-    heads = {subtopics: 0 for subtopics in members}
+    heads = dict.fromkeys(members, 0)
+    # a docno's place in descending byte order (0: the largest): in a heap key it breaks ties as strcmp does,
+    # comparing small integers instead of docnos
+    place = {docno: i for i, docno in enumerate(sorted(topic.relevant, reverse=True))}
 
-    def gain(subtopics):
+    def key(subtopics):
         total = 0.0
         for s in subtopics:
             total += gains[s]
-        return total
+        return -total, place[members[subtopics][heads[subtopics]]], subtopics
 
-    heap = [(-gain(s), _Desc(docs[0]), s) for s, docs in members.items()]
+    heap = [key(subtopics) for subtopics in members]
     heapq.heapify(heap)
     order = []
     limit = len(topic.relevant) if depth is None else min(depth, len(topic.relevant))
     while len(order) < limit:
-        _, _, subtopics = heapq.heappop(heap)
-        current = (-gain(subtopics), _Desc(members[subtopics][heads[subtopics]]), subtopics)
+        subtopics = heapq.heappop(heap)[2]
+        current = key(subtopics)
         if heap and current[:2] > heap[0][:2]:   # worse than another group's bound: look again later
             heapq.heappush(heap, current)
             continue
@@ -669,26 +672,8 @@ def greedy_ideal(topic: TopicIntents, alpha: float, depth: int | None = None) ->
             gains[s] *= keep
         heads[subtopics] += 1
         if heads[subtopics] < len(members[subtopics]):
-            heapq.heappush(heap, (-gain(subtopics), _Desc(members[subtopics][heads[subtopics]]), subtopics))
+            heapq.heappush(heap, key(subtopics))
     return order
-
-
-class _Desc:
-    """A docno that sorts in reverse, so that the heap's smallest key holds the largest docno (ndeval's tie rule)."""
-
-    __slots__ = ("docno",)
-
-    def __init__(self, docno):
-        self.docno = docno
-
-    def __lt__(self, other):
-        return self.docno > other.docno
-
-    def __gt__(self, other):
-        return self.docno < other.docno
-
-    def __eq__(self, other):
-        return self.docno == other.docno
 
 
 def _discount(i):
@@ -783,9 +768,8 @@ def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, 
     needs_ideal = any(m.family in ("alpha-nDCG", "nERR-IA", "nNRBP") for m in measures)
     best = None
     if needs_ideal:
-        # the ideal's ranks that count: the cut-offs, and for nNRBP those before β^(i-1) underflows to 0.0 (every
-        # later term adds exactly 0, as in ndeval's sum over the whole list)
-        ideal_depth = max(depth, _nrbp_depth(beta, len(topic.relevant))) if whole else depth
+        # the ideal's ranks that count: the cut-offs, and for nNRBP those whose term can still change its sum
+        ideal_depth = max(depth, _nrbp_depth(beta, n, len(topic.relevant))) if whole else depth
         ideal = greedy_ideal(topic, alpha, ideal_depth) if ideal is None else ideal
         best = _Curves([relevant[d] for d, _ in ideal], n, alpha, beta, depth, whole)
     out = {}
@@ -794,13 +778,21 @@ def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, 
     return out
 
 
-def _nrbp_depth(beta, documents):
-    """How many ranks NRBP's decay β^(i-1) stays above 0.0 in floats (at most ``documents``)."""
+def _nrbp_depth(beta, n_subtopics, documents):
+    """How many ranks of the greedy ideal NRBP's float sum Σ_i g(i) β^(i-1) reads (at most ``documents``).
+
+    The sum is at least 1 from the first rank on (the ideal's first document is relevant, every gain 1.0) and a
+    gain is at most S, the subtopics: once S·β^(i-1) < 2^-53, half the spacing of floats at 1, each later term
+    rounds away and leaves the sum exactly as it is, as when β^(i-1) has underflowed to 0.0 (ndeval sums the whole
+    list).  With β = 0.5 and 5 subtopics that is 56 ranks instead of every relevant document."""
     decay, ranks = 1.0, 0
-    while decay > 0.0 and ranks < documents:
+    while ranks < documents and n_subtopics * decay >= _HALF_ULP_OF_ONE:
         decay *= beta
         ranks += 1
     return ranks
+
+
+_HALF_ULP_OF_ONE = 2.0 ** -53
 
 
 def _value(m, run, best, topic, n, alpha):
