@@ -575,3 +575,15 @@ def test_bulk_reading_equals_the_line_by_line_reading(monkeypatch, seed, what, c
             patch.setattr(diversity._Lines, "bulk", lambda self, buf: None)   # every chunk line by line
             one_by_one = _outcome(read, path, **options)
     assert bulk == one_by_one
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="0123456789.eE+-_ in", max_size=8).filter(bool))
+def test_scores_checked_in_bulk_as_one_by_one(score):
+    # a score is read in bulk by float() when it has only digits, '.', 'e', 'E', '+' and '-': float() then accepts
+    # exactly what the line-by-line check (_FLOAT and a finite value) accepts
+    from irlab.trec.diversity import _FLOAT, _finite_scores
+
+    token = score.encode()
+    one_by_one = bool(_FLOAT.match(token)) and math.isfinite(float(token))
+    assert (_finite_scores([token]) is not None) == one_by_one

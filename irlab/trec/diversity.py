@@ -53,7 +53,7 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from itertools import compress, count, islice
+from itertools import compress, count, islice, repeat
 from operator import lt, ne
 
 import numpy as np
@@ -104,8 +104,6 @@ def _show(b: bytes) -> str:
 # (comments, a run's extra columns) it accepts.  Both give the same tokens.
 
 _CHUNK_BYTES = 1 << 22   # 4 MiB at a time: memory stays near the old line-by-line reading's
-_WHITESPACE = np.zeros(256, dtype=bool)
-_WHITESPACE[list(b" \t\n\r\x0b\x0c")] = True   # the separators of bytes.split()
 
 
 class _Lines:
@@ -156,10 +154,12 @@ class _Lines:
         starts[0], starts[1:] = 0, ends[:-1] + 1
         if int((ends - starts).max()) > MAX_LINE_BYTES:
             return None
-        space = _WHITESPACE[u]
-        begins = ~space
+        space = (u == 32) | ((u >= 9) & (u <= 13))   # the separators of bytes.split(): " \t\n\v\f\r"
+        word = ~space
+        begins, last = word.copy(), word
         begins[1:] &= space[:-1]
-        begins = np.flatnonzero(begins)                 # where each token begins
+        last[:-1] &= space[1:]
+        begins, last = np.flatnonzero(begins), np.flatnonzero(last)   # each token's first and last byte
         first_token = np.searchsorted(begins, starts)   # index of each line's first token (if it has one)
         counts = np.diff(np.append(first_token, len(begins)))
         blank = counts == 0
@@ -170,10 +170,10 @@ class _Lines:
         n_blank = int(blank.sum())
         if self.skipped + n_blank > MAX_SKIPPED_LINES and self._flood(np.flatnonzero(blank)):
             return None
+        id_tokens = np.add.outer(np.arange(0, len(begins), self.fields), self.ids)   # every line's id fields
+        if len(begins) and int((last - begins)[id_tokens].max()) >= MAX_ID_BYTES:   # a length - 1
+            return None
         tokens = buf.split()
-        for i in self.ids:
-            if max(map(len, tokens[i::self.fields]), default=0) > MAX_ID_BYTES:
-                return None
         linenos = self.lineno + 1 + np.flatnonzero(~blank)
         return tokens, linenos, (self.lineno + len(ends), self.skipped + n_blank, self.data + len(ends) - n_blank)
 
@@ -356,11 +356,11 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
 
 def _check_repeats(path, topics, subtopics, docnos, linenos):
     """The first (topic, subtopic, docno) judged twice, as an error naming both lines."""
-    keys = list(zip(topics, subtopics, docnos))
-    if len(set(keys)) == len(keys):
+    # ids hold no whitespace, so joined by a space they are one key (bytes: quicker to hash than tuples)
+    if len(set(map(b" ".join, zip(topics, subtopics, docnos)))) == len(topics):
         return
     first = {}
-    for row, key in enumerate(keys):
+    for row, key in enumerate(zip(topics, subtopics, docnos)):
         if key in first:
             where = np.concatenate([np.asarray(part, dtype=np.int64) for part in linenos])
             topic, subtopic, docno = key
@@ -453,9 +453,13 @@ def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
 
 def _finite_scores(tokens):
     """The scores of ``tokens`` when each is a finite number (checked in bulk), else None."""
-    if not all(map(_FLOAT.match, tokens)):
+    # written with these bytes only, a token float() reads is one _FLOAT matches (no '_', 'inf' or 'nan')
+    if b"".join(tokens).translate(None, b"0123456789.eE+-"):
         return None
-    values = list(map(float, tokens))
+    try:
+        values = list(map(float, tokens))
+    except ValueError:
+        return None
     return values if all(map(math.isfinite, values)) else None
 
 
@@ -694,28 +698,43 @@ class _Curves:
         count = covered_count = 0
         found = [0] * n_subtopics            # MAP-IA: relevant documents of each subtopic so far
         precision_sums = [0.0] * n_subtopics
-        limit = len(subtopic_lists) if whole else min(depth, len(subtopic_lists))
-        for i in range(limit):
+        head = min(depth, len(subtopic_lists))
+        for i in range(head):   # the ranks the cut-offs read
             subtopics = subtopic_lists[i]
             score = 0.0
             for s in subtopics:
                 score += gains[s]
                 gains[s] *= keep
-            if i < depth:
-                dcg.append(score * _discount(i))
-                err.append(score / (i + 1.0))
-                count += len(subtopics)
-                for s in subtopics:
-                    if not seen[s]:
-                        seen[s] = 1
-                        covered_count += 1
-                pairs.append(count)
-                covered.append(covered_count)
+            dcg.append(score * _discount(i))
+            err.append(score / (i + 1.0))
+            count += len(subtopics)
+            for s in subtopics:
+                if not seen[s]:
+                    seen[s] = 1
+                    covered_count += 1
+            pairs.append(count)
+            covered.append(covered_count)
             nrbp += score * decay
             decay *= beta
             for s in subtopics:
                 found[s] += 1
                 precision_sums[s] += found[s] / (i + 1.0)
+        if whole:   # below them only NRBP and MAP-IA, which a document relevant to nothing leaves exactly as they are
+            at = head
+            tail = len(subtopic_lists)
+            for i in compress(range(head, tail), islice(subtopic_lists, head, tail)):
+                for _ in range(i - at):   # β^i as ndeval computes it, one factor a rank
+                    decay *= beta
+                at = i
+                subtopics = subtopic_lists[i]
+                score = 0.0
+                for s in subtopics:
+                    score += gains[s]
+                    gains[s] *= keep
+                nrbp += score * decay
+                for s in subtopics:
+                    found[s] += 1
+                    precision_sums[s] += found[s] / (i + 1.0)
         self.dcg, self.err = _running(dcg), _running(err)
         self.pairs, self.covered = pairs, covered
         self.nrbp = nrbp * ((1.0 - keep * beta) / n_subtopics) if n_subtopics else 0.0   # ndeval's nrbp *= (...)/S
@@ -764,7 +783,7 @@ def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, 
     depth = max((m.k for m in measures if m.k is not None), default=0)
     whole = any(m.k is None for m in measures)
     relevant = topic.relevant
-    run = _Curves([relevant.get(d, ()) for d in ranked], n, alpha, beta, depth, whole)
+    run = _Curves(list(map(relevant.get, ranked, repeat((), len(ranked)))), n, alpha, beta, depth, whole)
     needs_ideal = any(m.family in ("alpha-nDCG", "nERR-IA", "nNRBP") for m in measures)
     best = None
     if needs_ideal:
