@@ -396,25 +396,24 @@ def _all_digits(n: int) -> str:
     return _all_digits(high) + _all_digits(low).rjust(half, "0")
 
 
-def full_text(value) -> str:
-    """The exact value with every digit ('21/50', a 7,000-digit fraction whole): for machines (JSON), where
-    :func:`exact_text` abbreviates a long integer for a reader."""
+def _rational_or_symbolic_text(value, integer_text) -> str:
     if not is_symbolic(value):
         value = rational(value)
         if isinstance(value, Fraction):
-            return f"{_all_digits(value.numerator)}/{_all_digits(value.denominator)}"
-        return _all_digits(value)
+            return f"{integer_text(value.numerator)}/{integer_text(value.denominator)}"
+        return integer_text(value)
     return _symbolic_text(value)
+
+
+def full_text(value) -> str:
+    """The exact value with every digit ('21/50', a 7,000-digit fraction whole): for machines (JSON), where
+    :func:`exact_text` abbreviates a long integer for a reader."""
+    return _rational_or_symbolic_text(value, _all_digits)
 
 
 def exact_text(value) -> str:
     """The exact value as plain text: '21/50', '3', or sympy's expression written with log2."""
-    if not is_symbolic(value):
-        value = rational(value)
-        if isinstance(value, Fraction):
-            return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
-        return _integer_text(value)
-    return _symbolic_text(value)
+    return _rational_or_symbolic_text(value, _integer_text)
 
 
 def exact_latex(value, inline: bool = False) -> str:
