@@ -222,7 +222,8 @@ TIES = Convention(
                "stable sort by score desc", "ranx (Run: scores only); torch.argsort / tf.math.top_k give no order",
                aliases=("order",)),
         Choice("tie-averaged", "every order of the tied documents equally likely: the metric's mean over those orders "
-               "(for DCG each tied rank gets the group's mean gain)",
+               "(for DCG each tied rank gets the group's mean gain; for P@k a group split by k adds its expected "
+               "hits)",
                "mean over every order of each tied group; DCG = Σ_groups mean gain(group) · Σ_{i in group} discount(i)",
                "McSherry & Najork 2008 (ECIR); scikit-learn ndcg_score/dcg_score (ignore_ties=False); torchmetrics nDCG",
                aliases=("average",)),
