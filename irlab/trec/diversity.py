@@ -52,8 +52,9 @@ import io
 import math
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
-from itertools import compress, count, islice, repeat
+from itertools import chain, compress, count, islice, repeat
 from operator import lt, ne
 
 import numpy as np
@@ -342,14 +343,14 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
     _check_repeats(path, topics, subtopics, docnos, linenos)
     result = {}
     for topic, spans in sorted(_topic_spans(topics).items()):
-        judged, by_subtopic = set(), {}
+        judged, relevant_to = set(), {}
         for start, stop in spans:
             judged.update(docnos[start:stop])
-            relevant = compress(zip(subtopics[start:stop], docnos[start:stop]),
+            relevant = compress(zip(docnos[start:stop], subtopics[start:stop]),
                                 map(level.__le__, grades[start:stop]))
-            for subtopic, docno in relevant:
-                by_subtopic.setdefault(subtopic, set()).add(docno)
-        result[topic] = _topic_intents(by_subtopic, judged)
+            for docno, subtopic in relevant:
+                relevant_to.setdefault(docno, []).append(subtopic)
+        result[topic] = _topic_intents(relevant_to, judged)
         _check_topic_size(path, topic, result[topic])
     return DiversityQrels(path, result, level)
 
@@ -385,14 +386,22 @@ def _check_topic_size(path, topic, intents):
                                          "topic needs a few thousand)")
 
 
-def _topic_intents(by_subtopic, judged) -> TopicIntents:
-    subtopics = _subtopic_order([s for s, docs in by_subtopic.items() if docs])
+def _topic_intents(relevant_to, judged) -> TopicIntents:
+    """``relevant_to``: docno -> the subtopics it is relevant to, in file order (each once: a judgment repeated is an
+    error before this)."""
+    documents = Counter(chain.from_iterable(relevant_to.values()))   # subtopic -> its relevant documents
+    subtopics = _subtopic_order(list(documents))
+    index = {subtopic: i for i, subtopic in enumerate(subtopics)}
+    indices = {}   # the same subtopics in the same order (most documents share a few): indexed and sorted once
     relevant = {}
-    for index, subtopic in enumerate(subtopics):
-        for docno in by_subtopic[subtopic]:
-            relevant.setdefault(docno, []).append(index)
-    return TopicIntents(tuple(_text(s) for s in subtopics), {d: tuple(ix) for d, ix in relevant.items()},
-                        frozenset(judged), tuple(len(by_subtopic[s]) for s in subtopics))
+    for docno, names in relevant_to.items():
+        names = tuple(names)
+        ix = indices.get(names)
+        if ix is None:
+            ix = indices[names] = tuple(sorted(map(index.__getitem__, names)))
+        relevant[docno] = ix
+    return TopicIntents(tuple(_text(s) for s in subtopics), relevant, frozenset(judged),
+                        tuple(documents[s] for s in subtopics))
 
 
 def _level(relevance_level):
