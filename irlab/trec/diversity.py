@@ -340,18 +340,22 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
         _check_repeats(path, topics, subtopics, docnos, linenos)
         raise
     lines.finish()
-    _check_repeats(path, topics, subtopics, docnos, linenos)
-    result = {}
+    result, repeated = {}, False
     for topic, spans in sorted(_topic_spans(topics).items()):
-        judged, relevant_to = set(), {}
+        judged, relevant_to, judgments = set(), {}, set()
         for start, stop in spans:
             judged.update(docnos[start:stop])
+            judgments.update(zip(subtopics[start:stop], docnos[start:stop]))   # a topic's (subtopic, docno) pairs
             relevant = compress(zip(docnos[start:stop], subtopics[start:stop]),
                                 map(level.__le__, grades[start:stop]))
             for docno, subtopic in relevant:
                 relevant_to.setdefault(docno, []).append(subtopic)
+        repeated = repeated or len(judgments) < sum(stop - start for start, stop in spans)
         result[topic] = _topic_intents(relevant_to, judged)
-        _check_topic_size(path, topic, result[topic])
+    if repeated:   # the first repeated judgment in file order, naming both lines
+        _check_repeats(path, topics, subtopics, docnos, linenos)
+    for topic, intents in result.items():   # after the repeats, as they are errors of the file's lines
+        _check_topic_size(path, topic, intents)
     return DiversityQrels(path, result, level)
 
 
