@@ -281,3 +281,10 @@ def test_a_bracketed_group_takes_its_superscript_whole_in_mathml():
     got = to_mathml(r"\left(\frac{a}{b}\right)^2")
     assert got == ("<math><msup><mrow><mo>(</mo><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>)</mo></mrow><mn>2</mn></msup>"
                    "</math>")
+
+
+def test_mathml_sets_a_minus_sign_and_keeps_a_hyphen_in_a_name():
+    from irlab.render.mathml import to_mathml
+
+    assert to_mathml("1 - p") == "<math><mrow><mn>1</mn><mo>−</mo><mi>p</mi></mrow></math>"  # U+2212, as LaTeX sets it
+    assert "<mtext>-</mtext>" in to_mathml(r"\mathrm{R\text{-}prec}")  # R-prec's hyphen is text

@@ -145,6 +145,8 @@ class _Parser:
                 return f'<mo stretchy="false">{escape(token)}</mo>'
             if token == "@":  # P@k reads as one name, not as an operator with space around it
                 return '<mo lspace="0" rspace="0">@</mo>'
+            if token == "-" and not upright:  # the minus sign, as LaTeX sets it (a hyphen in an upright name stays)
+                return "<mo>−</mo>"
             return f"<mo>{escape(token)}</mo>"
         name = token[1:]
         if name in ("frac", "dfrac", "tfrac"):
