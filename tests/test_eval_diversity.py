@@ -448,8 +448,9 @@ def test_greedy_ideal_work_is_bounded(tmp_path, cli, monkeypatch):
 
 
 def test_ideal_cut_to_the_depth_that_counts_changes_nothing(tmp_path):
-    # the greedy ideal is computed only to the largest cut-off (and, for nNRBP, while a term S beta^i can still
-    # change the sum, which is at least 1): the same values, to the last bit, as from the whole ideal ranking
+    # the greedy ideal is computed only to the largest cut-off (and, for nNRBP, while the last gain times beta^i,
+    # a bound on every later term, is at least half the float spacing above the sum): the same values, to the
+    # last bit, as from the whole ideal ranking
     rnd = random.Random(7)
     lines = [f"1 {s} d{d:03d} 1" for d in range(300) for s in range(1, 7) if rnd.random() < 0.3]
     (tmp_path / "q").write_text("\n".join(lines) + "\n")
@@ -465,10 +466,32 @@ def test_ideal_cut_to_the_depth_that_counts_changes_nothing(tmp_path):
         plan = parse_diversity_measures(measures)
         for alpha in (0.0, 0.5, 0.9):
             whole = greedy_ideal(topic, alpha)
-            # 0.5^i is negligible after 56 ranks, 0.05^i after 14, 0 after 1; 1^i never
+            # beta^i soon negligible at 0.05 or 0.5, 0 after one rank at 0; at 0.99 or 1 (alpha 0) far down
             for beta in (0.0, 0.05, 0.5, 0.9, 0.99, 1.0):
                 assert topic_values(topic, ranked, plan, alpha=alpha, beta=beta) == topic_values(
                     topic, ranked, plan, alpha=alpha, beta=beta, ideal=whole)
+
+
+def test_ideal_cut_changes_nothing_on_many_small_topics(tmp_path):
+    # as above, on 40 generated topics of 1-8 subtopics and uneven relevance, at alpha and beta off the usual grid
+    rnd = random.Random(11)
+    lines = [f"{t} {s} d{d:03d} {rnd.choice((0, 1, 1, 2))}" for t in range(40) for d in range(rnd.randint(1, 90))
+             for s in range(1, rnd.randint(2, 9)) if rnd.random() < 0.5]
+    (tmp_path / "q").write_text("\n".join(lines) + "\n")
+    (tmp_path / "r").write_text("".join(f"{t} Q0 d{d:03d} {i} 1 r\n" for t in range(40)
+                                        for i, d in enumerate(rnd.sample(range(100), 60))))
+    from irlab.trec.diversity import read_diversity_run, topic_values
+
+    qrels, run = read_diversity_qrels(tmp_path / "q"), read_diversity_run(tmp_path / "r")
+    plan = parse_diversity_measures(["nNRBP,alpha-nDCG@3"])
+    checked = 0
+    for name, topic in qrels.topics.items():
+        for alpha, beta in ((0.3, 0.7), (0.5, 0.5), (0.9, 0.95), (0.1, 0.2)):
+            whole = greedy_ideal(topic, alpha)
+            assert topic_values(topic, run.topics[name], plan, alpha=alpha, beta=beta) == topic_values(
+                topic, run.topics[name], plan, alpha=alpha, beta=beta, ideal=whole)
+            checked += bool(topic.subtopics)
+    assert checked > 100
 
 
 # ---------------------------------------------------------------------------

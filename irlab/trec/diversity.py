@@ -650,7 +650,12 @@ def _check_unit(value, what):
 
 def greedy_ideal(topic: TopicIntents, alpha: float, depth: int | None = None) -> list:
     """ndeval's greedy ideal ranking of the relevant documents: [(docno, gain)] best first, the first ``depth``
-    ranks of it (all by default: the greedy choice at a rank never depends on the ranks below it).
+    ranks of it (all by default: the greedy choice at a rank never depends on the ranks below it)."""
+    return list(islice(_greedy_ranks(topic, alpha), depth))
+
+
+def _greedy_ranks(topic: TopicIntents, alpha: float):
+    """The greedy ideal ranking's (docno, gain), best first, each computed when it is asked for.
 
     At each rank the document whose gain Σ_{s} (1-α)^(documents above relevant to s) is largest, ties going to the
     largest docno (byte order, as ndeval's strcmp).  Gains are summed in subtopic order as ndeval sums them, so
@@ -676,21 +681,18 @@ def greedy_ideal(topic: TopicIntents, alpha: float, depth: int | None = None) ->
 
     heap = [key(subtopics) for subtopics in members]
     heapq.heapify(heap)
-    order = []
-    limit = len(topic.relevant) if depth is None else min(depth, len(topic.relevant))
-    while len(order) < limit:
+    while heap:
         subtopics = heapq.heappop(heap)[2]
         current = key(subtopics)
         if heap and current[:2] > heap[0][:2]:   # worse than another group's bound: look again later
             heapq.heappush(heap, current)
             continue
-        order.append((members[subtopics][heads[subtopics]], -current[0]))
+        yield members[subtopics][heads[subtopics]], -current[0]
         for s in subtopics:
             gains[s] *= keep
         heads[subtopics] += 1
         if heads[subtopics] < len(members[subtopics]):
             heapq.heappush(heap, key(subtopics))
-    return order
 
 
 def _discount(i):
@@ -801,8 +803,11 @@ def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, 
     best = None
     if needs_ideal:
         # the ideal's ranks that count: the cut-offs, and for nNRBP those whose term can still change its sum
-        ideal_depth = max(depth, _nrbp_depth(beta, n, len(topic.relevant))) if whole else depth
-        ideal = greedy_ideal(topic, alpha, ideal_depth) if ideal is None else ideal
+        if ideal is None:
+            ranks = _greedy_ranks(topic, alpha)
+            ideal = list(islice(ranks, depth))
+            if whole:
+                ideal += _ranks_nrbp_reads(ideal, ranks, beta)
         best = _Curves([relevant[d] for d, _ in ideal], n, alpha, beta, depth, whole)
     out = {}
     for m in measures:
@@ -810,21 +815,28 @@ def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, 
     return out
 
 
-def _nrbp_depth(beta, n_subtopics, documents):
-    """How many ranks of the greedy ideal NRBP's float sum Σ_i g(i) β^(i-1) reads (at most ``documents``).
+def _ranks_nrbp_reads(ideal, ranks, beta):
+    """The ranks after ``ideal`` (the greedy ideal's first ranks) from ``ranks`` (the ones below) that can still
+    change NRBP's float sum Σ_i g(i) β^(i-1), summed here as :class:`_Curves` sums it (ndeval sums the whole list).
 
-    The sum is at least 1 from the first rank on (the ideal's first document is relevant, every gain 1.0) and a
-    gain is at most S, the subtopics: once S·β^(i-1) < 2^-53, half the spacing of floats at 1, each later term
-    rounds away and leaves the sum exactly as it is, as when β^(i-1) has underflowed to 0.0 (ndeval sums the whole
-    list).  With β = 0.5 and 5 subtopics that is 56 ranks instead of every relevant document."""
-    decay, ranks = 1.0, 0
-    while ranks < documents and n_subtopics * decay >= _HALF_ULP_OF_ONE:
+    The greedy ideal's gains never increase down the list (a gain only loses its subtopics' shares), nor does
+    β^(i-1): once the last gain times the next β^(i-1) is below half the spacing of floats above the sum, every
+    later term rounds away and leaves the sum exactly as it is.  With β = 0.5 and 5 subtopics that is some 35
+    ranks instead of every relevant document."""
+    total, decay, last = 0.0, 1.0, None
+    for _, gain in ideal:
+        total += gain * decay
         decay *= beta
-        ranks += 1
-    return ranks
-
-
-_HALF_ULP_OF_ONE = 2.0 ** -53
+        last = gain
+    more = []
+    for docno, gain in ranks:
+        if last is not None and last * decay < math.ulp(total) / 2:
+            break
+        more.append((docno, gain))
+        total += gain * decay
+        decay *= beta
+        last = gain
+    return more
 
 
 def _value(m, run, best, topic, n, alpha):
