@@ -241,9 +241,17 @@ def _natural(path, lineno, token, what, why):
 
 def _naturals(tokens):
     """The numbers of ``tokens`` when each is a natural number of at most 15 digits (checked in bulk), else None."""
-    if not b"".join(tokens).isdigit() or max(map(len, tokens), default=0) > _MAX_NUMBER_DIGITS:
+    joined = b"".join(tokens)
+    if not joined.isdigit():
         return None if tokens else []
+    if len(joined) == len(tokens):   # one digit each, as judgments usually are: their values are the bytes' less 48
+        return list(joined.translate(_DIGIT_VALUES))
+    if max(map(len, tokens)) > _MAX_NUMBER_DIGITS:
+        return None
     return list(map(int, tokens))
+
+
+_DIGIT_VALUES = bytes(range(256))[:48] + bytes(range(10)) + bytes(range(58, 256))   # b"7" -> b"\x07"
 
 
 def _topic_spans(topics):
