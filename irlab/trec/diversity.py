@@ -47,7 +47,6 @@ judged topic with no relevant document has every measure 0 and nNRBP 0/0 (printe
 
 from __future__ import annotations
 
-import heapq
 import io
 import math
 import os
@@ -668,39 +667,47 @@ def _greedy_ranks(topic: TopicIntents, alpha: float):
     At each rank the document whose gain Σ_{s} (1-α)^(documents above relevant to s) is largest, ties going to the
     largest docno (byte order, as ndeval's strcmp).  Gains are summed in subtopic order as ndeval sums them, so
     float ties are ndeval's.  Documents relevant to the same subtopics always tie, so they are grouped and ranked
-    by docno within a group; a heap of the groups, keyed by a gain that can only have gone down since it was
-    computed, finds each rank's best group after re-computing only the groups at its top."""
+    by docno within a group.  Each group's key (minus its gain, its next docno's place) is kept exact: a pick
+    changes only the gains of the groups sharing a subtopic with it, which are re-summed, and min() over the keys
+    (a few dozen groups) finds the next rank; the work stays within relevant documents times groups
+    (MAX_IDEAL_WORK)."""
     keep = 1.0 - alpha
     gains = [1.0] * len(topic.subtopics)
-    groups = {}
+    by_subtopics = {}
     for docno, subtopics in topic.relevant.items():
-        groups.setdefault(subtopics, []).append(docno)
-    members = {subtopics: sorted(docs, reverse=True) for subtopics, docs in groups.items()}
-    heads = dict.fromkeys(members, 0)
-    # a docno's place in descending byte order (0: the largest): in a heap key it breaks ties as strcmp does,
+        by_subtopics.setdefault(subtopics, []).append(docno)
+    names = list(by_subtopics)   # group g: the documents relevant to exactly the subtopics names[g]
+    members = [sorted(by_subtopics[subtopics], reverse=True) for subtopics in names]
+    heads = [0] * len(names)
+    # a docno's place in descending byte order (0: the largest): in a key it breaks ties as strcmp does,
     # comparing small integers instead of docnos
     place = {docno: i for i, docno in enumerate(sorted(topic.relevant, reverse=True))}
+    masks = [sum(1 << s for s in subtopics) for subtopics in names]
+    sharing = {}   # group -> the groups sharing a subtopic with it (itself included), found at its first pick
 
-    def key(subtopics):
+    def key(g):
+        if heads[g] == len(members[g]):
+            return _EXHAUSTED, 0, g   # after every group with a document left (gains are >= 0)
         total = 0.0
-        for s in subtopics:
+        for s in names[g]:
             total += gains[s]
-        return -total, place[members[subtopics][heads[subtopics]]], subtopics
+        return -total, place[members[g][heads[g]]], g
 
-    heap = [key(subtopics) for subtopics in members]
-    heapq.heapify(heap)
-    while heap:
-        subtopics = heapq.heappop(heap)[2]
-        current = key(subtopics)
-        if heap and current[:2] > heap[0][:2]:   # worse than another group's bound: look again later
-            heapq.heappush(heap, current)
-            continue
-        yield members[subtopics][heads[subtopics]], -current[0]
-        for s in subtopics:
+    keys = [key(g) for g in range(len(names))]
+    for _ in range(len(topic.relevant)):
+        best = min(keys)
+        g = best[2]
+        yield members[g][heads[g]], -best[0]
+        for s in names[g]:
             gains[s] *= keep
-        heads[subtopics] += 1
-        if heads[subtopics] < len(members[subtopics]):
-            heapq.heappush(heap, key(subtopics))
+        heads[g] += 1
+        if g not in sharing:
+            sharing[g] = [h for h, mask in enumerate(masks) if mask & masks[g]]
+        for h in sharing[g]:
+            keys[h] = key(h)
+
+
+_EXHAUSTED = 1.0   # a key's first item for a group without documents left: above every -gain
 
 
 def _discount(i):
