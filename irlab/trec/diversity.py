@@ -667,8 +667,8 @@ def _greedy_ranks(topic: TopicIntents, alpha: float):
     At each rank the document whose gain Σ_{s} (1-α)^(documents above relevant to s) is largest, ties going to the
     largest docno (byte order, as ndeval's strcmp).  Gains are summed in subtopic order as ndeval sums them, so
     float ties are ndeval's.  Documents relevant to the same subtopics always tie, so they are grouped and ranked
-    by docno within a group.  Each group's key (minus its gain, its next docno's place) is kept exact: a pick
-    changes only the gains of the groups sharing a subtopic with it, which are re-summed, and min() over the keys
+    by docno within a group.  Each group's key (its gain, its next docno) is kept exact: a pick changes only
+    the gains of the groups sharing a subtopic with it, which are re-summed, and max() over the keys
     (a few dozen groups) finds the next rank; the work stays within relevant documents times groups
     (MAX_IDEAL_WORK)."""
     keep = 1.0 - alpha
@@ -679,25 +679,22 @@ def _greedy_ranks(topic: TopicIntents, alpha: float):
     names = list(by_subtopics)   # group g: the documents relevant to exactly the subtopics names[g]
     members = [sorted(by_subtopics[subtopics], reverse=True) for subtopics in names]
     heads = [0] * len(names)
-    # a docno's place in descending byte order (0: the largest): in a key it breaks ties as strcmp does,
-    # comparing small integers instead of docnos
-    place = {docno: i for i, docno in enumerate(sorted(topic.relevant, reverse=True))}
     masks = [sum(1 << s for s in subtopics) for subtopics in names]
     sharing = {}   # group -> the groups sharing a subtopic with it (itself included), found at its first pick
 
     def key(g):
         if heads[g] == len(members[g]):
-            return _EXHAUSTED, 0, g   # after every group with a document left (gains are >= 0)
+            return _EXHAUSTED, b"", g   # below every group with a document left (gains are >= 0)
         total = 0.0
         for s in names[g]:
             total += gains[s]
-        return -total, place[members[g][heads[g]]], g
+        return total, members[g][heads[g]], g   # a tie in gain: the larger docno (bytes compare as strcmp)
 
     keys = [key(g) for g in range(len(names))]
     for _ in range(len(topic.relevant)):
-        best = min(keys)
+        best = max(keys)
         g = best[2]
-        yield members[g][heads[g]], -best[0]
+        yield best[1], best[0]
         for s in names[g]:
             gains[s] *= keep
         heads[g] += 1
@@ -706,15 +703,15 @@ def _greedy_ranks(topic: TopicIntents, alpha: float):
         for h in sharing[g]:   # key(h), written out: this loop is most of the ideal's time
             at = heads[h]
             if at == len(members[h]):
-                keys[h] = _EXHAUSTED, 0, h
+                keys[h] = _EXHAUSTED, b"", h
                 continue
             total = 0.0
             for s in names[h]:
                 total += gains[s]
-            keys[h] = -total, place[members[h][at]], h
+            keys[h] = total, members[h][at], h
 
 
-_EXHAUSTED = 1.0   # a key's first item for a group without documents left: above every -gain
+_EXHAUSTED = -1.0   # a key's gain for a group without documents left: below every gain
 
 
 def _discount(i):
