@@ -47,6 +47,7 @@ judged topic with no relevant document has every measure 0 and nNRBP 0/0 (printe
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
@@ -754,18 +755,15 @@ class _Curves:
                 found[s] += 1
                 precision_sums[s] += found[s] / (i + 1.0)
         if whole:   # below them only NRBP and MAP-IA, which a document relevant to nothing leaves exactly as they are
-            at = head
             tail = len(subtopic_lists)
+            decays = _powers(beta, 1 << (tail - 1).bit_length()) if tail else ()
             for i in compress(range(head, tail), islice(subtopic_lists, head, tail)):
-                for _ in range(i - at):   # β^i as ndeval computes it, one factor a rank
-                    decay *= beta
-                at = i
                 subtopics = subtopic_lists[i]
                 score = 0.0
                 for s in subtopics:
                     score += gains[s]
                     gains[s] *= keep
-                nrbp += score * decay
+                nrbp += score * decays[i]
                 for s in subtopics:
                     found[s] += 1
                     precision_sums[s] += found[s] / (i + 1.0)
@@ -779,6 +777,17 @@ class _Curves:
         if not values:
             return 0.0
         return values[min(k, len(values)) - 1]
+
+
+@functools.lru_cache(maxsize=16)
+def _powers(beta, n):
+    """β^0 ... β^(n-1), each one factor more than the one before, as ndeval computes β^i at rank i: shared by a
+    run's topics (n is a power of two, so a few lengths serve every topic)."""
+    out, decay = [], 1.0
+    for _ in range(n):
+        out.append(decay)
+        decay *= beta
+    return tuple(out)
 
 
 def _running(values):
