@@ -849,7 +849,7 @@ def _ranks_nrbp_reads(ideal, ranks, beta):
 
     The greedy ideal's gains never increase down the list (a gain only loses its subtopics' shares), nor does
     β^(i-1): once the last gain times the next β^(i-1) is below half the spacing of floats above the sum, every
-    later term rounds away and leaves the sum exactly as it is.  With β = 0.5 and 5 subtopics that is some 35
+    later term rounds away and leaves the sum exactly as it is.  With β = 0.5 and 5 subtopics that is about 32
     ranks instead of every relevant document."""
     total, decay, last = 0.0, 1.0, None
     for _, gain in ideal:
