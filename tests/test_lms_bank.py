@@ -131,8 +131,8 @@ def test_hostile_text_does_not_break_the_bank(tmp_path):
     assert bank.title.startswith(hostile)
     first = bank.questions[0]
     assert "<b>P</b>" in first.text and "&lt;b&gt;P&lt;/b&gt;" in first.text_html
-    for fmt in ("moodle", "gift", "qti"):
-        out = tmp_path / f"bank.{fmt}"
+    for fmt, extension in (("moodle", "xml"), ("gift", "gift"), ("qti", "zip")):
+        out = tmp_path / f"bank.{extension}"
         assert main(["quiz", str(path), "--format", fmt, "--variants", "2", "-o", str(out)]) == 0
 
 
@@ -146,8 +146,8 @@ def test_variants_are_bounded():
 
 
 def test_quiz_command_writes_each_format(tmp_path, capsys):
-    for fmt in ("moodle", "gift", "qti"):
-        out = tmp_path / f"bank.{fmt}"
+    for fmt, extension in (("moodle", "xml"), ("gift", "gift"), ("qti", "zip")):
+        out = tmp_path / f"bank.{extension}"
         assert main(["quiz", str(SET), "--format", fmt, "--variants", "3", "--seed", "2026", "-o", str(out)]) == 0
         assert out.stat().st_size > 0
     err = capsys.readouterr().err

@@ -304,3 +304,13 @@ def test_real_bank_of_homework_variants():
                 check_numerical(item, question)
                 mistakes += sum(1 for answer in question.answers if answer.mistake is not None)
     assert mistakes > 0
+
+
+def test_a_qti_bank_must_be_named_zip(tmp_path, capsys):
+    from irlab.cli import main
+
+    target = tmp_path / "bank.xml"
+    assert main(["quiz", str(ROOT / "exercises" / "homework-variants.toml"), "--format", "qti", "-o", str(target)]) == 2
+    assert "a Canvas QTI bank is a .zip package" in capsys.readouterr().err and not target.exists()
+    assert main(["quiz", str(ROOT / "exercises" / "homework-variants.toml"), "--format", "qti", "-o",
+                 str(tmp_path / "bank.ZIP")]) == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import ParameterError
 from ..limits import MAX_QUIZ_VARIANTS
 from ..lms.build import build_bank
 from ..lms.gift import write_gift
@@ -35,11 +36,15 @@ def add_parser(commands) -> None:
     quiz.add_argument("--seed", metavar="S", help="variant seed (e.g. the term): the variants irlab sheet draws "
                                                   "for student ids variant-1 … variant-N")
     quiz.add_argument("--exercise", metavar="ID", help="only this exercise")
-    quiz.add_argument("-o", "--output", metavar="FILE", required=True, help="the bank's file")
+    quiz.add_argument("-o", "--output", metavar="FILE", required=True, help="the bank's file (a .zip for qti)")
     quiz.set_defaults(handler=run)
 
 
 def run(args) -> int:
+    if args.format == "qti" and not str(args.output).lower().endswith(".zip"):  # Canvas imports a QTI .zip package
+        stem = str(args.output).rsplit(".", 1)[0] if "." in str(args.output).rsplit("/", 1)[-1] else str(args.output)
+        raise ParameterError(f"-o {args.output}: a Canvas QTI bank is a .zip package (Canvas imports QTI .zip files); "
+                             f"name it {stem}.zip")
     check_paths(args, INPUTS, [("-o", args.output)])
     variants = integer(args.variants, "--variants", 1)  # at most MAX_QUIZ_VARIANTS: build_bank checks it
     bank = build_bank(args.file, variants, args.seed, [args.exercise] if args.exercise else None)
