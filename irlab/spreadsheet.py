@@ -50,12 +50,10 @@ def _starts_formula(text: str) -> bool:
     return text[_LEADING_INVISIBLE.match(text).end():].startswith(FORMULA_STARTS)
 
 
-def _starts_a_formula_there(parts, index: int) -> bool:
-    """Whether the cell another reading starts at ``parts[index]`` (after a ';', tab or line break) runs as a formula:
-    a formula start, or a tab or carriage return, right there or after quotes (a reader drops them there):
-    ``0\r\t0`` read line by line has a line '\t0'."""
-    rest = "".join(parts[index:]).lstrip('"')
-    return _starts_formula(rest) or rest[:1] in ("\t", "\r")
+# where another reading starts a cell (after a ';', tab or line break): a formula start, or a tab or carriage return,
+# right there or after quotes (a reader drops them there): '0\r\t0' read line by line has a line '\t0'
+_FORMULA_THERE = re.compile('"*(?:[\t\r]|' + _LEADING_INVISIBLE.pattern
+                            + "[" + re.escape("".join(FORMULA_STARTS)) + "])")
 
 
 def safe_cell(value):
@@ -67,10 +65,9 @@ def safe_cell(value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     text = str(value)
-    if _INNER_CELL_STARTS.search(text):
-        parts = _INNER_CELL_STARTS.split(text)  # text, separator, text, separator, …
-        text = "".join(TEXT_MARK + part if index % 2 == 0 and index and _starts_a_formula_there(parts, index) else part
-                       for index, part in enumerate(parts))
+    if _INNER_CELL_STARTS.search(text):  # each match is tried on the cell as given, in one pass (linear in its length)
+        text = _INNER_CELL_STARTS.sub(
+            lambda m: m.group() + (TEXT_MARK if _FORMULA_THERE.match(text, m.end()) else ""), text)
     return TEXT_MARK + text if reads_as_formula(text) else text
 
 
