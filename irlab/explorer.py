@@ -30,6 +30,7 @@ from .errors import InputTypeError, LimitError, ParameterError, RankingError
 from .limits import MAX_BETA, MAX_GRADE
 from .metric import check_cutoff, check_fraction
 from .metrics.agreement import parse_judgments
+from .metrics.ties import AVERAGED, ORDERED, THRESHOLD
 from .metrics.dcg import check_log_base, parse_gains
 from .ranking import Ranking, parse_grade_list, parse_ids
 
@@ -103,7 +104,7 @@ def _convention(name):
 
 
 Q, L = "qrels", "list"
-DOCNO, INPUT, AVERAGED, THRESHOLD = "docno-descending", "input-order", "tie-averaged", "one-threshold"
+DOCNO, INPUT = ORDERED  # the tie conventions' keys, as irlab.metrics.ties names them
 REFERENCE_WHY = "reference row"
 UNORDERED = " (its order among equal scores is not specified: irlab uses the input order)"
 # ranx sorts with numba's np.argsort (quicksort): lists of up to 15 documents go through insertion sort, which keeps

@@ -15,6 +15,7 @@ from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import mean_notes, table_columns
 from ..metrics.diversity import IntentRanking
 from ..metrics.cwl import check_user_model, with_user_model
+from ..metrics.ties import ORDERED
 from ..printable import illustrate, with_figures, write_printables
 from ..ranking import Ranking, parse_grade_list
 from ..slides import SLIDES_HELP, slides_outputs, write_announced
@@ -251,7 +252,7 @@ def _topic_inputs(args, options):
     threshold = integer(args.threshold, "relevance threshold (--threshold)", 1) or 1
     depth = integer(args.depth, "depth (--depth)", 1)
     ties = options.get("ties")
-    with_scores = ties is not None and conv.TIES.choice(ties).key not in ("docno-descending", "input-order")
+    with_scores = ties is not None and conv.TIES.choice(ties).key not in ORDERED
     ranking, _ = topic_ranking(args.qrels, args.run, args.topic, threshold=threshold, depth=depth,
                                with_scores=with_scores)
     # the ranking's own remarks travel with it; these notes are about the conventions switched to trec_eval's
