@@ -32,7 +32,7 @@ from .metric import check_cutoff, check_fraction
 from .metrics.agreement import parse_judgments
 from .metrics.ties import AVERAGED, ORDERED, THRESHOLD
 from .metrics.dcg import check_log_base, parse_gains
-from .ranking import Ranking, parse_grade_list, parse_ids
+from .ranking import Ranking, parse_grade_list, parse_ids, parse_scores
 
 # ------------------------------------------------------------------------------------------------
 # the tools
@@ -437,22 +437,14 @@ def _grades(value, what) -> tuple[int, ...]:
 
 
 def _scores(value) -> tuple:
-    if isinstance(value, str):
-        tokens = [t for t in value.replace(";", ",").replace(" ", ",").split(",") if t]
-    elif isinstance(value, (list, tuple)):
-        tokens = list(value)
-    else:
+    """The documents' scores in the order given, read as explain reads --scores (ranking.parse_scores): exact, so
+    0.1 means 1/10 and scores that print equal are equal; a score that is not a finite number is refused."""
+    if not isinstance(value, (str, list, tuple)):
         raise InputTypeError(f"scores must be text such as '0.9,0.5,0.5' or a list of numbers, got {type(value).__name__}")
-    if not tokens:
+    scores = parse_scores(value, "score")
+    if not scores:
         raise RankingError("no scores given: write them as '0.9,0.5,0.5,0.1'")
-    scores = []
-    for position, token in enumerate(tokens, 1):
-        try:  # exact: 0.1 means 1/10, so scores that print equal are equal
-            score = Fraction(repr(token) if isinstance(token, float) else str(token).strip())
-        except (ValueError, ZeroDivisionError, OverflowError):
-            raise ParameterError(f"score {position} ({str(token)[:40]!r}) is not a finite number") from None
-        scores.append(exact.rational(score))
-    return tuple(scores)
+    return scores
 
 
 def _docnos(value, n: int) -> tuple[str, ...]:

@@ -315,9 +315,10 @@ def score_text(score) -> str:
     return exact.decimal_text(score, 12) if exact.is_terminating(score, 12) else exact.exact_text(score)
 
 
-def read_scores(scores, count: int | None) -> tuple:
-    """One exact score per rank ('0.9,0.8,0.8' or a list of numbers), never increasing: else the rank at fault
-    (``count`` ranks, when known)."""
+def parse_scores(scores, item: str = "the score at rank") -> tuple:
+    """Exact scores from '0.9,0.8,0.8' (commas, semicolons, '|' or spaces) or a list of numbers, in the order given:
+    the one reader of every --scores and a set's ``scores``. A value that is not a finite number of at most
+    MAX_DIGITS digits (1e9999, inf) is a ParameterError or LimitError naming ``item`` and its position."""
     if isinstance(scores, str):
         check_at_most(len(scores), MAX_TEXT, "the length of the scores as written (characters)")
         items = [t for t in re.split(r"[\s,;|]+", scores.strip()) if t]
@@ -327,9 +328,15 @@ def read_scores(scores, count: int | None) -> tuple:
         raise InputTypeError(f"scores must be text such as '0.9,0.8,0.8' or a list of numbers, got "
                              f"{type(scores).__name__} {_clip(scores)}")
     check_at_most(len(items), MAX_RANKS, "the number of scores")
-    if count is not None and len(items) != count:
-        raise ParameterError(f"{len(items)} scores for {count} ranks: give one score per rank, in rank order")
-    values = [_score(item, rank) for rank, item in enumerate(items, 1)]
+    return tuple(_score(value, f"{item} {position}") for position, value in enumerate(items, 1))
+
+
+def read_scores(scores, count: int | None) -> tuple:
+    """One exact score per rank (:func:`parse_scores`), never increasing: else the rank at fault (``count`` ranks,
+    when known)."""
+    values = parse_scores(scores)
+    if count is not None and len(values) != count:
+        raise ParameterError(f"{len(values)} scores for {count} ranks: give one score per rank, in rank order")
     for rank in range(2, len(values) + 1):
         if values[rank - 1] > values[rank - 2]:
             raise ParameterError(
@@ -339,18 +346,19 @@ def read_scores(scores, count: int | None) -> tuple:
     return tuple(values)
 
 
-def _score(item, rank: int):
-    """The score at ``rank``, exact: 0.1 (the float or the text) is 1/10, so scores that print equal are tied."""
+def _score(item, what: str):
+    """``what`` ("the score at rank 2"), exact: 0.1 (the float or the text) is 1/10, so scores that print equal are
+    tied."""
     if isinstance(item, bool) or not isinstance(item, (int, float, str, Fraction)):
-        raise ParameterError(f"the score at rank {rank} must be a number, got {type(item).__name__} {_clip(item)}")
+        raise ParameterError(f"{what} must be a number, got {type(item).__name__} {_clip(item)}")
     if isinstance(item, float) and not math.isfinite(item):
-        raise ParameterError(f"the score at rank {rank} must be a finite number, got {item!r}")
-    try:
+        raise ParameterError(f"{what} must be a finite number, got {item!r}")
+    try:  # parse_number reads at most MAX_NUMBER_TEXT characters and 3 exponent digits: 1e999999999 is never built
         value = exact.parse_number(item) if isinstance(item, str) else exact.rational(
             Fraction(repr(item)) if isinstance(item, float) else item)
     except (ValueError, OverflowError):
-        raise ParameterError(f"the score at rank {rank} must be a finite number such as 0.8, got {_clip(item)}") from None
-    check_digits(value, f"the score at rank {rank}")
+        raise ParameterError(f"{what} must be a finite number such as 0.8, got {_clip(item)}") from None
+    check_digits(value, what)
     return value
 
 
