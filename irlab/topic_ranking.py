@@ -37,7 +37,11 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
         parts = [f"unjudged ({unjudged})"] if unjudged else []
         parts += [f"judged with a negative grade ({negative})"] if negative else []
         remarks.append(f"retrieved documents that are {' or '.join(parts)} count as non-relevant (grade 0), as in trec_eval")
-    ranking = Ranking.from_grades(grades, unretrieved=unretrieved, threshold=threshold, ids=tuple(judged.ranked),
+    relevant = None
+    if not unretrieved:  # the qrels judge no relevant document outside the run: R is the relevant retrieved, not assumed
+        relevant = sum(1 for g in grades if g >= threshold)
+    ranking = Ranking.from_grades(grades, unretrieved=unretrieved, relevant=relevant, threshold=threshold,
+                                  ids=tuple(judged.ranked),
                                   text=f"topic {judged.topic}", remarks=tuple(remarks), unjudged=unjudged_ranks,
                                   nonrelevant_unretrieved=nonrelevant_unretrieved,
                                   sampled_out=tuple(rank for rank, g in enumerate(judged.grades, 1)

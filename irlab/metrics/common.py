@@ -9,9 +9,12 @@ from ..trace import Traced
 
 def relevant_leaf(ranking) -> Traced:
     """R, the number of relevant documents, as a step that says where it came from."""
-    if ranking.relevant is not None:
+    # a TREC topic's qrels judge the documents not retrieved as well: R counted from them, never "given"
+    from_judgments = (ranking.nonrelevant_unretrieved is not None
+                      and ranking.total_relevant == ranking.relevant_retrieved + ranking.relevant_unretrieved)
+    if ranking.relevant is not None and not from_judgments:
         note = "given"
-    elif ranking.unretrieved:
+    elif ranking.unretrieved or from_judgments:
         note = f"{ranking.relevant_retrieved} retrieved + {ranking.relevant_unretrieved} judged relevant but not retrieved"
     else:
         note = "assumed: only the relevant documents retrieved"
