@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from . import plots
 from .document import Document, Figure, Paragraph, Section, Table, figures_in
 from .errors import IrlabError, OutputFileError
 from .escape import latex_escape
+from .messages import say
 from .exercise_set import question_inputs, resolve_question, solve
 from .outputs import check_target, write_file
 
@@ -217,5 +217,5 @@ def write_printables(document: Document, pdf=None, html=None, announce: bool = T
         files.append(path)
         said.append(f"irlab: wrote {path}")
     if announce and said:
-        print("\n".join(said), file=sys.stderr)
+        say(*said)
     return files, said

@@ -12,13 +12,13 @@ the escaping of text taken from students' files is theirs.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
 from .document import Answer, Document, Figure, Formula, Note, Paragraph, Section, Steps, Table, figures_in
 from .errors import OutputFileError, ParameterError
+from .messages import say
 from .outputs import check_target, write_file
 from .printable import compile_pdf, write_latex_files
 from .render.common import cell_latex
@@ -344,7 +344,7 @@ def write_announced(document: Document, path) -> Path:
     except OSError as error:
         raise OutputFileError(path, error.strerror or str(error)) from None
     source = f" (LaTeX source: {written.with_suffix('.tex')})" if written.suffix.lower() == ".pdf" else ""
-    print(f"irlab: wrote slides {written}{source}", file=sys.stderr)
+    say(f"irlab: wrote slides {written}{source}")
     return written
 
 

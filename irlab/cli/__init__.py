@@ -17,6 +17,7 @@ from importlib import import_module
 
 from .. import __version__
 from ..errors import IrlabError
+from ..messages import VisibleControls
 from .options import Parser, check_argv
 
 # the commands in the order ``irlab --help`` lists them, each the module of the same name in this package
@@ -64,6 +65,28 @@ def main(argv=None) -> int:
     """Run ``irlab ARGV``: 0 (or the command's own code), 2 with one ``irlab: error:`` line, 130 on Ctrl-C."""
     if sys.stdout is None:  # started with stdout closed (irlab … >&-): there is nowhere to put the result
         return _error("standard output is closed: nowhere to write the result")
+    stdout, stderr = sys.stdout, sys.stderr
+    # every line on stderr — notes, warnings, argparse's usage errors, the error line — and every line on a terminal
+    # shows a control character from a file (a student id, a qrels topic, a path) as '<U+001B>' instead of sending it
+    # to the terminal; into a file or a pipe, stdout keeps what a data format carries (trec_eval's ids, CSV cells)
+    if stderr is not None and not isinstance(stderr, VisibleControls):
+        sys.stderr = VisibleControls(stderr)
+    if not isinstance(stdout, VisibleControls) and _is_terminal(stdout):
+        sys.stdout = VisibleControls(stdout)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _main(argv) -> int:
     try:
         return _run(argv)
     except IrlabError as error:

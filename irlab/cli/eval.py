@@ -23,6 +23,7 @@ import time
 from .. import __version__
 from ..errors import ParameterError
 from ..exact import parse_number
+from ..messages import unescaped
 from ..printable import run_report, write_printables
 from .options import add_printable, check_paths
 
@@ -112,7 +113,7 @@ class _Progress:
     def __init__(self, label, enabled, stream=None):
         self.label = label
         self.enabled = enabled
-        self.stream = stream or sys.stderr
+        self.stream = stream or unescaped(sys.stderr)  # irlab's own text, redrawn with a carriage return
         self._stop = threading.Event()
         self._thread = None
         self.stage = "reading"
@@ -164,7 +165,6 @@ def run(args) -> int:
     # deferred: irlab.trec loads numpy, which no other command needs
     from ..trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
     from ..trec.measures import compute_all, parse_measures
-    from ..trec.output import format_result
 
     check_paths(args, INPUTS)
     if getattr(args, "diversity", False):
@@ -194,10 +194,18 @@ def run(args) -> int:
     if getattr(args, "pdf", None) or getattr(args, "html", None):  # the files, and one line on stderr naming them
         write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
         return 0
+    _write_result(result, args)
+    return 0
+
+
+def _write_result(result, args) -> None:
+    """The result on stdout as trec_eval prints it: ids byte for byte into a file or a pipe, as trec_eval writes
+    them (on a terminal, irlab.cli.main shows a control character in them as '<U+001B>')."""
+    from ..trec.output import format_result
+
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
                                    summary=getattr(args, "summary", True)))
     sys.stdout.flush()
-    return 0
 
 
 def _unit(text, option):
@@ -217,7 +225,6 @@ def _run_diversity(args) -> int:
     """``irlab eval --diversity``: ndeval 4.5's measures (:mod:`irlab.trec.diversity`), printed as trec_eval prints."""
     # deferred: irlab.trec loads numpy, which no other command needs
     from ..trec.diversity import evaluate_diversity
-    from ..trec.output import format_result
 
     for option, given in (("-J", getattr(args, "judged_only", False)), ("-N", getattr(args, "num_docs_in_coll", 0)),
                           ("--pdf", getattr(args, "pdf", None)), ("--html", getattr(args, "html", None))):
@@ -230,7 +237,5 @@ def _run_diversity(args) -> int:
                                 complete=args.complete, relevance_level=args.relevance_level, notes=notes)
     for note in notes:
         print(f"irlab: note: {note}", file=sys.stderr)
-    sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
-                                   summary=getattr(args, "summary", True)))
-    sys.stdout.flush()
+    _write_result(result, args)
     return 0

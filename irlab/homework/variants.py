@@ -9,11 +9,11 @@ the tolerance of a right value (:mod:`irlab.homework.diagnosis`).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..document import AnswerBox, Document, Paragraph, Section, Table, WorkingTable
 from ..errors import IrlabError
+from ..messages import say
 from ..exercise_set import (Exercise, ExerciseSet, Where, exercise_title, question_text, read_toml, solve_exercise,
                             statement_blocks)
 from ..solvers.choices import correct_letters, instruction
@@ -181,7 +181,7 @@ def _warn_instructor(path, student, seed, exercise_id) -> None:
             _WARNED.add(seen)
             whose = (f" (in student {student}'s variant; other students' answer keys say whether theirs has it)"
                      if student is not None and exercise.variants else "")
-            print(f"irlab: warning: {finding.text()}{whose}", file=sys.stderr)
+            say(f"irlab: warning: {finding.text()}{whose}")
 
 
 def answer_key_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:
