@@ -31,6 +31,25 @@ MAX_ANSWER_CHARS = 1000  # characters of one student's answer as written (a past
 MAX_NAME = 255  # characters of a system's or a run's name in an exercise set: a name is typed, like a TREC run id;
 #                 each formula that names it sets it in full, and a formula's length costs its HTML quadratically
 
+# Work: bounds on what a computation costs, not only on the size of its input, each checked from the parameters
+# before the costly work starts (a 470 KB set or a command line of 30 characters could otherwise ask for gigabytes).
+MAX_FILLED_TEXT = 1 << 20  # characters of a statement or question once its placeholders are filled: as long as the
+#                            largest set could be written out (MAX_SET_BYTES); "{ranking}" written 50,000 times over
+#                            a 20,000-letter ranking would fill a gigabyte
+MAX_EXACT_DIGITS = 4000  # digits of the numerator or denominator of an exact value a metric builds up rank by rank
+#                          (RBP's p^(i-1), ERR's Disp_j, a user model's Π C(j) and its sum ED, the sign test's 2^n):
+#                          Python itself refuses to write an integer of more than 4,300 digits (its guard against
+#                          quadratic conversion), and a TREC topic's 1,000 ranks need at most about 2,000 (RBP at
+#                          p = 0.99; ERR with grades 0-4: 1,200; INSQ at T = 1: 870)
+MAX_EXACT_WORK = 4_000_000  # ranks x digits of their exact weights, in one table of per-rank values (RBP's p^(i-1),
+#                             a user model's W(i) and L(i)): 1,000 ranks of MAX_EXACT_DIGITS digits; each row's value
+#                             is computed and written out, in time that grows with both
+MAX_LOG_TERMS = 1000  # logarithms in an exact sum that every rank read adds to (SDCG's Σ_{i<=k} 1/log2(i+1)), kept
+#                       symbolic in sympy: cwl-eval's default depth, a TREC run's 1,000 documents (several seconds)
+MAX_TOPICS = 10_000  # topics of one paired significance test: TREC's Million Query track judged 10,000 queries, an
+#                      ad hoc track 50 to 250; the sign test's 2^n and the permutation test's and bootstrap's
+#                      samples x topics grow with them
+
 # Files: bounds that no real file meets, so that a small hostile file (a gzip bomb, gigabytes of NUL bytes, a flood
 # of blank lines, one endless line) ends in one error within seconds and bounded memory instead of minutes and GBs.
 # TREC qrels and run files (irlab eval, irlab pool); trec_eval 10.0 is the guide (../shared/trec_eval, 10.0 source):
@@ -73,6 +92,27 @@ def check_digits(value, what: str):
         raise LimitError(f"{what} has more than {MAX_DIGITS} digits in its numerator or denominator (irlab's limit; "
                          "no exercise needs that precision)")
     return value
+
+
+def digits(n: int) -> int:
+    """About how many decimal digits the integer ``n`` has, from its bit length (no conversion: a cheap estimate)."""
+    return int(abs(n).bit_length() * 0.30103) + 1
+
+
+def check_exact_digits(count: int, what: str, advice: str) -> None:
+    """A LimitError naming MAX_EXACT_DIGITS when ``what`` needs exact numbers of about ``count`` digits."""
+    if count > MAX_EXACT_DIGITS:
+        raise LimitError(f"{what} needs exact numbers of about {count:,} digits; irlab computes exactly with at most "
+                         f"{MAX_EXACT_DIGITS:,} digits (its limit MAX_EXACT_DIGITS; a TREC topic of 1,000 ranks needs "
+                         f"at most about 2,000): {advice}")
+
+
+def check_exact_work(ranks: int, count: int, what: str, advice: str) -> None:
+    """A LimitError naming MAX_EXACT_WORK when a table of ``ranks`` exact values of ``count`` digits is too costly."""
+    if ranks * count > MAX_EXACT_WORK:
+        raise LimitError(f"{what} needs {ranks:,} ranks of exact values of about {count:,} digits, "
+                         f"{ranks * count:,} digits in all; irlab's limit MAX_EXACT_WORK is {MAX_EXACT_WORK:,} "
+                         f"(1,000 ranks of {MAX_EXACT_DIGITS:,} digits): {advice}")
 
 
 def _short(value: int) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import string
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -588,10 +589,20 @@ def placeholders(template: str, problem) -> list[str]:
 
 def fill(template: str, values: dict, problem) -> str:
     """The template with its placeholders replaced by ``values``; an unknown name is refused, naming the known ones."""
-    for name in placeholders(template, problem):
+    names = placeholders(template, problem)
+    for name in names:
         if name not in values:
             problem(f"the text uses {{{name}}}, which is not a parameter (known: {', '.join(sorted(values))}); "
                     "write {{ and }} for braces that are not placeholders")
+    # each placeholder's size times its repeats, counted before the text is built
+    uses = Counter(names)
+    filled = len(template) + sum(len(str(values[name])) * count for name, count in uses.items())
+    if filled > limits.MAX_FILLED_TEXT:
+        largest = max(uses, key=lambda name: len(str(values[name])) * uses[name])
+        problem(f"the text would be {filled:,} characters once its placeholders are filled ({{{largest}}}, "
+                f"{len(str(values[largest])):,} characters, is used {uses[largest]:,} times); a filled text "
+                f"is at most {limits.MAX_FILLED_TEXT:,} characters (irlab's limit MAX_FILLED_TEXT): name each "
+                "parameter once or a few times")
     return template.format_map(values)
 
 
