@@ -18,7 +18,7 @@ from .errors import IrlabError, OutputFileError
 from .escape import latex_escape
 from .messages import say
 from .exercise_set import question_inputs, resolve_question, solve
-from .outputs import check_target, write_file
+from .outputs import check_target, write_file, write_files
 
 TEXLIVE_HINT = "install a LaTeX distribution with pdflatex (Debian/Ubuntu: apt-get install texlive-latex-base texlive-latex-recommended)"
 
@@ -129,11 +129,15 @@ def write_pdf(document: Document, path) -> Path:
 
 def write_latex_files(tex_path: Path, source: str, figures: dict) -> None:
     """The LaTeX source and the figure files it includes, beside it (a figure file holding other bytes is refused)."""
+    write_files(latex_files(tex_path, source, figures))
+
+
+def latex_files(tex_path: Path, source: str, figures: dict) -> list:
+    """(path, bytes) of the LaTeX source and of the figure files beside it, for outputs.write_files; a figure file
+    holding other bytes is refused."""
     for name, png in figures.items():
         _check_figure_file(tex_path.parent / name, png)
-    write_file(tex_path, source.encode("ascii"))
-    for name, png in figures.items():
-        write_file(tex_path.parent / name, png)
+    return [(tex_path, source.encode("ascii"))] + [(tex_path.parent / name, png) for name, png in figures.items()]
 
 
 def compile_pdf(source: str, figures: dict, tex_path, written: bool = True) -> bytes:

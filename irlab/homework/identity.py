@@ -17,6 +17,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -205,10 +206,25 @@ def file_digest(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+# Windows (so also OneDrive, SharePoint and a USB stick a class folder is copied to) refuses a file named after one of
+# its devices, in any case, whatever follows the name's first dot ("CON.txt", "nul.tar.gz"), trailing dots and spaces
+# ignored ("CON .txt"); COM and LPT with 0-9 or the superscripts ¹²³ (Microsoft's "Naming Files, Paths, and
+# Namespaces"). safe_name has made spaces '_' already, so the part before the first dot is compared as it is.
+_WINDOWS_DEVICE = re.compile(r"CON|PRN|AUX|NUL|(COM|LPT)[0-9\u00b9\u00b2\u00b3]", re.IGNORECASE)
+
+
 def safe_name(student: str) -> str:
-    """A file name for a student's sheet: letters, digits, '-', '_' and '.' kept, anything else '_'."""
+    """A file name for a student's sheet: letters, digits, '-', '_' and '.' kept, anything else '_', no dot first
+    or last; a Windows device name gets a '_' after it (``CON`` -> ``CON_``, ``nul.x`` -> ``nul_.x``). The same id
+    always gives the same name; ids that give one name are caught by write_class_sheets' collision check.
+
+    >>> [safe_name(s) for s in ("s001", "a b/c", "..x..", "CON", "lpt9.v2", "COM\u00b9", "CONSOLE")]
+    ['s001', 'a_b_c', 'x', 'CON_', 'lpt9_.v2', 'COM\u00b9_', 'CONSOLE']
+    """
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in student.strip())
-    return name.strip(".") or "student"
+    name = name.strip(".") or "student"
+    device, dot, rest = name.partition(".")
+    return f"{device}_{dot}{rest}" if _WINDOWS_DEVICE.fullmatch(device) else name
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from pathlib import Path
 from ..document import answers_only
 from ..errors import InputFileError, OutputFileError
 from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
-from ..outputs import NAME_MAX, check_outputs, folded, write_file
-from ..printable import compile_pdf, parts_figures, parts_latex, write_latex_files, write_printables
+from ..outputs import NAME_MAX, check_outputs, folded, write_files
+from ..printable import compile_pdf, latex_files, parts_figures, parts_latex, write_printables
 from .drawing import variant_set
 from .identity import read_roster, safe_name, variant_code, write_manifest
 from .variants import answer_key_document, sheet_document
@@ -64,8 +64,9 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
 
     Every file name is decided and checked first (no two students' files one file, ignoring case; none the
     manifest or a class file; none an input; none a link; none a file of ``out`` that an earlier run's manifest
-    does not list), every document is rendered, and only then is anything written, each file whole
-    (outputs.write_file)."""
+    does not list), every document is rendered, and only then is anything written: every file whole, and all of
+    them or none (outputs.write_files); the manifest last, so that a failure (a full disk, a name the file system
+    refuses, Ctrl-C) removes the files this run added and leaves the earlier manifest, and a rerun works."""
     roster = read_roster(roster_file)
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -92,14 +93,18 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
     else:
         contents = [(path, document.render(fmt, standalone=True).encode("utf-8"))
                     for (_, path), (_, document) in zip(planned, documents)]
+    files_written = _flat_files(contents)
+    created = [path for path, _ in files_written if not path.exists()]  # what a failure removes again
+    made_out = not out.exists()
     _make_directory(out)
-    for path, content in contents:
-        if isinstance(content, tuple):  # a LaTeX source and the figures it includes
-            write_latex_files(path, *content)
-        else:
-            write_file(path, content)
-    # with the class files too, so that a later run replaces them and a reader finds them
-    manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files, CLASS_FILES if pdf else None)
+    try:  # a class is written whole or not at all, the manifest last
+        write_files(files_written)
+        # with the class files too, so that a later run replaces them and a reader finds them
+        manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files,
+                                  CLASS_FILES if pdf else None)
+    except BaseException:  # the files this run added are removed; those it replaced are the ones the earlier
+        _remove(created, out if made_out else None)  # manifest lists, so a rerun writes the class again
+        raise
     return len(roster), manifest
 
 
@@ -180,7 +185,8 @@ def _class_file_names(roster, extension: str, roster_path, sources: bool = False
             raise InputFileError(roster_path, entry.line, f"roster ids {other.id!r} (line {other.line}) and "
                                  f"{entry.id!r} (line {entry.line}) both make the file {name} ({theirs} and {mine}; "
                                  "file names are compared ignoring case, after characters other than letters, digits, "
-                                 "'-', '_' and '.' become '_'): give one of them another id")
+                                 "'-', '_' and '.' become '_' and a Windows device name such as CON gets a '_'): "
+                                 "give one of them another id")
         files[entry.key] = names
     return files
 
@@ -213,6 +219,26 @@ def _earlier_sheets(manifest: Path) -> set:
         raise OutputFileError(manifest, "the file exists and is not a class manifest written by irlab sheet; move "
                                         "it or choose another --out")
     return names
+
+
+def _flat_files(contents) -> list:
+    """(path, bytes) of every file of ``contents``: a LaTeX source's figure files beside it, each figure once."""
+    flat = {}
+    for path, content in contents:
+        for target, data in latex_files(path, *content) if isinstance(content, tuple) else [(path, content)]:
+            flat.setdefault(target, data)
+    return list(flat.items())
+
+
+def _remove(paths, directory: Path | None) -> None:
+    """Remove ``paths`` (those missing skipped) and then ``directory`` when it is left empty."""
+    for path in paths:
+        path.unlink(missing_ok=True)
+    if directory is not None:
+        try:
+            directory.rmdir()
+        except OSError:  # not empty: something else is in it
+            pass
 
 
 def _make_directory(out: Path) -> None:
