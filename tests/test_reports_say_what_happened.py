@@ -2,12 +2,16 @@
 columns right from every input layout, "answered" counting answers, Canvas's SIS column holding only SIS ids, and
 the too-close warning agreeing with the grader on the decimals an answer must show."""
 
+import csv
+import io
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from irlab.homework import read_roster
+from irlab.lms.responses import grade
 from irlab.topic_ranking import topic_ranking
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,3 +52,108 @@ def test_every_topic_takes_r_from_the_qrels(run):
         assert not ranking.relevant_is_assumed and ranking.assumption() is None
         assert ranking.total_relevant == r, topic
         assert not any("R was not given" in note.text for note in notes)
+
+
+# gradebook columns from every input layout ------------------------------------------------------------------------
+
+LMS = ROOT / "tests" / "data" / "lms"
+VARIANTS = ROOT / "exercises" / "homework-variants.toml"
+SEED = "2026"
+
+
+def _gradebook(report, layout: str) -> list[list[str]]:
+    rows = list(csv.reader(io.StringIO(report.render(layout))))
+    return rows[2:] if layout == "canvas" else rows[1:]  # Canvas's second row is "Points Possible"
+
+
+def _identity_columns(report, layout: str) -> list[list[str]]:
+    return [row[:5] if layout == "canvas" else row[:3] for row in _gradebook(report, layout)]
+
+
+def _points_columns_match_the_report(report, layout: str):
+    for row, student in zip(_gradebook(report, layout), report.students):
+        points = row[5:-2] if layout == "canvas" else row[3:-2]
+        assert [Fraction(p) for p in points] == [q.score for q in student.questions]
+
+
+def test_a_moodle_responses_export_fills_email_and_full_name_never_the_id_number():
+    # the fixture's identity columns: Surname, First name, Email address (no ID number column)
+    report = grade(VARIANTS, LMS / "moodle-responses.csv", SEED)
+    assert _identity_columns(report, "moodle") == [["", "ada@example.org", "Ada Lovelace"],
+                                                   ["", "grace@example.org", "Grace Hopper"]]
+    assert _identity_columns(report, "canvas") == [["Ada Lovelace", "", "", "ada@example.org", ""],
+                                                   ["Grace Hopper", "", "", "grace@example.org", ""]]
+    _points_columns_match_the_report(report, "moodle")
+    _points_columns_match_the_report(report, "canvas")
+
+
+def test_a_moodle_responses_export_with_an_id_number_column(tmp_path):
+    text = (LMS / "moodle-responses.csv").read_text(encoding="utf-8").splitlines()
+    text[0] = text[0].replace('"Email address"', '"Email address","ID number"')
+    text[1] = text[1].replace("ada@example.org,", "ada@example.org,1001,")
+    text[2] = text[2].replace("grace@example.org,", "grace@example.org,,")  # Grace has none: a blank, not her e-mail
+    text[3] = text[3].replace("alan@example.org,", "alan@example.org,1003,")
+    path = tmp_path / "responses.csv"
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    report = grade(VARIANTS, path, SEED)
+    assert [s.student for s in report.students] == ["ada@example.org", "grace@example.org"]
+    assert _identity_columns(report, "moodle") == [["1001", "ada@example.org", "Ada Lovelace"],
+                                                   ["", "grace@example.org", "Grace Hopper"]]
+    assert _identity_columns(report, "canvas")[0] == ["Ada Lovelace", "", "1001", "ada@example.org", ""]
+
+
+def test_a_moodle_participants_roster_gives_the_id_number():
+    report = grade(VARIANTS, LMS / "moodle-responses.csv", SEED, roster=read_roster(LMS / "moodle-participants.csv"))
+    assert _identity_columns(report, "moodle") == [["1001", "ada@example.org", "Ada Lovelace"],
+                                                   ["1002", "grace@example.org", "Grace Hopper"],
+                                                   ["1003", "katherine@example.org", "Katherine Johnson"]]
+
+
+def test_canvas_sis_user_id_only_ever_holds_a_sis_id():
+    # Test Student has Canvas id 13 and no SIS id: 13 in "SIS User ID" could match another student's SIS id
+    analysis = grade(VARIANTS, LMS / "canvas-student-analysis.csv", SEED)
+    assert [s.student for s in analysis.students] == ["S-001", "S-002", "13"]
+    assert _identity_columns(analysis, "canvas") == [["Ada Lovelace", "11", "S-001", "", ""],
+                                                     ["Grace Hopper", "12", "S-002", "", ""],
+                                                     ["Test Student", "13", "", "", ""]]
+    assert _identity_columns(analysis, "moodle") == [["S-001", "", "Ada Lovelace"], ["S-002", "", "Grace Hopper"],
+                                                     ["", "", "Test Student"]]
+    roster = read_roster(LMS / "canvas-gradebook.csv")
+    assert [(e.id, e.institution_id, e.canvas_id) for e in roster] == [("S-001", "S-001", "11"),
+                                                                       ("S-002", "S-002", "12"), ("13", "", "13")]
+    graded = grade(VARIANTS, LMS / "canvas-student-analysis.csv", SEED, roster=roster)
+    assert _identity_columns(graded, "canvas") == [["Lovelace, Ada", "11", "S-001", "ada@example.org", ""],
+                                                   ["Hopper, Grace", "12", "S-002", "grace@example.org", ""],
+                                                   ["Student, Test", "13", "", "", ""]]
+    _points_columns_match_the_report(graded, "canvas")
+
+
+def test_irlab_answers_whose_ids_are_emails_fill_the_email_column(tmp_path):
+    path = tmp_path / "answers.csv"
+    path.write_text("student,exercise,question,answer\nann@example.org,1,a,0.5\ns2,1,a,0.5\n", encoding="utf-8")
+    report = grade(VARIANTS, path, SEED)
+    assert _identity_columns(report, "moodle") == [["", "ann@example.org", ""], ["s2", "", ""]]
+    assert _identity_columns(report, "canvas") == [["ann@example.org", "", "", "ann@example.org", ""],
+                                                   ["s2", "", "s2", "", ""]]
+
+
+# "answered" counts answers ----------------------------------------------------------------------------------------
+
+def _answered(report) -> dict:
+    return {(r["exercise"], r["question"]): r["answered"] for r in report.question_summary()}
+
+
+def test_answered_counts_answers_not_moodles_blank_responses():
+    # 1a: Ada wrote 0.6, Grace's response is Moodle's "-" (none); 1d: both wrote something (Grace a formula)
+    report = grade(VARIANTS, LMS / "moodle-responses.csv", SEED)
+    answered = _answered(report)
+    assert answered["1", "a"] == 1 and answered["1", "d"] == 2
+    assert sum(answered.values()) == 3
+
+
+def test_answered_counts_answers_not_blank_cells(tmp_path):
+    path = tmp_path / "answers.csv"
+    path.write_text("student,exercise,question,answer\ns1,1,a,0.5\ns2,1,a,\ns3,1,a,  \ns3,1,b,0.25\n",
+                    encoding="utf-8")
+    answered = _answered(grade(VARIANTS, path, SEED))
+    assert answered["1", "a"] == 1 and answered["1", "b"] == 1 and answered["1", "c"] == 0

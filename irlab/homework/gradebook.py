@@ -3,10 +3,17 @@
 * ``canvas``: Canvas's gradebook CSV — ``Student, ID, SIS User ID, SIS Login ID, Section``, then one column
   per question (a new column becomes a new assignment on import), the total and the percentage, with the
   ``Points Possible`` row that Canvas's own export writes under the header (Canvas Community, "How do I
-  import grades in the Gradebook?"). The roster's id goes to ``SIS User ID``, its email to ``SIS Login ID``.
+  import grades in the Gradebook?"). ``ID`` is the student's Canvas id when a Canvas list gave it, ``SIS User
+  ID`` only ever a SIS id (blank for a student without one: a Canvas id there could match another student),
+  ``SIS Login ID`` the e-mail.
 * ``moodle``: Moodle's "Import grades from CSV file" — ``ID number, Email address, Full name`` (map one of
   them to the user field at import), then one column per question, ``Total`` and ``Percentage`` (Moodle docs,
-  "Import grades").
+  "Import grades"). ``ID number`` is only ever the institution's id, never an e-mail.
+
+Who is who comes from the roster when there is one (irlab's ``id,name,email``, whose id is the institution's id
+unless it is an e-mail; a Canvas gradebook or Moodle participants export, with their own columns), else from the
+LMS export graded (a Moodle Responses report's names, e-mail and ID number; a Canvas Student Analysis's name,
+SIS id and Canvas id), else from the id alone.
 
 Every question of the set graded is a column, answered by anyone or not (``--exercise`` names the exercises to
 grade), so the points possible never shrink. The rows are the class: the roster's students in its order (ids not
@@ -60,10 +67,11 @@ def gradebook_csv(report, layout: str) -> str:
         by_question = {(q.exercise, q.question): q.score for q in student.questions}
         points = [_points(by_question.get(key, 0)) for key in report.questions]
         share = _points(percentage(student.score, max_score))
-        if layout == "canvas":
-            writer.writerow([student.name or student.student, "", student.student, student.email, "", *points, _points(student.score), share])
+        if layout == "canvas":  # SIS User ID only ever a SIS id: a Canvas id there can match another student
+            writer.writerow([student.name or student.student, student.canvas_id, student.sis_id, student.email, "",
+                             *points, _points(student.score), share])
         else:
-            writer.writerow([student.student, student.email, student.name, *points, _points(student.score), share])
+            writer.writerow([student.sis_id, student.email, student.name, *points, _points(student.score), share])
     return out.getvalue()
 
 

@@ -87,6 +87,7 @@ class AnswerRow:
     status: str = ""  # set when the row is read (extra-fields, short-row) or graded
     message: str = ""
     sheet: str = ""  # whose sheet the row answers, when not the student's own (an LMS quiz's variant-i)
+    identity: RosterEntry | None = None  # who answered as an LMS's export names them (name, e-mail, LMS ids)
 
     @property
     def graded(self) -> bool:
@@ -167,6 +168,8 @@ class StudentGrade:
     email: str = ""
     rows: list[AnswerRow] = field(default_factory=list)  # this student's input rows that were not graded
     kept_out: str = ""  # why this id is not in the class (not on the roster); "" for the class's students
+    sis_id: str = ""  # the institution's id (Canvas's SIS User ID, Moodle's ID number), "" when not known
+    canvas_id: str = ""  # Canvas's own user id, when the roster or the export came from Canvas
 
     @property
     def score(self) -> Fraction:
@@ -179,6 +182,11 @@ class StudentGrade:
     @property
     def key(self) -> str:
         return normalise_student(self.student)
+
+
+def _answered(part: PartFeedback) -> bool:
+    """A part answered: a row gave it something (a blank cell, or Moodle's '-' for no response, is no answer)."""
+    return part.status != "missing" and bool(part.answer.strip())
 
 
 def _median(values: list[Fraction]) -> Fraction:
@@ -250,7 +258,7 @@ class GradeReport:
             total = sum(scores, Fraction(0))
             mean = total / len(grades) if grades else Fraction(0)
             full = sum(1 for score in scores if score == 1)
-            answered = sum(1 for g in grades if any(p.status != "missing" for p in g.parts))
+            answered = sum(1 for g in grades if any(_answered(p) for p in g.parts))
             rows.append({"exercise": exercise, "question": question, "students": len(grades), "answered": answered,
                          "fully_correct": full, "mean": mean, "median": _median(scores),
                          "share_correct": Fraction(full, len(grades)) if grades else Fraction(0)})
@@ -455,6 +463,12 @@ def _collecting_per_batch():
             gc.enable()
 
 
+def _identity(rows, shown: str) -> RosterEntry:
+    """Who a student without a roster entry is: as the LMS export they answered in names them, else the id alone
+    (an e-mail when it is one, else the institution's id)."""
+    return next((row.identity for row in rows if row.identity is not None), None) or RosterEntry(shown)
+
+
 def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="answers.csv", strict: bool = False,
                variants: bool = True, roster: list[RosterEntry] | None = None,
                manifest: Manifest | None = None, exercises=None) -> GradeReport:
@@ -627,8 +641,9 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
             grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines,
                                         "wrong-part-count" if "wrong-part-count" in statuses else "graded"))
         own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
-        report.append(StudentGrade(shown, grades, entry.name if entry else "", entry.email if entry else "", own,
-                                   OFF_ROSTER if who in outsiders else ""))
+        known = entry or _identity(student_rows.get(who, ()), shown)
+        report.append(StudentGrade(shown, grades, known.name, known.email_address, own,
+                                   OFF_ROSTER if who in outsiders else "", known.institution_id, known.canvas_id))
     notes += _roster_notes(spellings, on_roster, have_roster)
     notes += close_calls.notes(exercise_file, questions, {e.id for e in graded_set if e.variants} if variants else set())
     id_problems = _off_roster_problems(spellings, on_roster, answers_file, outsiders) if have_roster else []

@@ -58,16 +58,38 @@ def read_code(text: str) -> str:
     return f"{cleaned[:3]}-{cleaned[3:]}" if len(cleaned) == 6 else str(text).strip()
 
 
+def looks_like_email(text: str) -> bool:
+    """True for ``someone@somewhere``: one '@' with text on both sides and no space (an id that is an e-mail)."""
+    local, at, domain = str(text).partition("@")
+    return bool(at and local and domain) and "@" not in domain and not any(c.isspace() for c in text)
+
+
 @dataclass(frozen=True)
 class RosterEntry:
     id: str  # as written in the roster
     name: str = ""
     email: str = ""
     line: int | None = None
+    # the institution's student id (Canvas's SIS User ID, Moodle's ID number) when an LMS's list says it ("" when it
+    # has none); None for irlab's own roster, whose id is that id unless it is an e-mail (institution_id)
+    sis_id: str | None = None
+    canvas_id: str = ""  # Canvas's own user id (its gradebook's ID column), when the list came from Canvas
 
     @property
     def key(self) -> str:
         return normalise_student(self.id)
+
+    @property
+    def institution_id(self) -> str:
+        """What a gradebook's SIS User ID / ID number column holds for this student: never a Canvas id or an e-mail."""
+        if self.sis_id is not None:
+            return self.sis_id
+        return "" if looks_like_email(self.id) else self.id
+
+    @property
+    def email_address(self) -> str:
+        """The student's e-mail: the list's, else the id when the id is one."""
+        return self.email or (self.id if looks_like_email(self.id) else "")
 
 
 def read_csv_text(path: Path) -> str:
@@ -194,7 +216,8 @@ def _read_lms_roster(path, reader, rows, header, columns, canvas: bool) -> list[
         student = next((cell(name) for name in ids if cell(name)), "")
         name = cell("student") if canvas else " ".join(cell(n) for n in names if cell(n))
         email = next((cell(n) for n in emails if "@" in cell(n)), "")
-        made = RosterEntry(student, name, email, line)
+        made = RosterEntry(student, name, email, line, sis_id=cell("sis user id" if canvas else "id number"),
+                           canvas_id=cell("id") if canvas else "")
         if not made.key:
             raise InputFileError(path, line, f"no student id ({' or '.join(repr(n) for n in ids)})")
         return made

@@ -22,7 +22,8 @@ whose question names no variant of this set and seed is kept with the status ``n
 
 Students are known by their e-mail in Moodle (else ID number, username, name) and by their SIS user id in Canvas
 (else the Canvas user id), the ids :func:`irlab.homework.identity.read_roster` reads from the same LMS's
-participants or gradebook export.
+participants or gradebook export. Each row also carries who answered as the export says it (``AnswerRow.identity``:
+name, e-mail, ID number or SIS id, Canvas id), so the gradebooks fill their columns from it without a roster.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from pathlib import Path
 from ..errors import InputFileError
 from ..homework.drawing import variant_set
 from ..homework.grading import AnswerRow, GradeReport, grade_rows, parse_answers
-from ..homework.identity import Manifest, csv_delimiter, read_csv_text, read_manifest, read_roster, variant_code
+from ..homework.identity import (Manifest, RosterEntry, csv_delimiter, read_csv_text, read_manifest, read_roster,
+                                 variant_code)
 from .bank import variant_student
 
 try:  # engineer 1's bound on the variants a bank holds; 100 until it is defined
@@ -169,8 +171,11 @@ def _moodle_rows(reader, header, names, resolve) -> list[AnswerRow]:
         if not any(cell.strip() for cell in cells):
             continue
         first, last = _cells(cells, index, "first name"), _cells(cells, index, "surname", "last name")
-        student = (_cells(cells, index, "email address", "id number", "username")
-                   or " ".join(part for part in (first, last) if part))
+        name = " ".join(part for part in (first, last) if part)
+        student = _cells(cells, index, "email address", "id number", "username") or name
+        who = RosterEntry(student, name, _cells(cells, index, "email address"), line,
+                          sis_id=_cells(cells, index, "id number"))
+        start = len(rows)
         for slot, columns in sorted(slots.items()):
             if "response" not in columns:
                 continue
@@ -189,6 +194,8 @@ def _moodle_rows(reader, header, names, resolve) -> list[AnswerRow]:
             if not question.strip() and not answer.strip():  # a slot this attempt does not have: nothing was asked
                 continue
             rows.append(_row(line, student, question, answer, resolve, where))
+        for row in rows[start:]:
+            row.identity = who
     return rows
 
 
@@ -202,6 +209,8 @@ def _canvas_rows(reader, header, names, resolve) -> list[AnswerRow]:
         if not any(cell.strip() for cell in cells):
             continue
         student = _cells(cells, index, "sis_id", "id", "name")
+        who = RosterEntry(student, _cells(cells, index, "name"), "", line, sis_id=_cells(cells, index, "sis_id"),
+                          canvas_id=_cells(cells, index, "id"))
         for column, text in questions:
             answer = cells[column] if column < len(cells) else ""
             score = score_column.get(column)
@@ -209,4 +218,5 @@ def _canvas_rows(reader, header, names, resolve) -> list[AnswerRow]:
             if not answer.strip() and not scored:  # a question of the group this student was not given
                 continue
             rows.append(_row(line, student, text, answer, resolve, f"column {header[column].split(':', 1)[0].strip()}"))
+            rows[-1].identity = who
     return rows
