@@ -7,6 +7,8 @@ textbook exercise or one TREC topic needs (a TREC run keeps 1,000 documents per 
 
 from __future__ import annotations
 
+import math
+
 from .errors import InputFileError, LimitError
 
 MAX_RANKS = 20_000  # documents in one ranking (retrieved, or judged but not retrieved)
@@ -65,7 +67,8 @@ MAX_GZIP_RATIO = 100  # bytes a .gz qrels or run file may inflate to, per compre
 MAX_GZIP_SLACK = 16 << 20  # ... plus this much, whatever the ratio (a tiny .gz of a small file)
 MAX_SKIPPED_LINES = 10_000  # blank or comment lines of one file; beyond it they may not outnumber the data lines.
 #                             trec_eval stops at the first blank line; irlab skips them, and a file that is mostly
-#                             blank would otherwise be read line by line for minutes.
+#                             blank would otherwise be read line by line for minutes. Class CSVs (answers, rosters,
+#                             LMS exports) skip blank rows under the same bound (irlab.homework.identity.data_rows).
 # Class files: a class of 12,500 students with 10 answers each is a 2 MB answers CSV (benchmarks/bench_grading.py).
 MAX_SET_BYTES = 1 << 20  # an exercise set (TOML): 170 times the largest in exercises/ (6 KB); read in about 0.2 s
 MAX_CLASS_FILE_BYTES = 64 << 20  # an answers CSV, a roster CSV or a class manifest
@@ -99,6 +102,11 @@ def digits(n: int) -> int:
     return int(abs(n).bit_length() * 0.30103) + 1
 
 
+def power_digits(base: int, exponent: int) -> int:
+    """The decimal digits of base^exponent, estimated without computing it (p^n of a persistence, 2^n)."""
+    return int(exponent * math.log10(abs(base))) + 1 if abs(base) > 1 else 1
+
+
 def check_exact_digits(count: int, what: str, advice: str) -> None:
     """A LimitError naming MAX_EXACT_DIGITS when ``what`` needs exact numbers of about ``count`` digits."""
     if count > MAX_EXACT_DIGITS:
@@ -110,8 +118,8 @@ def check_exact_digits(count: int, what: str, advice: str) -> None:
 def check_exact_work(ranks: int, count: int, what: str, advice: str) -> None:
     """A LimitError naming MAX_EXACT_WORK when a table of ``ranks`` exact values of ``count`` digits is too costly."""
     if ranks * count > MAX_EXACT_WORK:
-        raise LimitError(f"{what} needs {ranks:,} ranks of exact values of about {count:,} digits, "
-                         f"{ranks * count:,} digits in all; irlab's limit MAX_EXACT_WORK is {MAX_EXACT_WORK:,} "
+        raise LimitError(f"{what} needs exact values of about {count:,} digits at each of {ranks:,} ranks or more, "
+                         f"over {ranks * count:,} digits in all; irlab's limit MAX_EXACT_WORK is {MAX_EXACT_WORK:,} "
                          f"(1,000 ranks of {MAX_EXACT_DIGITS:,} digits): {advice}")
 
 

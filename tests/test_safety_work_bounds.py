@@ -68,3 +68,90 @@ def test_a_statement_just_under_max_filled_text_is_solved(tmp_path):
     assert " ".join([RN_20000] * 52) in text  # the statement, filled whole
     hits = RN_20000.count("R")
     assert f"Answer: P = {F(hits, 20_000)}" in text  # precision of the whole list, solved as usual
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# user models and RBP: digits of exact values, ranks x digits, logarithms
+
+
+def limit_error(function, *args, **options):
+    with pytest.raises(LimitError) as caught:
+        function(*args, **options)
+    return str(caught.value)
+
+
+def test_insq_at_a_target_of_99999_is_refused_naming_max_exact_digits():
+    from irlab.metrics.cwl import insq
+
+    assert limits.MAX_EXACT_DIGITS == 4000  # under Python's 4,300-digit limit on writing an integer
+    message = limit_error(insq, Ranking.parse("RNRN"), target=99999)
+    assert message.startswith("INSQ over n = 1,000 ranks needs exact numbers of about 4,0")
+    assert "MAX_EXACT_DIGITS" in message and "--max-depth" in message and "a smaller target T" in message
+    err = refused_on_cli("explain", "insq", "RNRN", "--target", "99999")
+    assert "MAX_EXACT_DIGITS" in err and "Exceeds the limit" not in err
+
+
+def test_insq_over_20000_ranks_is_refused_naming_max_exact_work():
+    from irlab.metrics.cwl import insq
+
+    assert limits.MAX_EXACT_WORK == 4_000_000
+    message = limit_error(insq, Ranking.parse("RNRN"), max_depth=20_000)
+    assert message.startswith("INSQ over n = 20,000 ranks needs exact values of about ")
+    assert "MAX_EXACT_WORK is 4,000,000" in message and "--max-depth" in message
+    assert "MAX_EXACT_WORK" in refused_on_cli("explain", "insq", "RNRN", "--max-depth", "20000")
+
+
+def test_insq_over_a_trec_topic_of_1000_ranks_stays_exact():
+    from irlab.metrics.cwl import insq
+
+    # T = 1: C(i) = ((i + 1) / (i + 2))², so Π_{j<i} C(j) = (2 / (i + 1))² and ED = 4 Σ_{m=2..1001} 1/m²;
+    # only rank 1 has gain: INSQ = W(1) = 1 / ED
+    ed = 4 * sum(F(1, m * m) for m in range(2, 1002))
+    assert insq(Ranking.parse("R" + "N" * 999)).value == 1 / ed
+    assert insq(Ranking.parse("RN"), target=1, max_depth=2).value == F(9, 13)  # ED = 1 + 4/9
+
+
+def test_rbp_at_a_persistence_of_14_digits_over_20000_ranks_is_refused_saying_how_many_ranks_fit():
+    from irlab.metrics.rbp import rank_biased_precision
+
+    message = limit_error(rank_biased_precision, Ranking.parse(RN_20000), persistence="0.99999999999999")
+    assert message.startswith("RBP at p = 0.99999999999999 over 20,000 ranks")
+    assert "about 280,001 digits" in message and "MAX_EXACT_DIGITS" in message
+    assert "read at most 285 ranks, or give p fewer digits" in message  # 285 x 14 = 3,990 digits
+    err = refused_on_cli("explain", "rbp", RN_20000, "--persistence", "0.99999999999999")
+    assert "MAX_EXACT_DIGITS" in err
+
+
+def test_rbp_as_a_user_model_over_20000_ranks_is_refused_and_1999_ranks_are_not():
+    from irlab.metrics.cwl import user_model
+
+    message = limit_error(user_model, Ranking.parse("RNRN"), "rbp", max_depth=20_000)
+    assert message.startswith("RBP as a user model at p = 0.9 over 20,000 ranks")
+    assert "MAX_EXACT_DIGITS" in message and message.endswith("at p = 0.9, read at most 1,999 ranks")
+    message = limit_error(user_model, Ranking.parse("RNRN"), "rbp", max_depth=2000)
+    assert "MAX_EXACT_WORK" in message  # 2,000 ranks of 2,001 digits
+    err = refused_on_cli("explain", "rbp", "RNRN", "--user-model", "--max-depth", "20000")
+    assert "MAX_EXACT_DIGITS" in err
+    # at 1,999 ranks: ERG = RBP / (1 - p^n), RBP = (1 - p)(1 + p^2) for RNRN
+    p = F(9, 10)
+    assert user_model(Ranking.parse("RNRN"), "rbp", max_depth=1999).value == (1 - p) * (1 + p**2) / (1 - p**1999)
+
+
+def test_rbp_of_a_trec_topic_of_1000_ranks_stays_exact():
+    from irlab.metrics.rbp import rank_biased_precision
+
+    ranking = RN_20000[:1000]
+    for p in (F(9, 10), F(99, 100)):
+        expected = (1 - p) * sum(p ** i for i, letter in enumerate(ranking) if letter == "R")
+        assert rank_biased_precision(Ranking.parse(ranking), persistence=p).value == expected
+
+
+def test_sdcg_over_20000_ranks_is_refused_naming_max_log_terms():
+    from irlab.metrics.cwl import sdcg
+
+    assert limits.MAX_LOG_TERMS == 1000
+    message = limit_error(sdcg, Ranking.parse("3,2,1"), k=20_000, max_depth=20_000)
+    assert message.startswith("SDCG@20000 over n = 20,000 ranks sums 1/log2(i+1) over 20,000 ranks")
+    assert "MAX_LOG_TERMS" in message and "--k" in message
+    err = refused_on_cli("explain", "sdcg", "3,2,1", "--k", "20000", "--max-depth", "20000")
+    assert "MAX_LOG_TERMS" in err

@@ -34,18 +34,19 @@ Fraction(9, 13)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
 from .. import exact
 from ..document import Formula, Note, Section, Table
-from ..errors import InputTypeError, ParameterError
-from ..limits import MAX_RANKS, check_at_most
+from ..errors import InputTypeError, LimitError, ParameterError
+from ..limits import (MAX_LOG_TERMS, MAX_RANKS, check_at_most, check_exact_digits, check_exact_work, digits)
 from ..metric import Result, check_cutoff, check_fraction
 from ..ranking import Ranking, as_ranking
 from ..trace import Traced, log2, total
-from .rbp import rank_biased_precision
+from .rbp import check_persistence_digits, rank_biased_precision
 from .reciprocal_rank import reciprocal_rank
 from .set_based import precision
 
@@ -125,6 +126,7 @@ class _Model:
     relate: Callable | None = None
     closed_depth: Callable | None = None  # n -> ED in closed form (RBP: (1 - p^n) / (1 - p))
     closed_past: Callable | None = None  # n -> Π_{j<=n} C(j) in closed form (RBP: p^n)
+    costly: str = ""  # what else makes its exact values shorter, for a LimitError (", or a smaller target T")
 
 
 @dataclass
@@ -146,13 +148,36 @@ class _Walk:
 
 def _walk(model, gains) -> _Walk:
     found, continuation, extras, reach = Fraction(0), [], [], [1]
+    cost = _Cost(model, len(gains))
     for rank, gain in enumerate(gains, 1):
         found += gain
         c, shown = model.continuation(rank, gain, found)
         continuation.append(c)
         extras.append(shown)
         reach.append(model.reach(rank + 1) if model.reach else exact.mul(reach[-1], c))
+        cost.check(rank, reach[-1])
     return _Walk(gains, continuation, extras, reach)
+
+
+class _Cost:
+    """The size of the exact values a walk builds, checked rank by rank so that a walk too costly stops as soon as
+    it is known to be: ED = Σ Π_{j<i} C(j) has a denominator dividing the lcm of every Π_{j<i} C(j)'s, and each
+    W(i) and L(i) of the table is about that size (INSQ at T = 99,999 over 1,000 ranks: about 10,000 digits)."""
+
+    def __init__(self, model, depth):
+        self.model, self.depth, self.common = model, depth, 1
+
+    def check(self, rank, reach) -> None:
+        if exact.is_symbolic(reach):  # SDCG: bounded by its logarithms (MAX_LOG_TERMS)
+            return
+        denominator = exact.rational(reach).denominator if isinstance(reach, Fraction) else 1
+        if self.common % denominator:
+            self.common = denominator if denominator % self.common == 0 else math.lcm(self.common, denominator)
+        size = digits(self.common)
+        what = f"{self.model.title} over n = {self.depth:,} ranks"
+        advice = "read fewer ranks (--max-depth, max_depth)" + self.model.costly
+        check_exact_digits(size, what, advice)
+        check_exact_work(rank, size, what, advice)
 
 
 def _explain(model, ranking, depth) -> Result:
@@ -296,7 +321,8 @@ def _target_model(metric, title, target, continuation, extra=()) -> _Model:
     t_value = _target(target)
     T = Traced(t_value, "T", "Target: the amount of gain the user wants")
     return _Model(metric, title, metric.upper(), f"{title}: the expected rate of gain Σ_i W(i) · r_i", None,
-                  continuation(t_value), {"target": t_value}, [T], extra)
+                  continuation(t_value), {"target": t_value}, [T], extra,
+                  costly=", or a smaller target T (C(i)'s denominators grow with i + 2T)")
 
 
 def _cut(k, ranking, depth, metric) -> int:
@@ -418,6 +444,7 @@ def _persistence(persistence):
 
 def _rbp_model(ranking, depth, persistence=None) -> _Model:
     p_value = _persistence(persistence)
+    check_persistence_digits(p_value, depth, "RBP as a user model", table=True)
     p = Traced(p_value, "p", "Persistence: probability of reading on to the next rank")
     notes = [Note("convention", f"cwl-eval normalises RBP's weights over the n = {depth} ranks read: W(i) = "
                                 "p^(i-1) · (1 - p) / (1 - p^n), so ERG = RBP / (1 - p^n), a little above Moffat & "
@@ -449,12 +476,16 @@ def _rbp_model(ranking, depth, persistence=None) -> _Model:
                   "Expected rate of gain (RBP normalised over the n ranks)", formula,
                   lambda rank, gain, found: (p_value, ()), {"persistence": p_value}, [p], notes=notes, residual=True,
                   relate=relate, quotient=quotient, closed_depth=lambda n: (1 - p ** n) / (1 - p),
-                  closed_past=lambda n: p ** n)
+                  closed_past=lambda n: p ** n, costly=", or give p fewer digits (0.9, 0.95, 0.99)")
 
 
 def _sdcg_model(ranking, depth, k=None) -> _Model:
     k = _cut(k, ranking, depth, "sdcg")
     m = min(k, depth)  # the sums run over the ranks read: cwl-eval's C vector has n entries, none 0 when n < k
+    if m > MAX_LOG_TERMS:  # ED and every W(i) hold m logarithms, kept exact in sympy
+        raise LimitError(f"SDCG@{k} over n = {depth:,} ranks sums 1/log2(i+1) over {m:,} ranks, kept exact as "
+                         f"logarithms; irlab sums at most {MAX_LOG_TERMS:,} of them exactly (its limit MAX_LOG_TERMS, "
+                         "cwl-eval's default depth): give a smaller k (--k) or read fewer ranks (--max-depth)")
     K = Traced(k, "k", "Cut-off: ranks the discount 1/log2(i+1) is spread over")
     notes = [Note("reading", "SDCG@k is DCG@k with gains r_i in [0, 1] and the discount 1/log2(i+1), scaled by its "
                              f"largest value Σ_{{i<={'k' if m == k else 'min(k, n)'}}} 1/log2(i+1) = ED: not nDCG, "

@@ -14,14 +14,40 @@ Fraction(5, 8)
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
+from .. import exact
 from ..document import Note, Table
 from ..errors import ParameterError
+from ..limits import MAX_DIGITS, MAX_EXACT_DIGITS, MAX_EXACT_WORK, check_exact_digits, check_exact_work, power_digits
 from ..metric import Result, check_fraction
 from ..trace import Traced, total
 
 DEFAULT_PERSISTENCE = Fraction(9, 10)  # trec_eval 10.0's rbp default
+
+
+def check_persistence_digits(p, ranks: int, what: str, table: bool = False) -> None:
+    """A LimitError naming MAX_EXACT_DIGITS when p^ranks, the weight past the last rank, has too many digits to
+    compute exactly (p = 0.99999999999999 over 20,000 ranks: 280,000 digits), before any power is taken; with
+    ``table`` (a user model's W(i) and L(i), every one of them as long) also MAX_EXACT_WORK, ranks x digits."""
+    p = Fraction(p)
+    written = exact.decimal_text(p, MAX_DIGITS) if exact.is_terminating(p, MAX_DIGITS) else exact.exact_text(p)
+    base = max(p.numerator, p.denominator)
+    per_rank = math.log10(base)
+    fits = int(MAX_EXACT_DIGITS / per_rank)  # the ranks whose p^(i-1) fit the bounds: estimated, then checked
+    if table:
+        fits = min(fits, int(math.sqrt(MAX_EXACT_WORK / per_rank)))
+    while fits > 1 and (power_digits(base, fits) > MAX_EXACT_DIGITS
+                        or table and fits * power_digits(base, fits) > MAX_EXACT_WORK):
+        fits -= 1
+    advice = f"at p = {written}, read at most {fits:,} ranks" + (", or give p fewer digits (0.9, 0.95, 0.99)"
+                                                               if base > 100 else "")
+    what = f"{what} at p = {written} over {ranks:,} ranks (p^(i-1) for every rank i)"
+    size = power_digits(base, ranks)
+    check_exact_digits(size, what, advice)
+    if table:
+        check_exact_work(ranks, size, what, advice)
 
 
 def rank_biased_precision(ranking, persistence=None) -> Result:
@@ -30,6 +56,7 @@ def rank_biased_precision(ranking, persistence=None) -> Result:
                              low_open=True)
     if p_value == 1:
         raise ParameterError("persistence p must be below 1 (p = 1 would be a user who never stops reading)")
+    check_persistence_digits(p_value, ranking.retrieved, "RBP")
     p = Traced(p_value, "p", "Persistence: probability of reading on to the next rank")
     graded = not ranking.binary and max(ranking.grades + tuple(ranking.unretrieved)) > 1
     top = max(ranking.grades + tuple(ranking.unretrieved)) if graded else 1
