@@ -48,8 +48,8 @@ from ..errors import InputFileError, IrlabError, ParameterError
 from .drawing import file_stamp, clear_drawing_caches, variant_set
 from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .gradebook import gradebook_csv
-from .identity import (Manifest, RosterEntry, csv_delimiter, normalise_student, read_code, read_csv_text, read_manifest,
-                       read_roster, variant_code)
+from .identity import (Manifest, RosterEntry, csv_reader, data_rows, normalise_student, read_code, read_csv_text,
+                       read_manifest, read_roster, variant_code)
 from .jsonstream import Lazy, write_json
 from .key import cached_key, answer_key, clear_key_caches, split_reference
 from .mistakes import BY_NAME
@@ -102,8 +102,8 @@ def read_answers(path) -> list[AnswerRow]:
 
 def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
     """Every non-blank row, in file order; a row that cannot be read has its status set (never dropped)."""
-    delimiter = csv_delimiter(text)
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv_reader(text)
+    delimiter = reader.dialect.delimiter
     try:
         header = next(reader)
     except StopIteration:
@@ -117,24 +117,18 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
                                       f"the header must name {', '.join(COLUMNS)} (found: {', '.join(h.strip() for h in header) or 'nothing'})")
     index = {c: names.index(c) for c in (*COLUMNS, CODE_COLUMN) if c in names}
     rows = []
-    try:
-        for cells in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in cells):
-                continue
-            values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
-            row = AnswerRow(line, values["student"], values["exercise"], values["question"],
-                            cells[index["answer"]] if index["answer"] < len(cells) else "", values.get(CODE_COLUMN, ""))
-            if len(cells) > len(header) and any(cell.strip() for cell in cells[len(header):]):  # trailing blanks: fine
-                hint = (" — an unquoted decimal comma? Quote the answer (\"0,25\") or write 0.25"
-                        if delimiter == "," else "")
-                row.status, row.message = "extra-fields", (f"the row has {len(cells)} fields but the header has "
-                                                           f"{len(header)}{hint}; not graded")
-            elif short := [c for c in COLUMNS[:3] if index[c] >= len(cells)]:
-                row.status, row.message = "short-row", f"the row has {len(cells)} fields, no {', '.join(short)}; not graded"
-            rows.append(row)
-    except csv.Error as error:
-        raise InputFileError(path, reader.line_num, f"not valid CSV: {error}") from None
+    for line, cells in data_rows(reader, path):
+        values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
+        row = AnswerRow(line, values["student"], values["exercise"], values["question"],
+                        cells[index["answer"]] if index["answer"] < len(cells) else "", values.get(CODE_COLUMN, ""))
+        if len(cells) > len(header) and any(cell.strip() for cell in cells[len(header):]):  # trailing blanks: fine
+            hint = (" — an unquoted decimal comma? Quote the answer (\"0,25\") or write 0.25"
+                    if delimiter == "," else "")
+            row.status, row.message = "extra-fields", (f"the row has {len(cells)} fields but the header has "
+                                                       f"{len(header)}{hint}; not graded")
+        elif short := [c for c in COLUMNS[:3] if index[c] >= len(cells)]:
+            row.status, row.message = "short-row", f"the row has {len(cells)} fields, no {', '.join(short)}; not graded"
+        rows.append(row)
     return rows
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputFileError
-from ..limits import MAX_CLASS_FILE_BYTES, MAX_CSV_LINE, read_at_most
+from ..limits import MAX_CLASS_FILE_BYTES, MAX_CSV_LINE, MAX_SKIPPED_LINES, read_at_most
 from ..outputs import write_text
 
 # Crockford's base 32: no I, L, O or U, so a code copied by hand survives (read_code maps the look-alikes)
@@ -103,12 +103,38 @@ def read_csv_text(path: Path) -> str:
         raise InputFileError(path, None, "no such file") from None
     except UnicodeDecodeError as error:
         raise InputFileError(path, None, f"not UTF-8 text ({error.reason})") from None
-    lengths = [len(line) for line in text.split("\n")]
-    if max(lengths) > MAX_CSV_LINE:
-        number = next(i for i, length in enumerate(lengths, 1) if length > MAX_CSV_LINE)
-        raise InputFileError(path, number, f"the line has {lengths[number - 1]:,} characters; a line of a class CSV "
-                                           f"has at most {MAX_CSV_LINE:,} (irlab's limit MAX_CSV_LINE)")
+    start = _first_long_line(text)
+    if start is not None:
+        end = text.find("\n", start)
+        length = (len(text) if end < 0 else end) - start
+        raise InputFileError(path, text.count("\n", 0, start) + 1, f"the line has {length:,} characters; a line of a "
+                                                                   f"class CSV has at most {MAX_CSV_LINE:,} (irlab's "
+                                                                   "limit MAX_CSV_LINE)")
     return text
+
+
+def _first_long_line(text: str) -> int | None:
+    """Where the first line of more than MAX_CSV_LINE characters starts, or None. Looks for the last line break
+    in each window of MAX_CSV_LINE + 1 characters instead of splitting the text into lines: a file of millions of
+    short (or blank) lines is checked in as many steps as it has windows, with no list of its lines."""
+    window, start = MAX_CSV_LINE + 1, 0
+    while len(text) - start >= window:
+        newline = text.rfind("\n", start, start + window)
+        if newline < 0:  # no line break in the window: the line that starts here is too long
+            return start
+        start = newline + 1  # every line before it fits in the window
+    return None
+
+
+_LINE = re.compile(r".*\n|.+")  # a line of a class CSV's text and its line break (the last may have none)
+
+
+def csv_reader(text: str):
+    """A csv.reader over a class CSV's text (as read_csv_text reads it), its delimiter found by csv_delimiter.
+
+    It is given the text a line at a time, as ``io.StringIO(text)`` would, without StringIO's copy of the whole text
+    at four bytes a character (240 MB for a header and 60 million blank lines, most of which are never read)."""
+    return csv.reader(map(re.Match.group, _LINE.finditer(text)), delimiter=csv_delimiter(text))
 
 
 def csv_delimiter(text: str) -> str:
@@ -129,20 +155,40 @@ def _csv_rows(reader, path):
         raise InputFileError(path, reader.line_num, f"not valid CSV: {error}") from None
 
 
+def data_rows(reader, path):
+    """(line, cells) of each row of a class CSV's ``reader`` (after its header) with a non-blank cell, in order.
+
+    Blank rows (no cell but spaces: an empty line, ``,,,``) are skipped, as TREC files' blank lines are, with their
+    bound: beyond MAX_SKIPPED_LINES they may not outnumber the other rows, so a file that is mostly blank (a header
+    and 60 million empty lines) is refused at the first row that shows it, within a second, instead of being read to
+    the end. What the csv module cannot read (a field over its 131,072 characters) is an InputFileError too."""
+    blank = data = 0
+    for cells in _csv_rows(reader, path):
+        if any(cell.strip() for cell in cells):
+            data += 1
+            yield reader.line_num, cells
+            continue
+        blank += 1
+        if blank > MAX_SKIPPED_LINES and blank > data:
+            raise InputFileError(path, reader.line_num, f"{blank:,} blank rows up to here and {data:,} rows with a "
+                                                        f"value: beyond {MAX_SKIPPED_LINES:,}, blank rows may not "
+                                                        "outnumber the others (irlab's limit MAX_SKIPPED_LINES; a "
+                                                        "class CSV is not mostly blank)")
+
+
 def read_roster(path) -> list[RosterEntry]:
     """Read a roster CSV (``id`` or ``student``; optional ``name``, ``email``); duplicates after normalising are an
     error naming both lines."""
     path = Path(path)
     text = read_csv_text(path)
-    reader = csv.reader(io.StringIO(text), delimiter=csv_delimiter(text))
-    rows = _csv_rows(reader, path)
+    reader = csv_reader(text)
     try:
-        header = [cell.strip().lower() for cell in next(rows)]
+        header = [cell.strip().lower() for cell in next(_csv_rows(reader, path))]
     except StopIteration:
         raise InputFileError(path, 1, "empty roster: the first line must be a header naming id (and name, email)") from None
     lms = _lms_roster(header)
     if lms is not None:
-        return _read_lms_roster(path, reader, rows, header, *lms)
+        return _read_lms_roster(path, reader, header, *lms)
     column = "id" if "id" in header else "student" if "student" in header else None
     if column is None:
         raise InputFileError(path, 1, f"the roster's header must name an 'id' (or 'student') column (found: {', '.join(header)})")
@@ -157,20 +203,17 @@ def read_roster(path) -> list[RosterEntry]:
             raise InputFileError(path, line, "no student id")
         return made
 
-    return _entries(path, reader, rows, header, wanted, entry)
+    return _entries(path, reader, header, wanted, entry)
 
 
-def _entries(path, reader, rows, header, wanted, entry) -> list[RosterEntry]:
+def _entries(path, reader, header, wanted, entry) -> list[RosterEntry]:
     """The roster's students, one per non-blank row: ``entry(cell, cells, line)`` makes a row's RosterEntry (None
     skips a row that is not a student), ``cell(name)`` reading the column named ``name`` (one of ``wanted``). Two
     rows of one student (ids compared ignoring case and spaces) are an InputFileError naming both lines."""
     index = {name: header.index(name) for name in wanted if name in header}
     entries: list[RosterEntry] = []
     seen: dict[str, RosterEntry] = {}
-    for cells in rows:
-        line = reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
+    for line, cells in data_rows(reader, path):
 
         def cell(name):
             i = index.get(name)
@@ -207,7 +250,7 @@ def _lms_roster(header: list[str]):
     return None
 
 
-def _read_lms_roster(path, reader, rows, header, columns, canvas: bool) -> list[RosterEntry]:
+def _read_lms_roster(path, reader, header, columns, canvas: bool) -> list[RosterEntry]:
     ids, names, emails = columns
 
     def entry(cell, cells, line):
@@ -222,7 +265,7 @@ def _read_lms_roster(path, reader, rows, header, columns, canvas: bool) -> list[
             raise InputFileError(path, line, f"no student id ({' or '.join(repr(n) for n in ids)})")
         return made
 
-    return _entries(path, reader, rows, header, [name for names in columns for name in names], entry)
+    return _entries(path, reader, header, [name for names in columns for name in names], entry)
 
 
 def file_digest(path) -> str:

@@ -29,16 +29,14 @@ name, e-mail, ID number or SIS id, Canvas id), so the gradebooks fill their colu
 from __future__ import annotations
 
 import csv
-import io
 import re
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import InputFileError
 from ..homework.drawing import variant_set
 from ..homework.grading import AnswerRow, GradeReport, grade_rows, parse_answers
-from ..homework.identity import (Manifest, RosterEntry, csv_delimiter, read_csv_text, read_manifest, read_roster,
-                                 variant_code)
+from ..homework.identity import (Manifest, RosterEntry, csv_reader, data_rows, read_csv_text, read_manifest,
+                                 read_roster, variant_code)
 from .bank import variant_student
 
 try:  # engineer 1's bound on the variants a bank holds; 100 until it is defined
@@ -57,7 +55,7 @@ NO_RESPONSE = "-"  # what Moodle's report shows for a question left unanswered
 
 def lms_answer_rows(text: str, exercise_file, seed, path="answers.csv") -> list[AnswerRow] | None:
     """The answer rows of a Moodle Responses or Canvas Student Analysis export, or None for any other CSV."""
-    reader = csv.reader(io.StringIO(text), delimiter=csv_delimiter(text))
+    reader = csv_reader(text)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
@@ -69,11 +67,7 @@ def lms_answer_rows(text: str, exercise_file, seed, path="answers.csv") -> list[
         read = _moodle_rows
     else:
         return None
-    resolve = _Resolver(variant_set(exercise_file), seed)
-    try:
-        return read(reader, header, names, resolve)
-    except csv.Error as error:
-        raise InputFileError(path, reader.line_num, f"not valid CSV: {error}") from None
+    return read(data_rows(reader, path), header, names, _Resolver(variant_set(exercise_file), seed))
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,
@@ -158,7 +152,7 @@ def _cells(cells: list[str], index: dict, *names: str) -> str:
     return ""
 
 
-def _moodle_rows(reader, header, names, resolve) -> list[AnswerRow]:
+def _moodle_rows(data, header, names, resolve) -> list[AnswerRow]:
     index = {name: i for i, name in reversed(list(enumerate(names)))}
     slots: dict = {}  # slot number -> {"response": column, "question": column}
     for i, name in enumerate(names):
@@ -166,10 +160,7 @@ def _moodle_rows(reader, header, names, resolve) -> list[AnswerRow]:
         if found:
             slots.setdefault(int(found["slot"]), {})[found["kind"]] = i
     rows = []
-    for cells in reader:
-        line = reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
+    for line, cells in data:
         first, last = _cells(cells, index, "first name"), _cells(cells, index, "surname", "last name")
         name = " ".join(part for part in (first, last) if part)
         student = _cells(cells, index, "email address", "id number", "username") or name
@@ -199,15 +190,12 @@ def _moodle_rows(reader, header, names, resolve) -> list[AnswerRow]:
     return rows
 
 
-def _canvas_rows(reader, header, names, resolve) -> list[AnswerRow]:
+def _canvas_rows(data, header, names, resolve) -> list[AnswerRow]:
     index = {name: i for i, name in reversed(list(enumerate(names)))}
     questions = [(i, _CANVAS_QUESTION.match(h)["text"]) for i, h in enumerate(header) if _CANVAS_QUESTION.match(h)]
     score_column = {i: i + 1 for i, _ in questions if i + 1 < len(header) and not _CANVAS_QUESTION.match(header[i + 1])}
     rows = []
-    for cells in reader:
-        line = reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
+    for line, cells in data:
         student = _cells(cells, index, "sis_id", "id", "name")
         who = RosterEntry(student, _cells(cells, index, "name"), "", line, sis_id=_cells(cells, index, "sis_id"),
                           canvas_id=_cells(cells, index, "id"))
