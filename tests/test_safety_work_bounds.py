@@ -155,3 +155,39 @@ def test_sdcg_over_20000_ranks_is_refused_naming_max_log_terms():
     assert "MAX_LOG_TERMS" in message and "--k" in message
     err = refused_on_cli("explain", "sdcg", "3,2,1", "--k", "20000", "--max-depth", "20000")
     assert "MAX_LOG_TERMS" in err
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ERR: Disp_j grows by each rank with a gain
+
+
+def test_err_over_20000_grades_of_0_to_20_is_refused_saying_which_cut_off_fits():
+    from irlab.metrics.err import expected_reciprocal_rank, normalized_err
+
+    grades = [RANDOM.randint(0, 20) for _ in range(20_000)]
+    message = limit_error(expected_reciprocal_rank, Ranking.parse(",".join(map(str, grades))))
+    assert message.startswith("ERR over 20,000 ranks (") and "MAX_EXACT_DIGITS" in message
+    # each rank with a grade above 0 multiplies Disp by a fraction over 2^20 (6.02 digits): 664 of them fit in 4,000
+    gained = [i for i, grade in enumerate(grades, 1) if grade]
+    fits = gained[664] - 1  # the 665th rank with a gain would need int(665 x 6.0206) + 1 = 4,004 digits
+    assert int(664 * 20 * 0.30103) + 1 <= 4000 < int(665 * 20 * 0.30103) + 1
+    assert message.endswith(f"cut the ranking with --k {fits:,} or less")
+    assert "MAX_EXACT_DIGITS" in limit_error(normalized_err, Ranking.parse(",".join(map(str, grades))))
+    assert expected_reciprocal_rank(Ranking.parse(",".join(map(str, grades))), k=fits).value > 0
+    err = refused_on_cli("explain", "err", ",".join(map(str, grades)))
+    assert "MAX_EXACT_DIGITS" in err
+
+
+def test_err_of_a_trec_topic_of_1000_ranks_is_the_textbook_sum_and_its_table_the_textbook_products():
+    from irlab.metrics.err import expected_reciprocal_rank
+
+    grades = [RANDOM.choice([0, 0, 0, 1, 2, 3, 4]) for _ in range(1000)]
+    expected, stay, stays = F(0), F(1), []  # Chapelle et al. 2009, with Fractions
+    for rank, grade in enumerate(grades, 1):
+        pr = F(2**grade - 1, 2**4)
+        stays.append(stay)
+        expected += stay * pr / rank
+        stay *= 1 - pr
+    result = expected_reciprocal_rank(Ranking.parse(",".join(map(str, grades))))
+    assert result.value == expected
+    assert [row[3] for row in result.tables[0].rows] == stays  # Disp(1, j-1), grade 0 rows included

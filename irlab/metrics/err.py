@@ -9,7 +9,7 @@ from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note, Table
 from ..errors import LimitError, ParameterError
-from ..limits import MAX_GRADE, MAX_LINEAR_GRADE, check_at_most
+from ..limits import MAX_EXACT_DIGITS, MAX_GRADE, MAX_LINEAR_GRADE, check_at_most, check_exact_digits
 from ..metric import Cut, Result, check_cutoff
 from ..trace import Traced, total
 from .common import ideal_grades
@@ -130,7 +130,8 @@ class _Quotients:
         self.bits = scale.bit_length() - 1 if scale & (scale - 1) == 0 else None
         self.factors = None if self.bits is not None else _prime_factors(scale)
         self.rest, self.valuations = 1, {p: 0 for p in self.factors or ()}
-        self.plain = 1  # d_j itself, for the dyadic and the unfactored scales
+        self.plain = 1  # d_j itself, for the unfactored scales; for a dyadic one, d_j / 2^twos
+        self.twos = 0  # the factors of two taken out of d_j (a grade 0 multiplies it by the whole scale 2^b)
 
     def _strip(self, n: int) -> tuple[int, dict]:
         counts = {}
@@ -144,7 +145,11 @@ class _Quotients:
 
     def multiply(self, n: int) -> None:
         """d_j = d_{j-1} · n, for 0 < n <= scale."""
-        if not self.factors:
+        if self.bits is not None:  # kept odd-sized: d_j grows only with the ranks that have a gain
+            twos = (n & -n).bit_length() - 1
+            self.plain *= n >> twos
+            self.twos += twos
+        elif not self.factors:
             self.plain *= n
         else:
             n, counts = self._strip(n)
@@ -158,7 +163,7 @@ class _Quotients:
             return 0
         if self.bits is not None:
             twos = (divisor & -divisor).bit_length() - 1
-            return exact.dyadic(self.plain * factor, self.bits * rank + twos, divisor >> twos)
+            return exact.dyadic(self.plain * factor, self.bits * rank - self.twos + twos, divisor >> twos)
         if self.factors is None:  # a scale with a large factor not known to be prime: Fraction reduces it
             return exact.rational(Fraction(self.plain * factor, self.rule.scale**rank * divisor))
         factor, in_factor = self._strip(factor)
@@ -176,11 +181,30 @@ class _Quotients:
         return exact.rational(value)
 
 
+def _check_digits(grades, depth, rule, symbol) -> None:
+    """A LimitError naming MAX_EXACT_DIGITS before ERR is computed when Disp_j = Π_{i<=j} (1 - Pr(i)) would grow past
+    it: each rank with a gain adds about log10(scale) digits (20,000 grades of 0-20 under Pr = (2^g - 1) / 2^20:
+    some 114,000 digits)."""
+    gained = sum(1 for grade in grades[:depth] if rule.numerator(grade))
+    per_rank = math.log10(rule.scale)
+    size = int(gained * per_rank) + 1
+    if size > MAX_EXACT_DIGITS:
+        fits, seen = 0, 0  # the deepest cut-off k whose products still fit
+        for rank, grade in enumerate(grades[:depth], 1):
+            seen += 1 if rule.numerator(grade) else 0
+            if int(seen * per_rank) + 1 > MAX_EXACT_DIGITS:
+                break
+            fits = rank
+        check_exact_digits(size, f"{symbol} over {depth:,} ranks ({gained:,} of them with a gain, each multiplying "
+                                 f"Disp by a fraction over {rule.scale:,})", f"cut the ranking with --k {fits:,} or less")
+
+
 def _err(grades, depth, rule, symbol, label, mark=""):
     # c_j = Disp_{j-1} · Pr(j) / j and Disp_j = Disp_{j-1} · (1 - Pr(j)), traced as written; the values are computed
     # on integers (Disp_j = d_j / scale^j) because Fraction arithmetic on them is quadratic over 10,000 ranks
     disp = Traced(1, f"Disp{mark}_0")
     quotients, scale = _Quotients(rule), rule.scale
+    _check_digits(grades, depth, rule, symbol)
     contributions, rows = [], []
     for rank in range(1, depth + 1):
         grade = grades[rank - 1]
