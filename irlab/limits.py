@@ -51,6 +51,8 @@ MAX_LOG_TERMS = 1000  # logarithms in an exact sum that every rank read adds to 
 MAX_TOPICS = 10_000  # topics of one paired significance test: TREC's Million Query track judged 10,000 queries, an
 #                      ad hoc track 50 to 250; the sign test's 2^n and the permutation test's and bootstrap's
 #                      samples x topics grow with them
+MAX_SAMPLED_WORK = 10**8  # samples x topics drawn by a permutation test or a bootstrap: the default 10,000 samples
+#                           over MAX_TOPICS topics, about a second of numpy; --samples 10^12 would never end
 
 # Files: bounds that no real file meets, so that a small hostile file (a gzip bomb, gigabytes of NUL bytes, a flood
 # of blank lines, one endless line) ends in one error within seconds and bounded memory instead of minutes and GBs.

@@ -191,3 +191,65 @@ def test_err_of_a_trec_topic_of_1000_ranks_is_the_textbook_sum_and_its_table_the
     result = expected_reciprocal_rank(Ranking.parse(",".join(map(str, grades))))
     assert result.value == expected
     assert [row[3] for row in result.tables[0].rows] == stays  # Disp(1, j-1), grade 0 rows included
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# paired significance tests: topics, and samples x topics
+
+
+def _scores(count):
+    return ",".join(f"0.{RANDOM.randint(0, 99):02d}" for _ in range(count))
+
+
+@pytest.mark.parametrize("test", ["sign_test", "wilcoxon_test", "permutation_test", "t_test", "bootstrap_interval"])
+def test_every_paired_test_over_20000_topics_is_refused_naming_max_topics(test):
+    from irlab.metrics import significance
+
+    assert limits.MAX_TOPICS == 10_000
+    a, b = _scores(20_000), _scores(20_000)
+    message = limit_error(getattr(significance, test), a, b)
+    assert message == ("a paired test takes at most 10,000 topics (irlab's limit MAX_TOPICS; TREC's largest judged "
+                       "query sets have 10,000), got 20,000: test a sample of the topics, or split them")
+    assert "MAX_TOPICS" in limit_error(significance.sign_test, dict(enumerate(a.split(","))),
+                                       dict(enumerate(b.split(","))))
+
+
+def test_the_sign_test_over_10000_topics_is_the_exact_binomial_tail():
+    from math import comb
+
+    from irlab.metrics.significance import sign_test
+
+    a = [1] * 4_900 + [0] * 5_100  # A wins 4,900 topics and loses 5,100
+    b = [0] * 4_900 + [1] * 5_100
+    tail = sum(comb(10_000, i) for i in range(4_901))  # P(X <= 4,900), X ~ Binomial(10,000, 1/2)
+    assert sign_test(a, b).value == min(1, 2 * F(tail, 2**10_000))
+    assert sign_test(a, b, "greater").value == F(sum(comb(10_000, i) for i in range(4_900, 10_001)), 2**10_000)
+    err = refused_on_cli("explain", "sign-test", "--a", _scores(20_000), "--b", _scores(20_000))
+    assert "MAX_TOPICS" in err
+
+
+def test_samples_times_topics_past_max_sampled_work_are_refused_before_drawing():
+    from irlab.metrics.significance import bootstrap_interval, permutation_test
+
+    assert limits.MAX_SAMPLED_WORK == 10**8
+    a, b = _scores(100), _scores(100)
+    message = limit_error(permutation_test, a, b, samples=10**12)
+    assert message.startswith("the permutation test: 1,000,000,000,000 samples over 100 topics")
+    assert "MAX_SAMPLED_WORK" in message and message.endswith("ask for at most 1,000,000 samples")
+    assert "MAX_SAMPLED_WORK" in limit_error(bootstrap_interval, a, b, samples=10**7)
+
+
+def test_sampled_tests_over_many_topics_draw_in_small_blocks_and_give_the_same_seeded_values(monkeypatch):
+    from irlab.metrics import significance
+
+    a, b = _scores(3000), _scores(3000)
+    assert significance._block_rows(3000) == 699  # 699 x 3,000 numbers a block (16 MB), not 4,096 x 3,000 (98 MB)
+
+    def drawn():
+        interval = significance.bootstrap_interval(a, b, samples=5000, seed=3)
+        return (significance.permutation_test(a, b, samples=5000, seed=3).value,
+                [step.value for step in interval.steps if step.symbol.startswith("CI")])
+
+    in_blocks = drawn()
+    monkeypatch.setattr(significance, "_block_rows", lambda n: 4096)  # the former blocks of 4,096 samples
+    assert drawn() == in_blocks

@@ -29,7 +29,8 @@ from fractions import Fraction
 from .. import conventions as conv
 from .. import exact
 from ..document import Note, Table
-from ..errors import ParameterError, RankingError
+from ..errors import LimitError, ParameterError, RankingError
+from ..limits import MAX_SAMPLED_WORK, MAX_TOPICS
 from ..metric import Result, check_fraction
 from ..trace import Traced, mean, minimum, total
 from .scores import average_ranks, read_scores, traced_sqrt
@@ -99,15 +100,23 @@ def paired(a, b, names=("A", "B")) -> Paired:
             parts = [f"only {names[0]} has topics {', '.join(map(str, only_a))}" if only_a else "",
                      f"only {names[1]} has topics {', '.join(map(str, only_b))}" if only_b else ""]
             raise RankingError("a paired test needs both systems on the same topics: " + "; ".join(p for p in parts if p))
+        _check_topics(len(a))
         topics = tuple(sorted(a, key=_topic_key))
         xs = read_scores([a[t] for t in topics], f"system {names[0]}")
         ys = read_scores([b[t] for t in topics], f"system {names[1]}")
         return Paired(tuple(str(t) for t in topics), tuple(xs), tuple(ys), tuple(names))
     xs, ys = read_scores(a, f"system {names[0]}"), read_scores(b, f"system {names[1]}")
+    _check_topics(max(len(xs), len(ys)))
     if len(xs) != len(ys):
         raise RankingError(f"a paired test needs one score per topic for both systems: {names[0]} has {len(xs)} "
                            f"scores, {names[1]} has {len(ys)}")
     return Paired(tuple(str(i) for i in range(1, len(xs) + 1)), tuple(xs), tuple(ys), tuple(names))
+
+
+def _check_topics(n: int) -> None:
+    if n > MAX_TOPICS:
+        raise LimitError(f"a paired test takes at most {MAX_TOPICS:,} topics (irlab's limit MAX_TOPICS; TREC's largest "
+                         f"judged query sets have 10,000), got {n:,}: test a sample of the topics, or split them")
 
 
 def _topic_key(topic):
@@ -180,7 +189,7 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
         terms = [Traced(math.comb(n, i), f"C({n},{i})") for i in tail]
         count = total(terms, "C", "Sign patterns at least as extreme (binomial coefficients)")
     else:  # too many terms to write out: their sum, with its range
-        count = Traced(sum(math.comb(n, i) for i in tail), "C",
+        count = Traced(_binomial_sum(n, tail), "C",
                        f"Sign patterns at least as extreme: Σ C({n}, i) for i = {tail.start} … {tail.stop - 1}")
     patterns = (2 ** n_node).named("2^n", "Equally likely win/loss patterns under H0")
     if choice.key == "two-sided":
@@ -196,6 +205,29 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
     return _result("sign-test", "Sign test", p, pairs, choice, alpha,
                    "each non-tied topic is equally likely to favour either system",
                    tables=tables, notes=notes, support=[n_node])
+
+
+def _binomial_sum(n: int, tail: range) -> int:
+    """Σ C(n, i) for i in ``tail``, each coefficient from the one before, C(n, i + 1) = C(n, i) · (n - i) / (i + 1):
+    one multiplication and one division by small numbers a term, where math.comb would start over each time."""
+    term, count = math.comb(n, tail.start), 0
+    for i in tail:
+        count += term
+        term = term * (n - i) // (i + 1)
+    return count
+
+
+def _block_rows(n: int) -> int:
+    """Samples drawn at once: a block of rows x n topics stays near 2^21 numbers (16 MB of int64), whatever n."""
+    return max(1, min(4096, (1 << 21) // max(n, 1)))
+
+
+def check_sampling(samples: int, n: int, what: str) -> None:
+    """A LimitError naming MAX_SAMPLED_WORK when ``samples`` draws over ``n`` topics are more than it allows."""
+    if samples * n > MAX_SAMPLED_WORK:
+        raise LimitError(f"{what}: {samples:,} samples over {n:,} topics are {samples * n:,} draws; irlab draws at "
+                         f"most {MAX_SAMPLED_WORK:,} (its limit MAX_SAMPLED_WORK, {DEFAULT_SAMPLES:,} samples over "
+                         f"{MAX_TOPICS:,} topics): ask for at most {max(1, MAX_SAMPLED_WORK // n):,} samples")
 
 
 # the randomisation (permutation) test -----------------------------------------------------------------
@@ -261,6 +293,7 @@ def permutation_test(a, b, alternative=None, *, alpha=None, samples=None, seed=0
         samples = DEFAULT_SAMPLES if samples is None else samples
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ParameterError(f"the number of samples must be a positive integer, got {samples!r}")
+        check_sampling(samples, n, "the permutation test")
         extreme = _sampled_extreme(weights, observed_sum, choice, samples, seed)
         m = Traced(extreme, "m", f"Sampled sign assignments (of {samples}, seed {seed}) at least as extreme as d_mean")
         drawn = Traced(samples, "B", "Sign assignments sampled")
@@ -281,7 +314,7 @@ def _sampled_extreme(weights, observed_sum, choice, samples, seed) -> int:
     vector = np.array(weights, dtype=np.int64 if fits else object)
     extreme, done = 0, 0
     while done < samples:  # in blocks, so memory stays small however many samples are asked for
-        block = min(samples - done, 4096)
+        block = min(samples - done, _block_rows(n))
         signs = rng.integers(0, 2, size=(block, n), dtype=np.int64) * 2 - 1
         sums = (signs.astype(object) if not fits else signs) @ vector
         extreme += sum(1 for s in sums.tolist() if _as_extreme(s, observed_sum, choice))
@@ -449,13 +482,14 @@ def bootstrap_interval(a, b, *, alpha=None, samples=None, seed=0, names=("A", "B
         raise ParameterError(f"the number of bootstrap samples must be a positive integer, got {samples!r}")
     d = pairs.differences
     n = pairs.n
+    check_sampling(samples, n, "the bootstrap")
     weights, scale = _scaled(d)
     fits = max((abs(w) for w in weights), default=0) * n < 2**62
     vector = np.array(weights, dtype=np.int64 if fits else object)
     rng = np.random.default_rng(seed)
     sums = []
-    for start in range(0, samples, 4096):
-        block = min(samples - start, 4096)
+    for start in range(0, samples, _block_rows(n)):
+        block = min(samples - start, _block_rows(n))
         picks = rng.integers(0, n, size=(block, n))
         sums += vector[picks].sum(axis=1).tolist()
     sums.sort()
