@@ -62,8 +62,12 @@ def _join(values) -> str:
     return values[0] if len(values) == 1 else " and ".join(values)
 
 
-def _context(question: Question, params: dict, correct_value) -> dict:
-    """Template fields: R, hits, length, k, min_rk, level, the AP divisor; missing facts read '?'."""
+def _context(question: Question, params: dict, correct_value, percent_sign: bool = True,
+             fractions: bool = True) -> dict:
+    """Template fields: R, hits, length, k, min_rk, level, the AP divisor, the right value's forms; missing facts
+    read '?'. For an LMS's answer box, which takes fewer forms than irlab reads, the advice names only those it
+    takes: ``percent_sign=False``, no percentage (a numerical question without units); ``fractions=False``, the
+    fraction of 1 as a decimal (0.4545, not 5/11)."""
     ctx: dict = {"k": question.options.get("k", "?"), "level": "?", "R": "?", "hits": "?", "length": "?",
                  "min_rk": "?", "ap_divisor": "?"}
     level = question.options.get("recall_level")
@@ -99,6 +103,10 @@ def _context(question: Question, params: dict, correct_value) -> dict:
     else:
         ctx["as_percent"] = f"{exact.decimal_text(rational_value(correct_value) * 100, 2)}%"
         ctx["as_fraction"] = exact.decimal_text(rational_value(correct_value))
+    if not fractions:
+        ctx["as_fraction"] = exact.decimal_text(rational_value(correct_value))
+    ctx["right_forms"] = f"{ctx['as_percent']} or {ctx['as_fraction']}" if percent_sign else ctx["as_fraction"]
+    ctx["or_as_percent"] = f" (or as {ctx['as_percent']})" if percent_sign else ""
     return ctx
 
 
@@ -158,14 +166,16 @@ def matches(given: Fraction, written, value, tolerance: Tolerance) -> bool:
 
 
 def diagnose(given, question: Question, params: dict, correct_result, part: int = 0, tolerance: Tolerance | None = None,
-             given_text: str | None = None, candidates=None, path="exercise", resolution=Fraction(0)) -> Diagnosis | None:
+             given_text: str | None = None, candidates=None, path="exercise", resolution=Fraction(0),
+             percent_sign: bool = True, fractions: bool = True) -> Diagnosis | None:
     """Name the mistake whose value ``given`` is closest to, among those within the tolerance; or None.
 
     ``resolution`` is half a unit of the last decimal the student wrote (0 for an exact answer): every mistake
     whose value lies that close to ``given`` is indistinguishable from the closest at the precision written,
     and all of them are named (:attr:`Diagnosis.alternatives`), closest first. Mistakes that give exactly the
     same value are always named together. ``candidates`` (from :func:`mistaken_results`) may be passed in to
-    reuse them across students' answers.
+    reuse them across students' answers. ``percent_sign`` and ``fractions``: the answer forms the advice may name
+    (see _context).
     """
     if given is None:
         return None
@@ -200,7 +210,7 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
             found.append((abs(given - rational_value(value)), order, mistake, value, None, None))
     if not found:
         return None
-    ctx = _context(question, params, correct)  # only now: most wrong answers match no mistake
+    ctx = _context(question, params, correct, percent_sign, fractions)  # only now: most wrong answers match no mistake
     ctx["given"] = shown_given
     found.sort(key=lambda match: (match[0], match[1]))
     # floats of logarithms: equal values may differ in the last bits

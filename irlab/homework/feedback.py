@@ -68,8 +68,13 @@ class PartFeedback:
                 "mistake": self.mistake, "also": list(self.also), "step": self.step, "feedback": self.message}
 
 
-def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: bool = True) -> PartFeedback:
+def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: bool = True,
+               percent_sign: bool = True, fractions: bool = True) -> PartFeedback:
     """Grade one answer to one part of a question; never raises on what the student wrote.
+
+    ``percent_sign`` and ``fractions`` word the advice for an LMS's answer box, which takes fewer forms than irlab
+    reads: a percentage written without its sign is told to "write 45.45% or 5/11" here, "write 45.45% or 0.4545"
+    with ``fractions=False`` (Moodle with its % unit), "write 0.4545" with both False (GIFT, Canvas).
 
     ``exact_values=False`` reveals a logarithmic value by its decimal only (printing sympy expressions is the
     slowest part of grading a large class; the answer key shows them).
@@ -97,7 +102,7 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
     diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
-                         parsed.shown, key.mistaken(part), key.path, parsed.resolution)
+                         parsed.shown, key.mistaken(part), key.path, parsed.resolution, percent_sign, fractions)
     slip = near_miss(parsed, part.value, key.tolerance)
     if slip is not None and diagnosis is not None:
         given, target = Fraction(parsed.value), rational_value(part.value)

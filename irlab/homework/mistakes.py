@@ -187,11 +187,11 @@ MISTAKES: tuple[Mistake, ...] = (
             off_by_one),
     Mistake("percent-without-sign", "a percentage written without its % sign",
             "{given} is the right number as a percentage, but written without the % sign it means {given} as a "
-            "fraction of 1; write {as_percent} or {as_fraction}",
+            "fraction of 1; write {right_forms}",
             scale=Fraction(100)),
     Mistake("fraction-with-percent-sign", "a fraction of 1 followed by a % sign",
             "{given} has a % sign, which divides the number by 100; the value you computed is right as a fraction "
-            "of 1: write it without the % sign (or as {as_percent})",
+            "of 1: write it without the % sign{or_as_percent}",
             scale=Fraction(1, 100)),
     # near misses, recognised by irlab.homework.answers.near_miss (no recomputation: the value is right, its digits are not)
     Mistake("rounded-too-coarsely", "the right value rounded to too few decimals",
