@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from irlab.lms.bank import Bank, BankQuestion, Choice, NumericAnswer, category_name, question_name
 from irlab.lms.gift import gift_escape, write_gift
-from irlab.lms.moodle import (GRADE_OPTIONS, clean, clean_html, decimal_text, exact_or_rounded, grade_option, plain_html,
-                              write_moodle)
+from irlab.lms.moodle import (GRADE_OPTIONS, clean, clean_html, decimal_text, exact_or_rounded, grade_option,
+                              moodle_order, plain_html, write_moodle)
 
 HOSTILE = "=HYPERLINK(\"http://x\",\"y\") <script>alert(1)</script> ]]> { } ~ = # : \\ \x1b\x00 κ 日本 é \r\n%"
 
@@ -429,11 +429,18 @@ def test_real_bank_in_moodle_xml(real_bank):
         assert _xml_text(element.find("generalfeedback/text")) == clean_html(question.solution_html)
         answers = element.findall("answer")
         assert len(answers) == len(question.answers) >= 1
-        for written_answer, answer in zip(answers, question.answers):
+        ordered = moodle_order(question)  # the bank's answers, each '0.4545%' mistake before what its digits meet
+        assert sorted(ordered, key=question.answers.index) == list(question.answers)
+        for written_answer, answer in zip(answers, ordered):
             assert abs(Fraction(written_answer.findtext("text")) - answer.value) <= answer.margin / 1000
             assert abs(Fraction(written_answer.findtext("tolerance")) - answer.margin) <= answer.margin / 1000
             assert Fraction(written_answer.get("fraction")) == 100 * grade_option(answer.credit)
             assert back(_xml_text(written_answer.find("feedback/text"))) == answer.feedback
+        # '%' an optional unit typed in the answer box, multiplier 100; the base unit says the right value in %
+        units = [(u.findtext("unit_name"), u.findtext("multiplier")) for u in element.findall("units/unit")]
+        right = Fraction(answers[ordered.index(question.answers[0])].findtext("text"))
+        assert units == [(f"= {decimal_text(right * 100, 15)} %", "1"), ("%", "100")]
+        assert [element.findtext(tag) for tag in ("unitgradingtype", "unitpenalty", "showunits")] == ["0", "0", "0"]
     assert per_category and all(count >= 3 for count in per_category.values())
     assert any(len(q.answers) > 1 for q in real_bank.questions)  # named mistakes with their feedback
 
@@ -451,19 +458,23 @@ def test_real_bank_in_gift(real_bank):
         assert moodle["kind"] == "numerical"
         assert moodle["text"] == clean_html(question.text_html).strip()
         assert moodle["general"] == clean_html(question.solution_html).strip()
-        assert len(moodle["answers"]) == len(question.answers)
+        # GIFT has no units: no answer met only by typing '%', no feedback asking for one
+        kept = [answer for answer in question.answers if not answer.needs_percent_sign]
+        assert len(kept) < len(question.answers)
+        assert len(moodle["answers"]) == len(kept)
         if py.valid:
             assert type(py.answers).__name__ == "NumericAnswerSet"
             assert [(a.fraction, a.value, a.tolerance) for a in py.answers.answers] == [
                 (float(credit), float(value), float(tolerance)) for credit, value, tolerance, _ in moodle["answers"]]
             # its feedback is the raw GIFT text: unescaped by Moodle's rules, it is irlab's feedback
             assert [back(_escapedchar_post(_escapedchar_pre(a.feedback))) for a in py.answers.answers] == [
-                answer.feedback for answer in question.answers]
-        for (credit, value, tolerance, feedback), answer in zip(moodle["answers"], question.answers):
+                answer.feedback_for(percent_sign=False) for answer in kept]
+        for (credit, value, tolerance, feedback), answer in zip(moodle["answers"], kept):
             assert abs(Fraction(value) - answer.value) <= answer.margin / 1000
             assert abs(Fraction(tolerance) - answer.margin) <= answer.margin / 1000
             assert Fraction(credit) == 100 * grade_option(answer.credit)
-            assert back(feedback) == answer.feedback
+            assert back(feedback) == answer.feedback_for(percent_sign=False)
+            assert not re.search(r"\d%", back(feedback))
 
 
 def test_the_lms_decimals_are_irlabs_rounding_without_e_notation():

@@ -51,8 +51,20 @@ class NumericAnswer:
     value: Fraction  # exact
     margin: Fraction  # the absolute margin an LMS accepts around ``value`` (its "error"/"tolerance")
     credit: Fraction  # share of the question's points, 0 … 1
-    feedback: str  # plain text, as irlab.check says it
+    feedback: str  # plain text, as irlab.check says it of ``response`` in an answer box that takes decimals and %
     mistake: str | None = None  # the named mistake's id, None for the right value
+    response: str = ""  # what a student types to meet this answer: '0.4286', '42.8571' (no % sign), '0.4286%'
+    unitless_feedback: str | None = None  # the feedback where a number takes no % sign (GIFT, Canvas), if other
+
+    @property
+    def needs_percent_sign(self) -> bool:
+        """Met only by a response with a % sign ('0.4286%' for 0.004286): an LMS whose numbers take no unit leaves
+        the answer out (a student there could type only 0.004286, which irlab does not call that mistake)."""
+        return self.response.endswith("%")
+
+    def feedback_for(self, percent_sign: bool) -> str:
+        """The feedback for an LMS whose numerical answers take a % sign (Moodle XML) or not (GIFT, Canvas)."""
+        return self.feedback if percent_sign or self.unitless_feedback is None else self.unitless_feedback
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from .. import exact
 from ..document import Document, Paragraph, Section, StatementTable, Table
 from ..errors import ParameterError
 from ..exercise_set import question_text, solve_exercise, statement_blocks
-from ..homework.answers import rational_value
+from ..homework.answers import parse_answer, rational_value
 from ..homework.diagnosis import mistaken_values, part_too_close
 from ..homework.drawing import variant_set
 from ..homework.feedback import grade_part
@@ -18,7 +18,7 @@ from ..homework.identity import variant_code
 from ..homework.key import answer_key
 from ..limits import MAX_QUIZ_VARIANTS, check_at_most
 from ..render.common import cell_text
-from ..solvers.choices import correct_letters
+from ..solvers.choices import correct_letters, letter_of
 from .bank import Bank, BankQuestion, Choice, NumericAnswer, category_name, question_name, variant_student
 
 # building a bank from an exercise set ----------------------------------------------------------------------------
@@ -109,11 +109,12 @@ def _html(blocks) -> str:
 
 def _mistake_answers(key, part, rights: list, name: str, notes: list) -> list:
     """One NumericAnswer per named mistake whose value differs from the right ones (``rights``: the right value's
-    answer and its roundings'), with irlab's feedback for it."""
+    answer and its roundings'), with irlab's feedback on its typical response (:func:`_typical_response`); no two
+    of their intervals meet (:func:`_kept_apart`)."""
     right = rights[0].value
     # a mistake may have several values (k - 1 and k + 1): only the values near the right one are left out
     too_close = {(finding.mistake.name, _value_of(finding.mistaken)) for finding in part_too_close(key, part)}
-    answers, seen, left_out = [], set(), []
+    found, seen, left_out = [], set(), []
     for mistake, value in mistaken_values(part.value, key.mistaken(part)):
         if isinstance(value, tuple):  # an answer-scale mistake: the right value times its scale
             value = exact.mul(part.value, value[0])
@@ -126,21 +127,89 @@ def _mistake_answers(key, part, rights: list, name: str, notes: list) -> list:
             if mistake.name not in {m for m, _ in left_out}:
                 left_out.append((mistake.name, f"{mistake.title}, {exact.decimal_text(wrong, _MAX_SHOWN)}"))
             continue
-        feedback = None
-        for decimals in range(_MIN_SHOWN, _MAX_SHOWN + 1):  # the fewest decimals at which irlab names it
-            told = grade_part(key, part, exact.decimal_text(wrong, decimals))
-            if told.status == "wrong" and mistake.name in told.mistakes:
-                feedback = told.message
-                break
-        if feedback is None:  # irlab's diagnosis does not name it at any precision: no answer for it
-            continue
+        if _typical_response(key, part, mistake, wrong, wrong_margin) is None:
+            continue  # irlab's diagnosis does not name it at any precision: no answer for it
         seen.add(exact.decimal_text(wrong, _MAX_SHOWN))
-        answers.append(NumericAnswer(wrong, wrong_margin, key.mistake_credit, feedback, mistake.name))
+        found.append((mistake, wrong, wrong_margin))
     for mistake, what in left_out:
         notes.append(f"{name}: the named mistake {mistake} ({what}) lies within the margin of the right value "
                      f"{exact.decimal_text(right, _MAX_SHOWN)}; it is left out of the bank (an LMS cannot tell the "
                      "two apart)")
+    margins = _kept_apart([wrong for _, wrong, _ in found], [margin for _, _, margin in found])
+    answers, narrowed = [], []
+    for (mistake, wrong, margin), kept in zip(found, margins):
+        shown = f"{mistake.name} ({exact.decimal_text(wrong, _MAX_SHOWN)})"
+        response = _typical_response(key, part, mistake, wrong, kept)
+        if response is None:  # narrowed below every precision at which irlab names it
+            notes.append(f"{name}: the named mistake {shown} lies too near another mistake's value to keep an "
+                         "interval of its own; it is left out of the bank")
+            continue
+        if kept != margin:
+            narrowed.append(f"{shown} ± {exact.decimal_text(margin, 6)} to ± {exact.decimal_text(kept, 6)}")
+        told = grade_part(key, part, response, fractions=False)
+        plain = grade_part(key, part, response, fractions=False, percent_sign=False).message
+        answers.append(NumericAnswer(wrong, kept, key.mistake_credit, told.message, mistake.name, response,
+                                     None if plain == told.message else plain))
+    if narrowed:
+        notes.append(f"{name}: named mistakes whose intervals met are narrowed so that no answer meets two (one "
+                     f"between them goes to the nearer value): {'; '.join(narrowed)}")
     return answers
+
+
+def _roundings_with_percent_sign(key, part, answers: list) -> list:
+    """A right rounding outside the tolerance (0.05 for 0.0465) typed with a % sign, '0.05%', is a fraction of 1
+    followed by a % sign to irlab, as '0.0465%' is; Moodle would give it the rounding's credit (it tries the number
+    as typed when no answer holds it as read), so it is an answer of its own: the rounding over 100, no margin,
+    irlab's feedback. Only where no other answer holds that value."""
+    found = []
+    for rounding in [answer for answer in answers[1:] if answer.mistake is None]:
+        response, value = rounding.response + "%", rounding.value / 100
+        if any(abs(value - other.value) <= other.margin for other in answers):
+            continue
+        told = grade_part(key, part, response, fractions=False)
+        if told.status == "wrong" and told.mistake is not None:
+            found.append(NumericAnswer(value, Fraction(0), key.mistake_credit, told.message, told.mistake, response))
+    return found
+
+
+# Overlapping mistakes. An LMS gives a response the feedback of the first answer whose interval holds it (Moodle
+# does), so two named mistakes whose intervals meet would hand the second one's answers the first one's feedback.
+# irlab names the nearest mistake within the tolerance; the bank narrows the two intervals to match: the boundary
+# is the midpoint, or the edge of the narrower interval when that lies beyond it (a narrow, more specific interval
+# inside a wide one keeps all of it). A narrowed margin loses 1 % more, so that writing it with the bank's rounding
+# (a thousandth of the margin) cannot make the two meet again.
+_NARROWED = Fraction(99, 100)
+
+
+def _kept_apart(values: list, margins: list) -> list:
+    """The margins (as above) under which no two of these answers' intervals meet."""
+    kept = []
+    for i, (value, margin) in enumerate(zip(values, margins)):
+        bound = margin
+        for j, (other, other_margin) in enumerate(zip(values, margins)):
+            distance = abs(value - other)
+            if j != i and distance < margin + other_margin:
+                bound = min(bound, max(distance / 2, distance - other_margin))
+        kept.append(margin if bound == margin else bound * _NARROWED)
+    return kept
+
+
+def _typical_response(key, part, mistake, wrong: Fraction, margin: Fraction) -> str | None:
+    """What a student who made ``mistake`` types, to the fewest decimals (at least 4) at which irlab names it and
+    the typed value lies well inside ``margin`` (half of it): the mistaken value ('0.4745', '42.8571' for a
+    percentage without its sign) or, for a fraction of 1 followed by a % sign, the right value and '%' ('0.4286%',
+    which an LMS with a % unit reads as 0.004286, as irlab does)."""
+    with_sign = mistake.scale == Fraction(1, 100)
+    for decimals in range(_MIN_SHOWN, _MAX_SHOWN + 1):
+        shown = _value_of(part.value) if with_sign else wrong
+        response = exact.decimal_text(shown, decimals, scientific=False) + ("%" if with_sign else "")
+        typed = parse_answer(response).value
+        if typed is None or abs(typed - wrong) > margin / 2:
+            continue
+        told = grade_part(key, part, response, fractions=False)
+        if told.status == "wrong" and mistake.name in told.mistakes:
+            return response
+    return None
 
 
 def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
@@ -193,7 +262,7 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
                     text, text_html = _texts(statement, statement_blocks, asked, name)
                     if question.options.get("correct") is not None:
                         right = correct_letters(question.options["correct"], len(choices))
-                        options = tuple(Choice(str(choice), chr(97 + i) in right) for i, choice in enumerate(choices))
+                        options = _choices(choices, right)
                         made.append([BankQuestion(name, category, "multichoice", text, text_html, choices=options,
                                                   single=len(right) == 1, part=None, **common)])
                     else:
@@ -220,10 +289,14 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
                             bank.notes.append(f"{category}: the question asks for the exact fraction, which an LMS "
                                               f"cannot check; the bank accepts its decimal to {decimals} places")
                     feedback = grade_text(key, part, right, decimals)
-                    answers = [NumericAnswer(right, margin, Fraction(1), feedback)]
-                    answers += [NumericAnswer(rounded, Fraction(0), Fraction(1), grade_text(key, part, rounded, places))
-                                for rounded, places in _roundings(right, margin, tolerance)]
+                    answers = [NumericAnswer(right, margin, Fraction(1), feedback,
+                                             response=exact.decimal_text(right, decimals, scientific=False))]
+                    for rounded, places in _roundings(right, margin, tolerance):
+                        typed = exact.decimal_text(rounded, places, strip=False, scientific=False)  # '0.30'
+                        answers.append(NumericAnswer(rounded, Fraction(0), Fraction(1),
+                                                     grade_text(key, part, rounded, places), response=typed))
                     answers += _mistake_answers(key, part, answers, name, bank.notes)
+                    answers += _roundings_with_percent_sign(key, part, answers)
                     group.append(BankQuestion(name, category, "numerical", text, text_html, answers=tuple(answers),
                                               decimals=decimals, part=part_id, **common))
                 made.append(group)
@@ -232,6 +305,24 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
             for index in range(max((len(g) for g in groups), default=0)):
                 bank.questions += [g[index] for g in groups if index < len(g)]
     return bank
+
+
+def _choices(choices: list, right: frozenset) -> tuple:
+    """The options of a choice question, each with its own feedback, naming the option by its text (an LMS
+    shuffles the options, so their letters differ from the sheet's) and, as irlab's grader does, saying how many
+    options are right but not which."""
+    options = []
+    for index, choice in enumerate(choices):
+        text, picked = str(choice), letter_of(index) in right
+        quoted = f"\u201c{text}\u201d"
+        if len(right) == 1:
+            said = (f"Correct: {quoted}." if picked
+                    else f"Not quite: {quoted} is not the right option (exactly one option is right).")
+        else:
+            said = (f"{quoted} is one of the right options (several are right: pick every one of them, and no "
+                    "other)." if picked else f"Not quite: {quoted} is not one of the right options.")
+        options.append(Choice(text, picked, said))
+    return tuple(options)
 
 
 def grade_text(key, part, right: Fraction, decimals: int) -> str:

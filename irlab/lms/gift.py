@@ -4,7 +4,9 @@ Each category is a ``$CATEGORY: $course$/top/irlab/SET/QUESTION`` line, as in th
 one line, ``::name::[html]statement {…}``, blank lines between questions:
 
 - numerical: ``{#=0.42:0.0042#feedback =%0%0.4745:0.0001#feedback ####general feedback}``, the right value first,
-  then each named mistake with the set's ``mistake_credit`` (rounded to a Moodle grade option, as in the XML);
+  then each named mistake with the set's ``mistake_credit`` (rounded to a Moodle grade option, as in the XML).
+  GIFT cannot give a numerical question units, and Moodle refuses "60%" in one without: the feedback asks for the
+  decimal only ("write 0.6", not "60% or 0.6"), and the mistake met only by typing a % sign ("0.6%") is left out;
 - multiple choice: ``{=right#fb ~wrong#fb ####…}``, or ``{~%50%a ~%50%b ~%-100%c ####…}`` when several are right;
 - essay: ``{####…}``; GIFT has no grader information, so the model answer follows the worked solution in the
   general feedback.
@@ -48,10 +50,13 @@ def _general(q: BankQuestion) -> str:
 def _numerical(bank: Bank, q: BankQuestion) -> str:
     answers = []
     for answer in q.answers:
+        if answer.needs_percent_sign:  # GIFT has no units: Moodle refuses '0.4286%' in such a question
+            continue
         value, tolerance = answer_numbers(answer, q.decimals)
         percent = graded(bank, answer.credit, q.name if answer.mistake is None else f"{q.name} ({answer.mistake})")
         weight = "" if percent == "100" else f"%{percent}%"
-        answers.append(f"={weight}{value}:{tolerance}{_feedback(plain_html(answer.feedback))}")
+        feedback = plain_html(answer.feedback_for(percent_sign=False))
+        answers.append(f"={weight}{value}:{tolerance}{_feedback(feedback)}")
     return "#" + " ".join(answers)
 
 

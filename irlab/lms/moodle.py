@@ -162,18 +162,67 @@ def _head(q: BankQuestion) -> list[str]:
             "    <hidden>0</hidden>"]
 
 
+# The % unit. irlab reads "60%" as 0.6, and so does Moodle once the question has the unit '%' with multiplier 100:
+# its answer processor (qtype_numerical_answer_processor::apply_units) divides a number followed by a unit by the
+# unit's multiplier (a unit's value is the answer's times its multiplier). The unit is optional (unitgradingtype 0,
+# no penalty) and typed in the answer box (showunits 0, "text input"; with units not shown Moodle refuses "60%" as
+# "Do not include a unit"). Moodle calls its first unit the base unit (multiplier 1) and writes it after the right
+# answer ("The correct answer is: 0.6 = 60 %"); it has to have a name, so the name says the value as a percentage.
+PERCENT_MULTIPLIER = 100
+
+
+def percent_unit(q: BankQuestion) -> str:
+    """The base unit's name: the right value as a percentage, '= 60 %' (see above)."""
+    value, _ = answer_numbers(q.answers[0], q.decimals)
+    return f"= {decimal_text(Fraction(value) * PERCENT_MULTIPLIER, MAX_EXACT_PLACES)} %"
+
+
+def _interval(answer: NumericAnswer, decimals: int) -> tuple[Fraction, Fraction]:
+    """The interval Moodle keeps for an answer, from the numbers written (a hair wider: Moodle widens by 1e-14)."""
+    value, tolerance = (Fraction(text) for text in answer_numbers(answer, decimals))
+    hair = Fraction(1, 10**12) * max(abs(value), tolerance, 1)
+    return value - tolerance - hair, value + tolerance + hair
+
+
+def moodle_order(q: BankQuestion) -> list[NumericAnswer]:
+    """The answers in the order Moodle should try them. Moodle gives a response the first answer whose interval
+    holds the response's value in the answers' unit or, failing that, the number as typed without its unit
+    (qtype_numerical_question::get_matching_answer, answer by answer). So "0.6%" would meet the right value 0.6
+    before the mistake 0.006 that irlab names, were 0.6 tried first. An answer B goes before an answer A whenever
+    a number typed with '%' could fall in A's interval as typed and in B's as read (A meets 100 × B): the bank's
+    order otherwise (the right value first)."""
+    answers = list(q.answers)
+    spans = [_interval(answer, q.decimals) for answer in answers]
+    scaled = [(low * PERCENT_MULTIPLIER, high * PERCENT_MULTIPLIER) for low, high in spans]
+    before = {i: {j for j in range(len(answers)) if j != i and spans[i][0] <= scaled[j][1]
+                  and scaled[j][0] <= spans[i][1]} for i in range(len(answers))}
+    order, left = [], list(range(len(answers)))
+    while left:  # the first answer in the bank's order whose predecessors are placed (on a cycle: the first left)
+        ready = next((i for i in left if not before[i] & set(left)), left[0])
+        order.append(ready)
+        left.remove(ready)
+    return [answers[i] for i in order]
+
+
 def _numerical(bank: Bank, q: BankQuestion) -> list[str]:
     lines = _head(q)
-    for answer in q.answers:
+    for answer in moodle_order(q):
         value, tolerance = answer_numbers(answer, q.decimals)
         fraction = graded(bank, answer.credit, q.name if answer.mistake is None else f"{q.name} ({answer.mistake})")
+        feedback = plain_html(answer.feedback_for(percent_sign=True))
         lines += [f'    <answer fraction="{fraction}">',
                   f"      <text>{value}</text>",
                   f"      <tolerance>{tolerance}</tolerance>",
-                  f'      <feedback format="html">{_text(plain_html(answer.feedback))}</feedback>',
+                  f'      <feedback format="html">{_text(feedback)}</feedback>',
                   "    </answer>"]
-    lines += ["    <unitgradingtype>0</unitgradingtype>", "    <unitpenalty>0.1000000</unitpenalty>",
-              "    <showunits>3</showunits>", "    <unitsleft>0</unitsleft>"]
+    lines += ["    <units>",
+              "      <unit>", "        <multiplier>1</multiplier>",
+              f"        <unit_name>{xml_escape(percent_unit(q))}</unit_name>", "      </unit>",
+              "      <unit>", f"        <multiplier>{PERCENT_MULTIPLIER}</multiplier>",
+              "        <unit_name>%</unit_name>", "      </unit>",
+              "    </units>",
+              "    <unitgradingtype>0</unitgradingtype>", "    <unitpenalty>0</unitpenalty>",
+              "    <showunits>0</showunits>", "    <unitsleft>0</unitsleft>"]
     return lines
 
 

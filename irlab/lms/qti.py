@@ -127,11 +127,14 @@ def question_type(question: BankQuestion) -> str:
 
 def mistakes_html(question: BankQuestion) -> str:
     """The named mistakes of a numerical question as the incorrect-answer feedback: each value and irlab's word."""
-    mistakes = [answer for answer in question.answers if answer.mistake is not None]
+    # a Canvas numerical answer is a number, never '0.4286%': the feedback asks for decimals, and the mistake met
+    # only by typing a % sign is not listed
+    mistakes = [answer for answer in question.answers if answer.mistake is not None and not answer.needs_percent_sign]
     if not mistakes:
         return ""
     items = "".join(f"<li>{html.escape(decimal_text(m.value, question.decimals))}: "
-                    f"{html.escape(clean(m.feedback)).replace(chr(10), '<br/>')}</li>" for m in mistakes)
+                    f"{html.escape(clean(m.feedback_for(percent_sign=False))).replace(chr(10), '<br/>')}</li>"
+                    for m in mistakes)
     return f"<p>Mistakes irlab recognises for this question:</p><ul>{items}</ul>"
 
 
