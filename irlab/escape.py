@@ -47,13 +47,17 @@ LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&",
     "_": r"\_", "^": r"\^{}", "~": r"\~{}", "<": r"$<$", ">": r"$>$", "|": r"$|$",
 }
-# characters irlab's prose uses outside ASCII, written so that plain pdflatex needs no extra package
+# characters irlab's prose uses outside ASCII, and the letters of names that plain pdflatex's fonts have as glyphs
+# (its Ł is an L struck through, which pdftotext reads as L), written so that it needs no extra package (a source of
+# ASCII is compiled by pdflatex, irlab/tex_engine.py)
 LATEX_UNICODE = {
     "≥": r"$\geq$", "≤": r"$\leq$", "≠": r"$\neq$", "·": r"$\cdot$", "×": r"$\times$", "≈": r"$\approx$",
     "Σ": r"$\Sigma$", "Π": r"$\Pi$", "κ": r"$\kappa$", "ρ": r"$\rho$", "τ": r"$\tau$", "β": r"$\beta$", "Δ": r"$\Delta$",
     "∩": r"$\cap$", "∪": r"$\cup$", "∈": r"$\in$", "→": r"$\rightarrow$", "⌈": r"$\lceil$", "⌉": r"$\rceil$",
     "…": r"\dots{}", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "é": r"\'e",
     "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
+    "ß": r"\ss{}", "Ø": r"\O{}", "ø": r"\o{}", "Æ": r"\AE{}", "æ": r"\ae{}",
+    "Œ": r"\OE{}", "œ": r"\oe{}",
 }
 
 
@@ -71,11 +75,13 @@ _MATH_SHIFT = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$")  # $…$ of the escaper; \$
 
 
 def latex_escape(text: str) -> str:
-    """Every character of ``text`` for LaTeX text mode, as printable ASCII that plain pdflatex compiles: specials
-    escaped, irlab's Unicode by LaTeX commands, a control character or an unknown one by its code point; a long
-    path or list may break after '/' or ','. No sub- or superscripts: ``render.latex.latex_text`` adds those."""
+    """Every character of ``text`` for LaTeX text mode: specials escaped; irlab's Unicode and the letters pdflatex's
+    fonts have (é, ß, Ø) by LaTeX commands, so that ASCII text stays ASCII; a control character by its code point
+    ('<U+001B>', visibly); a Greek letter standing alone (α = 0.05) as a math symbol; every other character as it is
+    (Ł, Đ, ț, ễ, a Greek or Cyrillic word, 日), for LuaLaTeX (irlab/tex_engine.py). A long path or list may break after
+    '/' or ','. No sub- or superscripts: ``render.latex.latex_text`` adds those."""
     out = []
-    escaped = [_escape_char(char) for char in text]
+    escaped = [_escape_char(char) if not _in_word(text, i) else char for i, char in enumerate(text)]
     for i, char in enumerate(text):
         following = text[i + 1:i + 2]
         if char == '"':  # a straight quote would print as a closing one: opening or closing by its place
@@ -88,6 +94,12 @@ def latex_escape(text: str) -> str:
                 following and escaped[i].startswith(r"\texttt") and escaped[i + 1].startswith(r"\texttt")):
             out.append(r"\allowbreak{}")
     return "".join(out)
+
+
+def _in_word(text: str, i: int) -> bool:
+    """A Greek letter beside another letter is part of a word (a Greek name), set as text, not as a math symbol."""
+    return (unicodedata.name(text[i], "").startswith("GREEK") and text[i].isalpha()
+            and (text[i - 1:i].isalpha() or text[i + 1:i + 2].isalpha()))
 
 
 def _escape_char(char: str) -> str:
@@ -103,7 +115,7 @@ def _escape_char(char: str) -> str:
 
 
 LATEX_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0304": "=",
-                 "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r"}
+                 "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r", "\u0307": ".", "\u030b": "H"}
 _GREEK_SMALL = {"ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON", "ZETA", "ETA", "THETA", "IOTA", "KAPPA", "LAMDA", "MU",
                 "NU", "XI", "PI", "RHO", "SIGMA", "TAU", "UPSILON", "PHI", "CHI", "PSI", "OMEGA"}  # LaTeX has these
 _GREEK_CAPITALS = {"GAMMA", "DELTA", "THETA", "LAMDA", "XI", "PI", "SIGMA", "UPSILON", "PHI", "PSI", "OMEGA"}
@@ -111,7 +123,7 @@ _GREEK_CAPITALS = {"GAMMA", "DELTA", "THETA", "LAMDA", "XI", "PI", "SIGMA", "UPS
 
 def _other_unicode(char):
     """Greek letters as math symbols, accented Latin letters with LaTeX accents, vulgar fractions as
-    fractions; anything else by its code point, visibly (never a silent '?')."""
+    fractions; anything else as it is, for LuaLaTeX (never a silent '?')."""
     name = unicodedata.name(char, "")
     for kind, letters in (("SMALL", _GREEK_SMALL), ("CAPITAL", _GREEK_CAPITALS)):
         letter = name[len(f"GREEK {kind} LETTER "):].removeprefix("FINAL ")  # final sigma is a sigma
@@ -124,4 +136,4 @@ def _other_unicode(char):
     top, slash, bottom = unicodedata.normalize("NFKD", char).partition("\u2044")
     if slash and top.isascii() and top.isdigit() and bottom.isascii() and bottom.isdigit():
         return rf"$\frac{{{top}}}{{{bottom}}}$"
-    return rf"\texttt{{<U+{ord(char):04X}>}}"
+    return char

@@ -7,12 +7,13 @@ always kept beside it so a user without LaTeX can still compile it elsewhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from . import plots
+from . import plots, tex_engine
 from .document import Document, Figure, Paragraph, Section, Table, figures_in
 from .errors import IrlabError, OutputFileError
 from .escape import latex_escape
@@ -137,38 +138,68 @@ def latex_files(tex_path: Path, source: str, figures: dict) -> list:
     holding other bytes is refused."""
     for name, png in figures.items():
         _check_figure_file(tex_path.parent / name, png)
-    return [(tex_path, source.encode("ascii"))] + [(tex_path.parent / name, png) for name, png in figures.items()]
+    source = tex_engine.with_unicode_fonts(source)
+    return [(tex_path, source.encode("utf-8"))] + [(tex_path.parent / name, png) for name, png in figures.items()]
 
 
-def compile_pdf(source: str, figures: dict, tex_path, written: bool = True) -> bytes:
-    """The PDF pdflatex makes of ``source`` (one run, in a temporary directory with the figures); ``tex_path`` names
-    the source in the messages (``written``: it was written before). A PrintError when pdflatex is missing or fails."""
-    pdflatex = shutil.which("pdflatex")
-    if pdflatex is None:
+def compile_pdf(source: str, figures: dict, tex_path, written: bool = True, whose=None, warned=None) -> bytes:
+    """The PDF that pdflatex (an ASCII source) or LuaLaTeX (any other: tex_engine) makes of ``source`` (one run, in a
+    temporary directory with the figures); ``tex_path`` names the source in the messages (``written``: it was written
+    before). A PrintError when the engine is missing or fails.
+
+    A character that no installed font has (LuaLaTeX sets an empty glyph) is named on stderr with whose text held
+    it: ``whose`` is a list of (who, their LaTeX), by default the source itself; ``warned`` (a set) keeps a
+    class's several PDFs from repeating a warning."""
+    source = tex_engine.with_unicode_fonts(source)
+    pdf, log = _run_engine(source, figures, tex_path, written)
+    _warn_missing(tex_engine.missing_characters(log), whose or [(f"the text of {tex_path}", source)], warned)
+    return pdf
+
+
+def _run_engine(source: str, figures: dict, tex_path, written: bool) -> tuple[bytes, str]:
+    """(the PDF, the log) of one run of the engine ``source`` needs, in a temporary directory with the figures."""
+    name = tex_engine.engine(source)
+    program = shutil.which(name)
+    if program is None:
         said = (f"The LaTeX source was written to {tex_path}" if written else
                 "Nothing was written (--format latex writes the LaTeX sources alone)")
-        raise PrintError(f"pdflatex was not found: {TEXLIVE_HINT}. {said}")
+        hint = TEXLIVE_HINT if name == "pdflatex" else tex_engine.LUALATEX_HINT
+        raise PrintError(f"{name} was not found: {hint}. {said}")
     with tempfile.TemporaryDirectory(prefix="irlab-pdf-") as build:
         build = Path(build)
-        (build / "document.tex").write_text(source, encoding="ascii")
-        for name, png in figures.items():
-            (build / name).write_bytes(png)
+        (build / "document.tex").write_text(source, encoding="utf-8")
+        for figure_name, png in figures.items():
+            (build / figure_name).write_bytes(png)
         done = subprocess.run(
-            [pdflatex, "-interaction=nonstopmode", "-halt-on-error", "document.tex"],
+            [program, "-interaction=nonstopmode", "-halt-on-error", "document.tex"],
             cwd=build, capture_output=True, text=True, errors="replace", timeout=300,
             env={**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"},
         )
         if done.returncode != 0 or not (build / "document.pdf").exists():
             problem = next((line for line in done.stdout.splitlines() if line.startswith("!")), "see the log")
-            raise PrintError(f"pdflatex failed on {tex_path}: {problem}")
-        return (build / "document.pdf").read_bytes()
+            raise PrintError(f"{name} failed on {tex_path}: {problem}")
+        log = (build / "document.log").read_text(encoding="utf-8", errors="replace")
+        return (build / "document.pdf").read_bytes(), log
+
+
+def _warn_missing(missing, whose, warned) -> None:
+    """One line on stderr per owner whose text holds characters no installed font has."""
+    warned = set() if warned is None else warned
+    for who, text in whose:
+        theirs = [char for char in missing if char in text]
+        if theirs and (who, tuple(theirs)) not in warned:
+            warned.add((who, tuple(theirs)))
+            say(f"irlab: warning: no installed font has {tex_engine.describe(theirs)}, in {who}: the PDF cannot show "
+                f"them; install a font that has them (README, 'Names in every script')")
 
 
 # Several documents in one LaTeX file, for a class printed at once: each part starts on an odd page, so that printed
 # on both sides of the paper no sheet of paper holds two students' pages (a blank page pads a part of an odd number
 # of pages, but the last); each part's pages are numbered from 1, under a running header naming whose they are.
+# The log says where each part's pages start and end, so that one run makes a whole class (split_parts).
 _PARTS_MACROS = r"""\newcommand\irlabodd{\clearpage\ifodd\value{page}\else\thispagestyle{empty}\null\clearpage\fi}
-\newcommand\irlabpart[1]{\irlabodd\setcounter{page}{1}\markright{#1}}
+\newcommand\irlabshipped[1]{\clearpage\typeout{irlab-#1:\the\ReadonlyShipoutCounter}}
+\newcommand\irlabpart[1]{\irlabshipped{end}\irlabodd\irlabshipped{start}\setcounter{page}{1}\markright{#1}}
 \pagestyle{myheadings}
 """
 
@@ -186,7 +217,32 @@ def parts_latex(parts) -> str:
     for document, header in parts:
         header = header if len(header) <= HEADER_MAX else header[:HEADER_MAX - 3].rstrip() + "..."
         lines += [f"\\irlabpart{{{latex_escape(header)}}}", document.render("latex")]
-    return "\n".join(lines) + "\\end{document}\n"
+    return "\n".join(lines) + "\\irlabshipped{end}\n\\end{document}\n"
+
+
+def compile_parts(source: str, figures: dict, tex_path, whose, warned=None) -> tuple[bytes, list]:
+    """The PDF of ``source`` (from ``parts_latex``) and each part's (first, last) page in it, the blank page that
+    pads a part left out; ``whose`` names each part's owner for the warnings of ``compile_pdf``."""
+    source = tex_engine.with_unicode_fonts(source)
+    pdf, log = _run_engine(source, figures, tex_path, written=False)
+    parts = source.split("\n\\irlabpart{")[1:]
+    _warn_missing(tex_engine.missing_characters(log), list(zip(whose, parts)), warned)
+    shipped = {kind: [int(n) for n in re.findall(rf"^irlab-{kind}:(\d+)$", log, re.M)] for kind in ("start", "end")}
+    return pdf, [(start + 1, end) for start, end in zip(shipped["start"], shipped["end"][1:])]
+
+
+def cut_pages(pdf: bytes, first: int, last: int) -> bytes | None:
+    """Pages ``first`` to ``last`` of ``pdf`` as a PDF of their own, by qpdf (the same bytes every time); None when
+    qpdf is not installed."""
+    qpdf = shutil.which("qpdf")
+    if qpdf is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="irlab-cut-") as folder:
+        whole, part = Path(folder) / "whole.pdf", Path(folder) / "part.pdf"
+        whole.write_bytes(pdf)
+        subprocess.run([qpdf, "--deterministic-id", "--empty", "--pages", str(whole), f"{first}-{last}", "--",
+                        str(part)], capture_output=True, check=True, timeout=300)
+        return part.read_bytes()
 
 
 def parts_figures(parts) -> dict:
@@ -202,6 +258,14 @@ def _check_figure_file(path: Path, png: bytes) -> None:
                                     "their content); move it or write the PDF elsewhere")
 
 
+def source_note(tex_path: Path, figures) -> str:
+    """'(LaTeX source: a.tex)', naming the figure files written beside it too, so that none lies there unexplained."""
+    if not figures:
+        return f"(LaTeX source: {tex_path})"
+    names = ", ".join(str(tex_path.parent / name) for name in figures)
+    return f"(LaTeX source: {tex_path}; the figure{'s' if len(figures) > 1 else ''} it includes: {names})"
+
+
 def write_printables(document: Document, pdf=None, html=None, announce: bool = True) -> tuple[list, list]:
     """Write the PDF (its LaTeX source beside it) and/or the HTML page of ``document``; return the files written and
     the lines that say so (printed on stderr when ``announce``). A failure names the user's path."""
@@ -214,8 +278,9 @@ def write_printables(document: Document, pdf=None, html=None, announce: bool = T
     files, said = [], []
     if pdf:
         path = written(write_pdf, pdf)
-        files += [path, path.with_suffix(".tex")]
-        said.append(f"irlab: wrote {path} (LaTeX source: {path.with_suffix('.tex')})")
+        figures = sorted({f.name for f in figures_in(document.blocks)})
+        files += [path, path.with_suffix(".tex"), *(path.parent / name for name in figures)]
+        said.append(f"irlab: wrote {path} {source_note(path.with_suffix('.tex'), figures)}")
     if html:
         path = written(write_html, html)
         files.append(path)

@@ -20,7 +20,7 @@ from .document import Answer, Document, Figure, Formula, Note, Paragraph, Sectio
 from .errors import OutputFileError, ParameterError
 from .messages import say
 from .outputs import check_target, write_file
-from .printable import compile_pdf, write_latex_files
+from .printable import compile_pdf, source_note, write_latex_files
 from .render.common import cell_latex
 from .render.html import html_blocks, visible_controls_html
 from .render.latex import latex_blocks, latex_text, step_lines, table_lines
@@ -343,7 +343,8 @@ def write_announced(document: Document, path) -> Path:
         written = write_slides(document, path)
     except OSError as error:
         raise OutputFileError(path, error.strerror or str(error)) from None
-    source = f" (LaTeX source: {written.with_suffix('.tex')})" if written.suffix.lower() == ".pdf" else ""
+    figures = sorted({f.name for f in figures_in(document.blocks)})
+    source = f" {source_note(written.with_suffix('.tex'), figures)}" if written.suffix.lower() == ".pdf" else ""
     say(f"irlab: wrote slides {written}{source}")
     return written
 

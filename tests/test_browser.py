@@ -22,7 +22,10 @@ window.addEventListener('load', () => {
   out.id = 'irlab-probe';
   out.textContent = JSON.stringify({maths: maths.length, empty: empty.length,
     scrollWidth: document.documentElement.scrollWidth, clientWidth: width,
-    mfrac: document.querySelector('mfrac') ? document.querySelector('mfrac').getBoundingClientRect().height : 0});
+    mfrac: document.querySelector('mfrac') ? document.querySelector('mfrac').getBoundingClientRect().height : 0,
+    formulas: document.querySelectorAll('.formula').length,
+    scrollbars: [...document.querySelectorAll('.formula')].filter(e => e.scrollHeight > e.clientHeight
+      && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).length});
   document.body.appendChild(out);
 });
 </script>"""
@@ -66,3 +69,5 @@ def test_math_is_typeset_and_the_page_fits_800_px(tmp_path):
     assert numbers["empty"] == 0, numbers  # every <math> has a rendered box: the browser typeset it
     assert numbers["mfrac"] > 20, numbers  # a fraction is two stacked lines, taller than one line of text
     assert numbers["scrollWidth"] <= numbers["clientWidth"], numbers  # no horizontal overflow at 800 px
+    # a displayed nDCG quotient beside no vertical scrollbar (overflow-x alone made overflow-y 'auto')
+    assert numbers["formulas"] > 0 and numbers["scrollbars"] == 0, numbers

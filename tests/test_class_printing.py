@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from conftest import pdflatex_available
 from irlab.homework.sheets import write_class_sheets
 from irlab.printable import PrintError
+from irlab.tex_engine import engine, fallback_fonts
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
 BOOK = EXERCISES / "chapter8-book.toml"  # a sheet of one page, a key of four
@@ -34,11 +36,12 @@ def page_text(pdf, page: int) -> str:
 
 
 def overfull(tex: Path, tmp_path) -> list[float]:
-    """The overfull boxes (pt) pdflatex reports on ``tex``, compiled in a directory of its own."""
+    """The overfull boxes (pt) the engine reports on ``tex`` (pdflatex or, beyond ASCII, lualatex), compiled in a
+    directory of its own."""
     build = tmp_path / f"build-{tex.stem}"
     build.mkdir()
     shutil.copy(tex, build / tex.name)
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=build,
+    subprocess.run([engine(tex.read_text(encoding="utf-8")), "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=build,
                    capture_output=True, check=True, timeout=300)
     log = (build / tex.with_suffix(".log").name).read_text(errors="replace")
     return [float(x) for x in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too", log)]
@@ -169,3 +172,80 @@ def test_hostile_and_long_roster_names_are_text_in_the_header(tmp_path):
     assert "Maximiliane Theodora Maximiliane Theo... (h2), variant code" in text  # cut, the id and code kept
     assert "(h3), variant code" in text
     assert [pt for pt in overfull(out / "class-sheets.tex", tmp_path) if pt > 1] == []
+
+
+
+# names in every script -------------------------------------------------------------------------
+
+SCRIPTS = Path(__file__).resolve().parent / "data" / "roster-ten-scripts.csv"  # 40 names: Polish ... Hungarian
+needs_lualatex = pytest.mark.skipif(not (shutil.which("lualatex") and shutil.which("pdftotext")),
+                                    reason="lualatex/pdftotext not installed (.ci/run installs texlive-luatex)")
+
+
+def roster_names(path) -> dict:
+    import csv
+    with open(path, encoding="utf-8") as file:
+        return {row["id"]: row["name"] for row in csv.DictReader(file)}
+
+
+def pdf_text(pdf) -> str:
+    """pdftotext's text, composed (pdflatex's accents come out as a letter and a combining mark)."""
+    import unicodedata
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return unicodedata.normalize("NFC", text)
+
+
+@pytest.fixture(scope="module")
+def world_class(tmp_path_factory):
+    """The 40 names of ten scripts printed as a class's sheets and keys (two LuaLaTeX runs, each student cut)."""
+    out = tmp_path_factory.mktemp("world") / "sheets"
+    done = subprocess.run([sys.executable, "-m", "irlab", "sheet", str(BOOK), "--roster", str(SCRIPTS), "--out",
+                           str(out), "--seed", "2026", "--format", "pdf"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out, done.stderr
+
+
+@needs_lualatex
+def test_forty_names_of_ten_scripts_print_as_written(world_class):
+    out, stderr = world_class
+    names = roster_names(SCRIPTS)
+    assert len(names) == 40 and "warning" not in stderr
+    for merged in ("class-sheets.pdf", "class-keys.pdf"):
+        text = pdf_text(out / merged)
+        assert [name for student, name in names.items() if f"{name} ({student})" not in text] == []
+    for student, name in names.items():  # each student's own PDFs, cut from the class's
+        assert f"{name} ({student}), variant code" in pdf_text(out / f"{student}.pdf")
+        assert f"Answer key of {name} ({student})" in pdf_text(out / f"{student}-key.pdf")
+    assert pages(out / "p01-key.pdf") == 4 and "<U+" not in pdf_text(out / "class-sheets.pdf")
+
+
+@needs_lualatex
+def test_a_student_pdf_cut_from_the_class_is_the_pdf_of_its_own(world_class, tmp_path):
+    """The cut pages equal a run of the student's own source (its .tex, kept beside it)."""
+    out, _ = world_class
+    for student in ("g01", "v02"):
+        own = tmp_path / student
+        own.mkdir()
+        shutil.copy(out / f"{student}.tex", own / "own.tex")
+        subprocess.run(["lualatex", "-interaction=nonstopmode", "-halt-on-error", "own.tex"], cwd=own,
+                       capture_output=True, check=True, timeout=300)
+        assert pdf_text(own / "own.pdf") == pdf_text(out / f"{student}.pdf")
+        assert pages(own / "own.pdf") == pages(out / f"{student}.pdf")
+
+
+@needs_lualatex
+def test_a_name_no_installed_font_has_is_named_in_a_warning(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nk01,Tanaka 田中\nx01,Esc\x1bape Ünal\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "irlab", "sheet", str(BOOK), "--roster", str(roster), "--out",
+                           str(tmp_path / "out"), "--format", "pdf"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = pdf_text(tmp_path / "out" / "class-sheets.pdf")
+    assert "Esc<U+001B>ape Ünal (x01)" in text  # a control character keeps its visible code
+    if fallback_fonts({"田", "中"}):  # a CJK font is installed: the name prints
+        assert "Tanaka 田中 (k01)" in text and "warning" not in done.stderr
+    else:  # once for the student's sheet and once for the key, never a silent code in the PDF
+        for kind in ("sheet", "answer key"):
+            assert (f"irlab: warning: no installed font has 田, 中 (U+7530, U+4E2D), in the {kind} of Tanaka 田中 "
+                    f"(k01)") in done.stderr
+        assert done.stderr.count("warning") == 2 and "<U+7530>" not in text and "Tanaka" in text

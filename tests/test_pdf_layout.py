@@ -77,3 +77,30 @@ def test_conventions_pdf_option(tmp_path, cli):
     done = cli("conventions", "map", "--ranking", "RNNRR", "--relevant", "5", "--pdf", str(tmp_path / "map.pdf"))
     assert done.returncode == 0 and (tmp_path / "map.pdf").read_bytes()[:4] == b"%PDF"
     assert "irlab: wrote" in done.stderr and done.stdout == ""  # the files and the line naming them, not the solution
+
+
+def test_a_pdf_leaves_no_file_that_its_line_on_stderr_does_not_name(tmp_path, cli, monkeypatch):
+    """The README's `irlab explain ndcg ... --pdf ndcg.pdf`: the plot's file lies beside the .tex that includes it,
+    and the one line on stderr names it; the PDF holds the plot full width, its nested fraction displayed."""
+    monkeypatch.chdir(tmp_path)
+    done = cli("explain", "ndcg", "3,2,0,1", "--unretrieved", "2", "--pdf", "ndcg.pdf")
+    assert done.returncode == 0 and done.stdout == ""
+    (figure,) = [p.name for p in tmp_path.glob("figure-*.png")]
+    assert done.stderr == f"irlab: wrote ndcg.pdf (LaTeX source: ndcg.tex; the figure it includes: {figure})\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["ndcg.pdf", "ndcg.tex", figure])
+    source = (tmp_path / "ndcg.tex").read_text()
+    assert rf"\includegraphics[width=0.8\linewidth,height=\irlabroom,keepaspectratio]{{{figure}}}" in source
+
+
+def test_judgment_strings_are_never_hyphenated_at_a_line_end(tmp_path):
+    """Paragraphs of long R/N rankings, set as pdflatex sets them: every line ends at a box of five letters or a
+    space, never with a hyphen, and every string is whole in the text."""
+    from irlab.document import Document, Paragraph
+
+    rankings = ["".join("RN"[(i * 7 + j * 3) % 5 > 1] for j in range(9 + i % 14)) for i in range(60)]
+    document = Document("Rankings", [Paragraph("The runs returned " + " and ".join(rankings) + ".")])
+    assert overfull_boxes(document, tmp_path) == []
+    subprocess.run(["pdftotext", "-layout", "document.pdf", "out.txt"], cwd=tmp_path, check=True)
+    lines = (tmp_path / "out.txt").read_text().splitlines()
+    assert not [line for line in lines if re.search(r"[RN]-\s*$", line)]
+    assert len(lines) > 5

@@ -14,7 +14,8 @@ from ..document import answers_only
 from ..errors import InputFileError, OutputFileError
 from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
 from ..outputs import NAME_MAX, check_outputs, folded, write_files
-from ..printable import compile_pdf, latex_files, parts_figures, parts_latex, write_printables
+from ..printable import (compile_parts, compile_pdf, cut_pages, latex_files, parts_figures, parts_latex,
+                         write_printables)
 from .drawing import variant_set
 from .identity import read_roster, safe_name, variant_code, write_manifest
 from .variants import answer_key_document, sheet_document
@@ -120,23 +121,32 @@ def _header(entry, kind: str, set_id: str, seed) -> str:
 
 
 def _class_pdfs(documents, set_id: str, seed, planned) -> list:
-    """(path, bytes or (LaTeX source, figures)) of every file of a class in PDF: each student's sheet and key and
-    the class's two merged PDFs, every one compiled (one pdflatex run each) before anything is written."""
-    parts = [(document, _header(entry, kind, set_id, seed)) for (entry, document), kind
-             in zip(documents, ["sheet", "key"] * (len(documents) // 2))]
-    contents = []
-
-    def compiled(chosen, pdf_path, tex_path):
-        source, figures = parts_latex(chosen), parts_figures(chosen)
-        contents.extend([(tex_path, (source, figures)), (pdf_path, compile_pdf(source, figures, tex_path, written=False))])
-
+    """(path, bytes or (LaTeX source, figures)) of every file of a class in PDF, all made before anything is
+    written: the class's sheets and its keys, one LaTeX run each, and each student's sheet and key cut from those
+    (printable.cut_pages: the pages a run of its own makes; one run each without qpdf, as LuaLaTeX takes seconds a
+    run). A character that no installed font has is named on stderr once, with the student whose sheet holds it."""
+    kinds = ["sheet", "key"] * (len(documents) // 2)
+    parts = [(document, _header(entry, kind, set_id, seed)) for (entry, document), kind in zip(documents, kinds)]
+    whose = [f"the {_KINDS[kind]} of " + (f"{entry.name} ({entry.id})" if entry.name else entry.id)
+             for (entry, _), kind in zip(documents, kinds)]
     per_student = [path for _, path in planned[:-len(CLASS_FILES)]]  # sheet, key, sheet source, key source
-    for i, part in enumerate(parts):
-        student, kind = divmod(i, 2)
-        compiled([part], per_student[4 * student + kind], per_student[4 * student + 2 + kind])
-    sheets, keys, sheets_source, keys_source = (path for _, path in planned[-len(CLASS_FILES):])
-    compiled(parts[0::2], sheets, sheets_source)
-    compiled(parts[1::2], keys, keys_source)
+    class_files = [path for _, path in planned[-len(CLASS_FILES):]]  # sheets, keys, their sources
+    contents, warned = [], set()
+    for kind in (0, 1):
+        chosen = parts[kind::2]
+        source, figures = parts_latex(chosen), parts_figures(chosen)
+        whole, pages = compile_parts(source, figures, class_files[2 + kind], whose[kind::2], warned)
+        contents += [(class_files[2 + kind], (source, figures)), (class_files[kind], whole)]
+        if len(pages) != len(chosen):  # the log did not say where every part is: each compiled on its own
+            pages = [None] * len(chosen)
+        for student, (part, span) in enumerate(zip(chosen, pages)):
+            pdf_path, tex_path = per_student[4 * student + kind], per_student[4 * student + 2 + kind]
+            own, own_figures = parts_latex([part]), parts_figures([part])
+            cut = cut_pages(whole, *span) if span else None
+            if cut is None:
+                cut = compile_pdf(own, own_figures, tex_path, written=False, whose=[(whose[2 * student + kind], own)],
+                                  warned=warned)
+            contents += [(tex_path, (own, own_figures)), (pdf_path, cut)]
     return contents
 
 

@@ -107,7 +107,7 @@ def html_blocks(blocks, level, math=to_mathml):
             exact_form = math(ratio_exact_latex(block, r"\frac"), display=True,
                               alttext=f"{block.symbol} = {block.written_text}")
             parts += [f'<p class="answer">{escape(block.label)}: <span class="chain">{chain}</span></p>',
-                      f'<div class="formula" style="overflow-x: auto">{exact_form}</div>']  # scrolls, never overflows
+                      f'<div class="formula" style="{WIDE_FORMULA}">{exact_form}</div>']
         elif isinstance(block, Answer):
             value = value_latex(block.value, block.written_latex)
             reading = f"{block.symbol} = {value_text(block.value, block.written_text)}"
@@ -120,6 +120,11 @@ def html_blocks(blocks, level, math=to_mathml):
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return parts
+
+
+# a display formula too wide for the page scrolls sideways, never overflows; overflow-x alone would make overflow-y
+# 'auto' too, and a fraction's few pixels below the box would show a vertical scrollbar beside the formula
+WIDE_FORMULA = "overflow-x: auto; overflow-y: hidden; padding: 0.25em 0"
 
 
 def _math_lines(latex: str, math=to_mathml) -> str:

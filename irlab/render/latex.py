@@ -44,7 +44,7 @@ def latex_text(text: str) -> str:
     for kind, piece in prose_parts(text):
         nested = nested_subscript(piece) if kind == "sup" else None
         escaped = (latex_escape(nested[0]) + rf"\textsubscript{{{latex_escape(nested[1])}}}" if nested
-                   else latex_escape(piece))
+                   else _unhyphenated(latex_escape(piece)))
         command = {"sub": "textsubscript", "sup": "textsuperscript"}.get(kind)
         out.append(rf"\{command}{{{escaped}}}" if command else escaped)
     latex = "".join(out)
@@ -52,6 +52,18 @@ def latex_text(text: str) -> str:
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")  # a paragraph break, which no argument of a LaTeX command may hold
+
+# a ranking written in R and N (RRNNNNNNRRN) is a word to TeX, which would hyphenate it at a line end: it is set in
+# boxes of five letters (ranks 1-5, 6-10, ...) that the line may break between, without a hyphen
+_JUDGMENT_STRING = re.compile(r"(?<![A-Za-z\\])[RN]{6,}(?![A-Za-z])")
+
+
+def _unhyphenated(escaped: str) -> str:
+    def boxed(match):
+        letters = match.group()
+        return r"\allowbreak{}".join(rf"\mbox{{{letters[i:i + 5]}}}" for i in range(0, len(letters), 5))
+
+    return _JUDGMENT_STRING.sub(boxed, escaped)
 
 
 def latex_paragraphs(text: str) -> str:
@@ -127,14 +139,22 @@ def latex_blocks(blocks, level):
                 pieces = break_latex(value, 60)
                 rows = [f"{symbol} &= {pieces[0]}"] + [rf"&\quad {piece}" for piece in pieces[1:]]
                 lines += [label, r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}", ""]
-        elif isinstance(block, Figure):  # image and caption kept together on one page
-            lines += [r"\begin{center}\begin{minipage}{0.42\linewidth}\centering",  # the caption beside it
-                      rf"\includegraphics[width=\linewidth]{{{block.name}}}",
-                      r"\end{minipage}\hfill\begin{minipage}{0.54\linewidth}\raggedright",
-                      latex_paragraphs(block.caption), r"\end{minipage}\end{center}", ""]
+        elif isinstance(block, Figure):
+            lines += _figure_lines(block)
         else:
             raise TypeError(f"cannot render block {type(block).__name__}")
     return lines
+
+
+def _figure_lines(block) -> list[str]:
+    """A plot as wide as most of the text, its caption under it, both on one page: when the page has less than a
+    third of its height left the plot starts the next page, otherwise it shrinks to the room left (never a page
+    holding the plot alone while the page before ends half empty)."""
+    room = r"\dimexpr\pagegoal-\pagetotal-4\baselineskip\relax"
+    return [r"\par{\dimen0=" + room + r"\ifdim\dimen0<0.33\textheight\ifdim\pagegoal<\maxdimen\newpage\dimen0=\textheight\fi\fi",
+            r"\ifdim\dimen0>0.55\textheight\dimen0=0.55\textheight\fi\edef\irlabroom{\the\dimen0}",
+            r"\begin{center}" + rf"\includegraphics[width=0.8\linewidth,height=\irlabroom,keepaspectratio]{{{block.name}}}",
+            r"\\[0.3em]\nopagebreak\small " + latex_paragraphs(block.caption) + r"\end{center}}", ""]
 
 
 def _ratio_answer(block) -> list[str]:
@@ -172,9 +192,13 @@ def step_lines(step) -> list[str]:
     A long side breaks at its top-level '+' and continues indented, so nothing runs past the margin.
     """
     note = f" ({latex_text(step.note)})" if step.note else ""
-    # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps
-    symbol, *sides = [_inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in step_parts(step, "latex")]
-    if sum(visible_width(side) + 3 for side in sides) + visible_width(symbol) + len(step.label + note) <= 112:  # one line
+    parts = step_parts(step, "latex")
+    # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps; a
+    # fraction of fractions would be tiny in text size: that step is displayed, every fraction in it full size
+    nested = any(_has_nested_fraction(part) for part in parts)
+    symbol, *sides = [part.replace(r"\frac{", r"\dfrac{") if nested else
+                      _inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in parts]
+    if not nested and sum(visible_width(side) + 3 for side in sides) + visible_width(symbol) + len(step.label + note) <= 112:
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
     for side in sides:
@@ -188,6 +212,19 @@ def step_lines(step) -> list[str]:
         width = visible_width(pieces[-1]) + (3 if len(pieces) == 1 else 6)
     rows[0] = f"{symbol} {rows[0]}"
     return [rf"\item {latex_text(step.label)}{note}:", r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}"]
+
+
+def _has_nested_fraction(latex: str) -> bool:
+    """Whether a fraction of ``latex`` has a fraction in its numerator or denominator."""
+    for match in re.finditer(r"\\[dt]?frac\{", latex):
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(latex)):  # the end of the two arguments
+            depth += {"{": 1, "}": -1}.get(latex[end], 0)
+            if depth == 0 and latex[end] == "}" and latex[end + 1:end + 2] != "{":
+                break
+        if re.search(r"\\[dt]?frac\{", latex[match.end():end]):
+            return True
+    return False
 
 
 def _transposed(table):
