@@ -74,6 +74,8 @@ MAX_SKIPPED_LINES = 10_000  # blank or comment lines of one file; beyond it they
 # Class files: a class of 12,500 students with 10 answers each is a 2 MB answers CSV (benchmarks/bench_grading.py).
 MAX_SET_BYTES = 1 << 20  # an exercise set (TOML): 170 times the largest in exercises/ (6 KB); read in about 0.2 s
 MAX_CLASS_FILE_BYTES = 64 << 20  # an answers CSV, a roster CSV or a class manifest
+MAX_JUDGING_LIST_BYTES = 64 << 20  # a filled-in judging list (irlab pool --to-qrels): TREC pools of 50 topics x 2,000
+#                                   documents are 3 MB as CSV; the same bound as a class CSV
 MAX_QUIZ_VARIANTS = 100  # variants of each question in an LMS question bank (irlab quiz): a class of any size
 #                          draws from them; each is a sheet, an answer key and its named mistakes to compute
 MAX_CSV_LINE = 100_000  # characters of one line of a class CSV (a field longer than 131,072 characters is refused

@@ -103,3 +103,37 @@ class SafeWriter:
 def writer(stream) -> SafeWriter:
     """A CSV writer for ``stream`` whose cells a spreadsheet reads as text or numbers, never as formulas."""
     return SafeWriter(stream)
+
+
+# An id that must come back exactly from a file a person filled in (irlab pool's judging list -> qrels): the same
+# marks as safe_cell, and also one before a mark that is part of the id itself (at its start, or after a ';', tab or
+# line break), so that every mark at those places was added and read_back_id removes exactly those.
+_MARK_AFTER_SEPARATOR = re.compile("([;\t\r\n])" + TEXT_MARK)
+
+
+def reversible_id(text: str, first: bool = False) -> str:
+    """``text`` as :func:`safe_cell` writes it (``first``: as the first cell of a row, where SafeWriter marks even a
+    signed number), with a ``'`` also before a ``'`` of the id at those places; :func:`read_back_id` undoes it
+    exactly, and SafeWriter writes the result unchanged.
+
+    >>> [reversible_id(t) for t in ("-1", "+x", "@a", "=SUM(1)", "'quoted", "d1")]
+    ['-1', "'+x", "'@a", "'=SUM(1)", "''quoted", 'd1']
+    >>> reversible_id("-1", first=True)
+    "'-1"
+    """
+    text = str(text)
+    marked = _INNER_CELL_STARTS.sub(lambda m: m.group() + (TEXT_MARK if _FORMULA_THERE.match(text, m.end())
+                                                           or text.startswith(TEXT_MARK, m.end()) else ""), text)
+    lead = reads_as_formula(text) or text.startswith(TEXT_MARK) or (first and _starts_formula(text))
+    return TEXT_MARK + marked if lead else marked
+
+
+def read_back_id(cell: str) -> str:
+    """The id :func:`reversible_id` wrote as ``cell``: the ``'`` it added at the start and after a ';', tab or line
+    break removed, and nothing else (a cell a spreadsheet saved without them is read as it is).
+
+    >>> [read_back_id(c) for c in ("-1", "'+x", "+x", "'=SUM(1)", "''quoted", "d1")]
+    ['-1', '+x', '+x', '=SUM(1)', "'quoted", 'd1']
+    """
+    cell = _MARK_AFTER_SEPARATOR.sub(lambda m: m.group(1), cell)
+    return cell[len(TEXT_MARK):] if cell.startswith(TEXT_MARK) else cell

@@ -171,12 +171,14 @@ class TrecPool:
     def judging_list(self, fmt: str = "qrels") -> str:
         """The pooled documents to judge: qrels lines ``topic 0 docno -1`` (trec_eval reads -1 as "in the pool,
         not judged" until the assessor writes a grade), or a CSV with an empty relevance column (no topic or docno
-        cell reads as a spreadsheet formula: :mod:`irlab.spreadsheet`)."""
+        cell reads as a spreadsheet formula, and every apostrophe irlab adds is one ``irlab pool --to-qrels``
+        removes: :func:`irlab.spreadsheet.reversible_id`, :mod:`irlab.solvers.judging`)."""
         if fmt == "csv":
             out = io.StringIO()
             writer = spreadsheet.writer(out)
             writer.writerow(("topic", "docno", "relevance"))
-            writer.writerows((topic, doc, "") for topic, docs in self.pools.items() for doc in docs)
+            writer.writerows((spreadsheet.reversible_id(topic, first=True), spreadsheet.reversible_id(doc), "")
+                             for topic, docs in self.pools.items() for doc in docs)
             return out.getvalue()
         return "".join(f"{topic} 0 {doc} -1\n" for topic, docs in self.pools.items() for doc in docs)
 
