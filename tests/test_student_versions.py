@@ -115,3 +115,68 @@ def test_a_solution_without_prompt_or_value_is_refused(tmp_path):
     lesson.write_text(header + "```{code-cell} ipython3\n:tags: [solution]\n:prompt: Set x.\n\nx = 1\n```\n")
     with pytest.raises(build.BuildError, match=r"cell 01-01 \(tagged solution\): it displays no value"):
         build.build(teacher=False, student_dir=tmp_path / "out", folder=tmp_path)
+
+
+def answer_cell(source: str, tags=("answer",)):
+    return nbformat.v4.new_code_cell(source, id="01-01", metadata={"tags": list(tags)})
+
+
+def test_an_answer_cell_loses_its_answers_and_keeps_its_checks():
+    teacher = ('exercise = Ranking.parse("NRRNR", relevant=4)\n'
+               "my_P, my_R = Fraction(3, 5), Fraction(3, 4)   # ← your answers\n"
+               "my_F1 = 2 * my_P * my_R / (my_P + my_R)\n"
+               'assert my_P == precision(exercise).value, "precision: relevant retrieved / retrieved"\n'
+               "assert my_F1 == f_measure(exercise).value\n"
+               'print("Both correct:", my_P, my_F1)\n')
+    cell = answer_cell(teacher)
+    assert build.answer_checks(cell, "here") == [build.Check("my_P", "precision(exercise).value"),
+                                                 build.Check("my_F1", "f_measure(exercise).value")]
+    answers = [build.Answer("01-01", "my_P", "number 3/5", "number 3/5"),
+               build.Answer("01-01", "my_F1", "number 2/3", "number 2/3")]
+    assert build.student_answer_cell(cell, "here", answers) == (
+        "from irlab.lesson_check import check_value\n\n"
+        'exercise = Ranking.parse("NRRNR", relevant=4)\n'
+        "my_P, my_R = ..., ...   # ← your answers\n"
+        "my_F1 = ...   # ← your answer\n"
+        f'check_value(my_P, "{digest(Fraction(3, 5))}", name="my_P", '
+        'hint="precision: relevant retrieved / retrieved")\n'
+        f'check_value(my_F1, "{digest(Fraction(2, 3))}", name="my_F1")')
+    assert build.answer_statements(teacher) == [(2, 2), (3, 3)]
+
+
+def test_assert_answer_becomes_irlabs_check():
+    cell = answer_cell('my_ap = "657/1400"   # ← your answer\n'
+                       'irlab.assert_answer(SET, "1", "d", my_ap, student="s103", seed=SEED)\n')
+    assert build.answer_checks(cell, "here") == [build.Check("my_ap", None)]
+    answers = [build.Answer("01-01", "my_ap", "text '657/1400'", None)]
+    assert build.student_answer_cell(cell, "here", answers) == (
+        "my_ap = ...   # ← your answer\n"
+        'irlab.check(SET, "1", "d", my_ap, student="s103", seed=SEED)')
+    # imported by name, and followed by more: check is imported, and printed where it would not display
+    cell = answer_cell('from irlab import assert_answer\nmy_a = "1/2"\nassert_answer(SET, "1", "a", my_a)\n'
+                       'print("ok")\nassert_answer(SET, "1", "b", my_a)\nx = 1')
+    answers = [build.Answer("01-01", "my_a", "text '1/2'", None)] * 2
+    assert build.student_answer_cell(cell, "here", answers) == (
+        "from irlab import assert_answer\nmy_a = ...   # ← your answer\n"
+        'from irlab import check\nprint(check(SET, "1", "a", my_a))\n'
+        'from irlab import check\nprint(check(SET, "1", "b", my_a))\nx = 1')
+
+
+@pytest.mark.parametrize("source, message", [
+    ("my_x = 1\nmy_x\nassert my_x == 1", r"here, line 2: reads my_x, which the student version leaves blank"),
+    ("my_x = 1\ny = my_x + 1\nassert y == 2", r"here, line 2: reads my_x"),
+    ("my_x, my_y = 1, 1\nassert my_x == my_y", r"here, line 2: what my_x is compared with reads an answer name"),
+    ("my_x = 1  # ← your answer", r"here: checks no answer"),
+])
+def test_an_answer_cell_the_student_version_cannot_keep_is_refused(source, message):
+    with pytest.raises(build.BuildError, match=message):
+        build.answer_checks(answer_cell(source), "here")
+
+
+def test_an_untagged_cell_checking_an_answer_is_refused(tmp_path):
+    lesson = tmp_path / "01_tiny.md"
+    header = "---\nkernelspec:\n  display_name: Python 3 (ipykernel)\n  language: python\n  name: python3\n---\n\n"
+    lesson.write_text(header + "```{code-cell} ipython3\nmy_x = 3  # ← your answer\nassert my_x == 1 + 2\n```\n")
+    with pytest.raises(build.BuildError, match=r"01_tiny\.md, cell 01-01, line 2: checks an answer \(my_…\) in a "
+                                               r"cell not tagged answer"):
+        build.build(teacher=False, student_dir=tmp_path / "out", folder=tmp_path)

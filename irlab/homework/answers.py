@@ -117,12 +117,12 @@ def parse_answer(raw) -> ParsedAnswer:
 
     >>> parse_answer("21/50").value, parse_answer("0,42").value, parse_answer("42%").value
     (Fraction(21, 50), Fraction(21, 50), Fraction(21, 50))
-    >>> parse_answer("").problem
-    'no answer given'
+    >>> parse_answer("").problem, parse_answer(...).problem   # ... is a notebook's blank answer
+    ('no answer given', 'no answer given')
     >>> parse_answer(10**5000).problem
     'the answer is a number of about 5,001 digits; irlab reads answers of at most 1,000 characters'
     """
-    if raw is None:
+    if raw is None or raw is ...:  # ... (Ellipsis): the blank a student version of a lesson hands out
         return ParsedAnswer("", None, None, "no answer given")
     if isinstance(raw, bool):
         return ParsedAnswer(str(raw), None, None, f"{raw!r} is not a number")
