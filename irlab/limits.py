@@ -48,6 +48,9 @@ MAX_EXACT_WORK = 4_000_000  # ranks x digits of their exact weights, in one tabl
 #                             is computed and written out, in time that grows with both
 MAX_LOG_TERMS = 1000  # logarithms in an exact sum that every rank read adds to (SDCG's Σ_{i<=k} 1/log2(i+1)), kept
 #                       symbolic in sympy: cwl-eval's default depth, a TREC run's 1,000 documents (several seconds)
+MAX_LOG_RUNNING = 100  # ranks of a table whose cumulative column is an exact sum of logarithms (α-DCG's running
+#                        Σ g_i / log2(i+1)): each row adds to the sum so far in sympy, a cost that grows with the
+#                        square of the ranks (100: about a second; 1,000: over a minute); ndeval's cut-offs go to 20
 MAX_TOPICS = 10_000  # topics of one paired significance test: TREC's Million Query track judged 10,000 queries, an
 #                      ad hoc track 50 to 250; the sign test's 2^n and the permutation test's and bootstrap's
 #                      samples x topics grow with them

@@ -14,7 +14,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from irlab import Ranking, limits
+from irlab import Ranking, exact, limits
 from irlab.errors import InputFileError, LimitError
 from irlab.exercise_set import solve
 
@@ -253,3 +253,35 @@ def test_sampled_tests_over_many_topics_draw_in_small_blocks_and_give_the_same_s
     in_blocks = drawn()
     monkeypatch.setattr(significance, "_block_rows", lambda n: 4096)  # the former blocks of 4,096 samples
     assert drawn() == in_blocks
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# diversity: (1-α)^c and sums of logarithms
+
+
+def test_diversity_at_an_alpha_of_15_digits_or_a_huge_cut_off_is_refused_naming_max_exact_digits():
+    from irlab.metrics.diversity import IntentRanking, alpha_dcg, alpha_ndcg, err_ia
+
+    same = IntentRanking.parse(" ".join(["1"] * 2000))
+    message = limit_error(alpha_ndcg, same, alpha="0.123456789012345")
+    assert message.startswith("(1-α)^(i-1) at α = 0.123456789012345 over k = 2,000 ranks needs exact numbers of about ")
+    assert "MAX_EXACT_DIGITS" in message and "give α fewer digits" in message
+    assert "MAX_EXACT_DIGITS" in limit_error(err_ia, same, alpha="0.123456789012345")
+    assert "over k = 1,000,000 ranks" in limit_error(alpha_dcg, IntentRanking.parse("1 2"), k=10**6)
+    assert "MAX_EXACT_DIGITS" in refused_on_cli("explain", "alpha-dcg", "1 2", "--k", "1000000")
+
+
+def test_alpha_dcg_over_more_ranks_than_max_log_running_is_refused_and_err_ia_is_not():
+    from irlab.metrics.diversity import IntentRanking, alpha_dcg, alpha_ndcg, err_ia
+
+    assert limits.MAX_LOG_RUNNING == 100
+    ranking = IntentRanking.parse(" ".join(RANDOM.choice(["1", "2", "1+2", "3", "-"]) for _ in range(1000)))
+    message = limit_error(alpha_ndcg, ranking)
+    assert message.startswith("α-DCG's cumulative Σ g_i / log2(i+1) over 1,000 ranks holds 1,000 logarithms")
+    assert "MAX_LOG_RUNNING" in message and "--k 20" in message and "irlab eval --diversity" in message
+    assert "MAX_LOG_TERMS" in limit_error(alpha_dcg, IntentRanking.parse("1 2"), k=1001)  # the "ideal ideal" sum
+    # ERR-IA divides by ranks, not logarithms: 1,000 ranks stay exact; α = 1/2, one subtopic seen at every rank:
+    # g_i = (1/2)^(i-1), so Σ g_i / i over the run and the "ideal ideal" list (S = 1) are the same sum
+    assert err_ia(IntentRanking.parse(" ".join(["1"] * 1000))).value == 1
+    # at a cut-off of 20 (ndeval's deepest), α-nDCG of the 1,000-rank ranking is computed
+    assert 0 < exact.to_float(alpha_ndcg(ranking, k=20).value) <= 1

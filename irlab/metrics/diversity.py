@@ -63,8 +63,8 @@ from fractions import Fraction
 from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note, Table
-from ..errors import InputTypeError, ParameterError
-from ..limits import MAX_RANKS, MAX_SUBTOPICS, MAX_TEXT, check_at_most
+from ..errors import InputTypeError, LimitError, ParameterError
+from ..limits import MAX_DIGITS, MAX_LOG_RUNNING, MAX_LOG_TERMS, MAX_RANKS, MAX_SUBTOPICS, MAX_TEXT, check_at_most, check_exact_digits, power_digits
 from ..metric import Result, check_cutoff, check_fraction
 from ..trace import Traced, log, total
 
@@ -427,6 +427,7 @@ def _setup(ranking, k, alpha) -> _Setup:
     n = len(ranking.retrieved)
     cutoff = n if k is None else k
     depth = min(cutoff, n)
+    _check_powers(alpha_value, cutoff)
     notes = [Note("warning", warning) for warning in ranking.warnings]
     notes += [Note("assumption", remark) for remark in ranking.remarks]
     if ranking.handwritten:
@@ -444,6 +445,22 @@ def _setup(ranking, k, alpha) -> _Setup:
     if k is not None and k > 20:
         notes.append(Note("convention", "ndeval stores cut-offs up to 20 (its DEPTH); irlab computes any k the same way"))
     return _Setup(ranking, alpha_value, k, depth, cutoff, f"@{cutoff}", notes)
+
+
+def _check_powers(alpha: Fraction, cutoff: int) -> None:
+    """A LimitError naming MAX_EXACT_DIGITS, before any gain is computed, when (1-α)^(i-1) over the k ranks (the
+    "ideal ideal" list's gains, and a subtopic seen at every rank) would be too long to compute exactly."""
+    keep = 1 - alpha
+    base = max(keep.numerator, keep.denominator)
+    written = exact.decimal_text(alpha, MAX_DIGITS) if exact.is_terminating(alpha, MAX_DIGITS) else exact.exact_text(alpha)
+    check_exact_digits(power_digits(base, cutoff), f"(1-α)^(i-1) at α = {written} over k = {cutoff:,} ranks",
+                       "give α fewer digits (ndeval's 0.5) or a smaller cut-off (--k)")
+
+
+def _refuse_logarithms(count: int, limit: int, name: str, what: str) -> None:
+    raise LimitError(f"{what} holds {count:,} logarithms, kept exact in sympy; irlab takes at most {limit:,} there (its "
+                     f"limit {name}; ndeval's cut-offs go to 20): give a cut-off (--k 20), or evaluate whole TREC runs "
+                     "with irlab eval --diversity")
 
 
 def _alpha_leaf(setup) -> Traced:
@@ -476,6 +493,9 @@ def _rows(setup, sets, docnos, labels, discount, mark=""):
     """The per-rank table of a list and the traced terms g_i · discount(i) (discount: 'log' or 'rank')."""
     ranking = setup.ranking
     count_names, per_subtopic = _count_columns(ranking)
+    if discount == "log" and len(sets) > MAX_LOG_RUNNING:  # its cumulative column re-adds logarithms at every rank
+        _refuse_logarithms(len(sets), MAX_LOG_RUNNING, "MAX_LOG_RUNNING", f"α-DCG's cumulative Σ g_i / log2(i+1) "
+                           f"over {len(sets):,} ranks{' of the ideal ranking' if mark else ''}")
     gains = _gains(sets, setup.alpha, ranking.subtopics)
     rows, terms, running = [], [], 0
     for rank, (counts, gain) in enumerate(gains, 1):
@@ -515,6 +535,9 @@ def _ideal_ideal(setup, discount, symbol, label):
     """S · (1-α)^(i-1) · discount(i) summed over the k ranks of a list relevant to every subtopic."""
     S = Traced(len(setup.ranking.subtopics), "S", "Subtopics with at least one relevant document")
     keep = 1 - setup.alpha
+    if discount == "log" and setup.cutoff > MAX_LOG_TERMS:
+        _refuse_logarithms(setup.cutoff, MAX_LOG_TERMS, "MAX_LOG_TERMS", f"the \"ideal ideal\" α-DCG{setup.suffix}, "
+                           f"a sum of S (1-α)^(i-1) / log2(i+1) over k = {setup.cutoff:,} ranks")
     terms = []
     for rank in range(1, setup.cutoff + 1):
         gain = Traced(len(setup.ranking.subtopics) * keep ** (rank - 1))
