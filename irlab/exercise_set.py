@@ -53,6 +53,7 @@ class Exercise:
     on_mismatch: str
     questions: list[Question]
     variants: dict = field(default_factory=dict)
+    refused_draws: tuple[str, ...] = ()  # a personal variant: why each draw before it was refused (irlab.homework.drawing)
 
 
 @dataclass

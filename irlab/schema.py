@@ -514,6 +514,9 @@ def _keys() -> tuple[Key, ...]:
         Key("question", "working_space", "boolean", "this question's working space on students' sheets (the blank "
             "rank table and an answer box); overrides the set's working_space", None, check=_boolean,
             range="true \\| false"),
+        Key("question", "allow_degenerate", "boolean", "personal variants keep a draw whose answer to this question is "
+            "0 or 1 or lies within the tolerance of a named mistake (refused and drawn again by default)", False,
+            check=_boolean, range="true \\| false"),
         *_metric_keys(),
         *_grading_keys("question"),
     )

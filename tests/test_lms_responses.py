@@ -58,8 +58,9 @@ def _answer(exercise, question, part, number, how, n=0):
     if how == "right":
         return _decimal(target.result.value)
     if how == "mistake":
-        mistaken = key.mistaken(target)
-        return _decimal(mistaken[0][1].value) if mistaken else "0.123"
+        # a mistake that changes the value (one that gives the right value is no mistake in this variant)
+        wrong = [result.value for _, result, _ in key.mistaken(target) if result.value != target.result.value]
+        return _decimal(wrong[0]) if wrong else "0.123"
     if how == "blank":
         return ""
     return HOSTILE[n % len(HOSTILE)]

@@ -10,8 +10,10 @@ An exercise opts in with an ``[exercise.variants]`` table (format in ``exercises
 The same set, exercise, student and seed always give the same variant: the random generator is seeded with
 the SHA-256 of those four texts (the student id normalised: ``Alice`` and ``alice`` get the same sheet) (never Python's ``hash()``, which changes between runs). A draw is issued only
 when it is consistent — R at least the relevant documents shown, N at least the list plus the relevant
-documents missing from it, and every question of the exercise solvable; otherwise the next attempt number is
-mixed into the seed, so the retry is just as deterministic.
+documents missing from it, and every question of the exercise solvable — and worth solving: no computed answer
+0 or 1 and none within the tolerance of a named mistake (:mod:`irlab.homework.degenerate`; a question opts out
+with ``allow_degenerate = true``); otherwise the next attempt number is mixed into the seed, so the retry is just
+as deterministic. The issued exercise's ``refused_draws`` says why each earlier draw was refused.
 
 The sheets and answer keys of a variant are :mod:`irlab.homework.variants`; this module draws the variant, and
 the answer key (:mod:`irlab.homework.key`) and the diagnosis of mistakes build on it.
@@ -187,23 +189,35 @@ def _inconsistency(exercise: Exercise, params: dict, path, solved: dict | None =
 
 
 def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) -> Exercise:
-    """The student's own version of ``exercise`` (the exercise itself when it declares no variants)."""
+    """The student's own version of ``exercise`` (the exercise itself when it declares no variants): the first draw
+    that is consistent and worth solving (:mod:`irlab.homework.degenerate`); ``refused_draws`` says why each draw
+    before it was refused."""
     if not exercise.variants:
         return exercise
-    last = None
+    from .degenerate import OPT_OUT, degenerate_reason, draw_keys  # they build on this module (keys, diagnosis)
+    refused: list[str] = []
+    degenerate = False
     for attempt in range(MAX_ATTEMPTS):
         rng = variant_rng(set_id, exercise.id, student, seed, attempt)
         params = draw_parameters(exercise, rng, path)
         solved: dict = {}
-        last = _inconsistency(exercise, params, path, solved)
-        if last is None:
-            issued = replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse")
-            _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"])
+        problem = _inconsistency(exercise, params, path, solved)
+        degenerate = False
+        if problem is None:
+            issued = replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse",
+                             refused_draws=tuple(refused))
+            keys = draw_keys(path, issued, solved["params"], solved["solutions"])
+            problem = degenerate_reason(keys)
+            degenerate = problem is not None
+        if problem is None:
+            _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
             if len(_ISSUED) > _ISSUED_SIZE:
                 _ISSUED.popitem(last=False)
             return issued
+        refused.append(problem)
+    hint = (f", or let the question keep draws not worth solving ({OPT_OUT} = true)" if degenerate else "")
     raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
-                                          f"(last problem: {last}); widen the ranges")
+                                          f"(last problem: {refused[-1]}); widen the ranges{hint}")
 
 
 def file_stamp(path: Path):
@@ -225,6 +239,13 @@ def issued_solutions(exercise: Exercise) -> tuple[dict, dict] | None:
     """(parameters, {question id: solution}) of a variant exercise just issued, or None (then solve it)."""
     entry = _ISSUED.get(id(exercise))
     return (entry[1], entry[2]) if entry is not None and entry[0] is exercise else None
+
+
+def issued_key(exercise: Exercise, question_id: str):
+    """The answer key (:class:`irlab.homework.key.Key`) the drawing built for a question of a variant just issued,
+    its named mistakes already re-solved when the draw was judged; or None (then build it)."""
+    entry = _ISSUED.get(id(exercise))
+    return entry[3].get(question_id) if entry is not None and entry[0] is exercise else None
 
 
 # Solutions of the draws just checked: the answer key of the issued draw reuses them instead of solving again.

@@ -316,14 +316,19 @@ class Manifest:
 
 
 def write_manifest(path, set_id: str, set_file, seed, roster: list[RosterEntry], files: dict,
-                   class_files: dict | None = None) -> Path:
+                   class_files: dict | None = None, refused: dict | None = None) -> Path:
     """The class manifest: the set (and its SHA-256), the seed, every student's variant code and files, and
-    ``class_files`` (the merged class PDFs and their sources) when there are any."""
+    ``class_files`` (the merged class PDFs and their sources) when there are any; ``refused``: per student (by
+    roster key), the draws refused before each exercise's variant ({exercise id: count}) and their total."""
     path = Path(path)
+    refused = refused or {}
     data = {"irlab_manifest": MANIFEST_VERSION, "set": set_id, "file": str(set_file), "sha256": file_digest(set_file),
             "seed": None if seed is None else str(seed),
             "students": [{"id": e.id, "name": e.name, "email": e.email, "code": variant_code(set_id, e.id, seed),
-                          **files.get(e.key, {})} for e in roster]}
+                          **files.get(e.key, {}),
+                          **({"refused_draws": refused[e.key]} if e.key in refused else {})} for e in roster]}
+    if refused:
+        data["refused_draws_total"] = sum(sum(counts.values()) for counts in refused.values())
     if class_files:
         data["class"] = dict(class_files)
     return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")  # whole, never through a link

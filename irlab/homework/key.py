@@ -19,7 +19,7 @@ from ..answer_options import OPTION_KEYS, AnswerOptionError, Tolerance, option_n
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Question, Where, check_consistency, read_toml
 from ..metric import Result
-from .drawing import file_stamp, issued_solutions, solve_once, variant_set
+from .drawing import file_stamp, issued_key, issued_solutions, solve_once, variant_set
 from .identity import normalise_student
 from .mistakes import mistaken_results
 
@@ -96,6 +96,9 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
         known = ", ".join(q.id for q in exercise.questions)
         raise InputFileError(exercise_set.path, None, f"exercise {exercise.id} has no question {question_id!r} "
                                                       f"(it has {known})")
+    drawn = issued_key(exercise, question.id)
+    if drawn is not None:  # built when the draw was judged worth solving (its mistakes re-solved then)
+        return drawn
     issued = issued_solutions(exercise)
     try:
         if issued is not None and question.id in issued[1]:  # a variant just drawn: checked and solved already
@@ -107,21 +110,27 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
         raise
     except IrlabError as error:
         raise where.error(str(error)) from None
+    return build_key(exercise_set.path, exercise, question, params, solution, _grading_defaults_cached(path, stamp))
+
+
+def build_key(path: Path, exercise: Exercise, question: Question, params: dict, solution, grading: dict) -> Key:
+    """The key of ``question`` solved as ``solution`` with ``params``, graded with the set's ``grading`` defaults
+    (its [grading] table) under the question's own options; the drawing builds it to judge a draw before issuing it."""
     answers = solution.primary or solution.answers
     names = part_names(answers)
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
     if solution.choice is not None:  # a choice question: one part, the right options' letters
         parts = [Part(0, "choice", "the letter(s) of the right option(s)", None, solution.choice)]
-    qwhere = Where(exercise_set.path, exercise.id, question.id)
-    options = {**_grading_defaults_cached(path, stamp), **question.options}
+    qwhere = Where(path, exercise.id, question.id)
+    options = {**grading, **question.options}
     try:
         tolerance = _tolerance(repr(sorted(options.items())), options)
         mistake_credit = option_number(options, "mistake_credit", 0, 0, 1)
     except AnswerOptionError as error:
         if error.key in question.options:
             raise qwhere.error(error.problem, error.key) from None
-        raise Where(exercise_set.path).error(error.problem, f"grading.{error.key}") from None
-    return Key(exercise_set.path, exercise, question, params, parts, tolerance, {}, mistake_credit)
+        raise Where(path).error(error.problem, f"grading.{error.key}") from None
+    return Key(path, exercise, question, params, parts, tolerance, {}, mistake_credit)
 
 
 _TOLERANCES: dict = {}

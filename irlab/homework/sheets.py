@@ -102,11 +102,21 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         write_files(files_written)
         # with the class files too, so that a later run replaces them and a reader finds them
         manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files,
-                                  CLASS_FILES if pdf else None)
+                                  CLASS_FILES if pdf else None,
+                                  refused_draws(set_file, roster, seed))
     except BaseException:  # the files this run added are removed; those it replaced are the ones the earlier
         _remove(created, out if made_out else None)  # manifest lists, so a rerun writes the class again
         raise
     return len(roster), manifest
+
+
+def refused_draws(set_file, roster, seed) -> dict:
+    """Per roster student (by key), {exercise id: draws refused before its variant} for every exercise with
+    variants (irlab.homework.drawing); empty when the set has none."""
+    if not any(e.variants for e in variant_set(set_file).exercises):
+        return {}
+    return {entry.key: {e.id: len(e.refused_draws) for e in variant_set(set_file, entry.id, seed).exercises
+                        if e.variants} for entry in roster}
 
 
 NAME_SHOWN = 40  # characters of a roster name in the running header, which keeps the id and code on one line

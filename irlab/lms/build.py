@@ -242,10 +242,12 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
                               "questions")
         per_question: dict = {}
         fraction_noted = set()
+        refused = 0
         for number in range(1, count + 1):
             student = variant_student(number)
             exercise_set = variant_set(set_file, student, seed)
             exercise = exercise_set.exercise(written_exercise.id)
+            refused += len(exercise.refused_draws)
             code = variant_code(exercise_set.id, student, seed)
             statement_blocks, statement = _statement(exercise, exercise_set.path)
             solutions = _solutions(exercise, exercise_set.path)
@@ -300,6 +302,10 @@ def build_bank(set_file, variants: int, seed=None, exercises=None) -> Bank:
                     group.append(BankQuestion(name, category, "numerical", text, text_html, answers=tuple(answers),
                                               decimals=decimals, part=part_id, **common))
                 made.append(group)
+        if refused:
+            bank.notes.append(f"{written.id} exercise {written_exercise.id}: {refused} draws refused on the way to "
+                              f"its {count} variants (inconsistent, or not worth solving: an answer 0 or 1, or a named "
+                              "mistake within the tolerance); the seed reproduces the same variants")
         for question in written_exercise.questions:  # category by category: every variant of a question together
             groups = per_question.get(question.id, [])
             for index in range(max((len(g) for g in groups), default=0)):
