@@ -148,7 +148,7 @@ METRICS += (
     Metric("weighted-kappa", "Weighted kappa of two judges' grades (linear or quadratic weights)",
            "κ_w = 1 - Σ w_ij · O_ij / Σ w_ij · E_ij, E_ij = n_1(i) · n_2(j) / n",
            r"\kappa_w = 1 - \frac{\sum_{ij} w_{ij} O_{ij}}{\sum_{ij} w_{ij} E_{ij}},\ E_{ij} = \frac{n_1(i)\, n_2(j)}{n}",
-           weighted_kappa, "Cohen 1968; Fleiss & Cohen 1973; scikit-learn cohen_kappa_score(weights=…)",
+           weighted_kappa, "Cohen 1968; Fleiss & Cohen 1973; scikit-learn cohen_kappa_score(weights=…, labels=every grade)",
            inputs="judges", parameters=(WEIGHTS,)),
 )
 

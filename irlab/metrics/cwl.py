@@ -349,9 +349,10 @@ def _precision_model(ranking, depth, k=None, precision_denominator=None) -> _Mod
                                     "1.0.12 computes the same when k = n + 1; for k > n + 1 its PrecisionCWLMetric "
                                     "stops with numpy's 'shapes (k-1,) and (n,) not aligned' (its C vector has k - 1 "
                                     "entries, its gain vector n)")]
-    if ranking.retrieved < k:
+    if ranking.retrieved < read:  # ranks read past the list's end (a list longer than n never is, whatever k)
+        divisor = f"k = {k} (precision_denominator = k)" if read == k else f"the n = {read} ranks read"
         notes.append(Note("convention", f"the list has {ranking.retrieved} documents: the ranks after it count as "
-                                        f"gain 0, so ERG divides by k = {k} (precision_denominator = k)"
+                                        f"gain 0, so ERG divides by {divisor}"
                                         + ("; irlab's P@k here divides by the documents retrieved"
                                            if precision_denominator == "retrieved" else "")))
     K = Traced(k, "k", "Cut-off: the user reads exactly k ranks" + (" (here only the n read)" if k > depth else ""))

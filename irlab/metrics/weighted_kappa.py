@@ -151,8 +151,10 @@ def weighted_kappa(judge1, judge2, weights=None) -> Result:
     """Weighted kappa (Cohen 1968) of two judges' grades: κ_w = 1 - Σ w_ij · O_ij / Σ w_ij · E_ij.
 
     ``weights`` is 'linear' (w_ij = |i - j| / (k - 1)) or 'quadratic' (w_ij = ((i - j) / (k - 1))², the default),
-    with i, j the grades and k - 1 the span from the lowest grade given to the highest: as scikit-learn's
-    cohen_kappa_score(weights=…) when every grade in between is given. Unweighted kappa is ``cohen-kappa``.
+    with i, j the grades and k - 1 the span from the lowest grade given to the highest: scikit-learn's
+    cohen_kappa_score(weights=…, labels=range(lowest, highest + 1)) with ``labels`` spanning every grade. Without
+    ``labels`` scikit-learn weighs by the rank among the grades given, so a grade in the middle that neither judge
+    gave changes its value (0,1,3 read as 0,1,2). Unweighted kappa is ``cohen-kappa``.
 
     >>> weighted_kappa("0,1,2,3", "0,1,3,3").value
     Fraction(11, 12)
@@ -194,8 +196,13 @@ def weighted_kappa(judge1, judge2, weights=None) -> Result:
     if d_expected.value == 0:
         raise ParameterError("weighted kappa is undefined: both judges put every document in the same category")
     value = (1 - d_observed / d_expected).named("κ_w", f"Weighted kappa ({key} weights)")
+    never = [c for i, c in enumerate(categories) if not rows_total[i] and not columns_total[i]]
+    sklearn = (f"scikit-learn's cohen_kappa_score(weights='{key}', labels=range({categories[0]}, {categories[-1] + 1})) "
+               "gives the same, with labels spanning every grade"
+               + (f"; without labels it leaves out grade{'s' * (len(never) > 1)} {', '.join(map(str, never))}, "
+                  "never given, and weighs by the rank among the grades given: another value" if never else ""))
     notes = [Note("convention", f"weights = {key}: a disagreement between grades i and j weighs "
-                  f"w_ij = {WEIGHTS[key][0]} ({WEIGHTS[key][1]}); scikit-learn cohen_kappa_score(weights='{key}')"),
+                  f"w_ij = {WEIGHTS[key][0]} ({WEIGHTS[key][1]}); {sklearn}"),
              Note("reading", f"κ_w = {float(value):.4f} is {kappa_reading(value.value)}")]
     return Result("weighted-kappa", f"Weighted kappa ({key} weights, {len(categories)} grades)", value,
                   context=_context(first, second), parameters={"weights": key}, notes=notes,
