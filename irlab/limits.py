@@ -22,6 +22,8 @@ MAX_IDEAL_WORK = 4_000_000  # relevant documents x distinct sets of subtopics th
 #                             about 3 s); a TREC Web track topic needs a few thousand (hundreds of documents, < 256 sets)
 MAX_COLLECTION = 10**12  # N, the documents in the collection
 MAX_CUTOFF = 10**12  # k, a cut-off rank
+MAX_MEASURE_NAME = 200  # characters of a measure name as ir_measures writes it (nDCG(dcg='exp-log2')@10 has 23; a
+#                         gains dict of 20 grades about 120): read by Python's parser, which a huge text would burden
 MAX_DIGITS = 15  # digits of the numerator or denominator of a number parameter (0.25, 1/3, 1e-6)
 MAX_NUMBER_TEXT = 40  # characters of a number as written
 MAX_BETA = 1000  # the F-measure's weight of recall

@@ -67,7 +67,8 @@ def add_parser(commands):
     p.add_argument("run", help="run file: qid Q0 docno rank score runid")
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                    help="measure or nickname, optionally with parameters: map, P.5,10, "
-                        "ndcg_cut.10, official, all_trec (repeatable; default: official)")
+                        "ndcg_cut.10, official, all_trec, or an ir_measures name: nDCG@10, AP(rel=2), "
+                        "P(rel=2)@5, RR (repeatable; default: official)")
     p.add_argument("-q", "--query_eval_wanted", "--query", dest="per_topic", action="store_true",
                    help="also print per-topic values")
     p.add_argument("-n", "--nosummary", dest="summary", action="store_false",
@@ -165,6 +166,7 @@ def run(args) -> int:
     # deferred: irlab.trec loads numpy, which no other command needs
     from ..trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
     from ..trec.measures import compute_all, parse_measures
+    from ..trec.named import batch_plan, evaluate_specs, split_specs
 
     check_paths(args, INPUTS)
     if getattr(args, "diversity", False):
@@ -175,7 +177,11 @@ def run(args) -> int:
             raise ParameterError(f"{option} is an option of --diversity (ndeval's measures); add --diversity")
 
     notes = []
-    plan = parse_measures(args.measures or ["official"], notes=notes)
+    specs = args.measures or ["official"]
+    trec_specs, named = split_specs(specs)   # ir_measures names (nDCG@10, AP(rel=2)) beside trec_eval's
+    plan = parse_measures(trec_specs, notes=notes) if not named else None
+    if named:
+        batch_plan(named, args.relevance_level)   # a name irlab does not compute is refused before reading files
     long_run = file_size(args.run) + file_size(args.qrels) >= _LONG_RUN_BYTES  # and >1 s, see _Progress
     show = long_run and sys.stdout.isatty() and sys.stderr.isatty()
     with _Progress("irlab eval", show) as prog:
@@ -183,10 +189,13 @@ def run(args) -> int:
         progress = (lambda f: prog.update("reading", 0.9 * f)) if show else None
         qrels, run, joined = read_inputs(args.qrels, args.run, progress=progress)
         prog.update("evaluating", 0.9)
-        ctx = prepare(qrels, run, relevance_level=args.relevance_level, depth=args.depth,
-                      complete=args.complete, judged_only=getattr(args, "judged_only", False),
-                      num_docs_in_coll=getattr(args, "num_docs_in_coll", 0), joined=joined)
-        result = compute_all(ctx, plan)
+        options = dict(relevance_level=args.relevance_level, depth=args.depth, complete=args.complete,
+                       judged_only=getattr(args, "judged_only", False),
+                       num_docs_in_coll=getattr(args, "num_docs_in_coll", 0))
+        if named:
+            result = evaluate_specs(qrels, run, specs, **options, joined=joined, notes=notes)
+        else:
+            result = compute_all(prepare(qrels, run, **options, joined=joined), plan)
         prog.update("done", 1.0)
     notes += qrels.notes + run.notes + topic_coverage_notes(qrels, run, complete=args.complete)
     for note in notes:

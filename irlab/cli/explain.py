@@ -27,7 +27,8 @@ INPUTS = (("qrels", "the --qrels file"), ("run", "the --run file"))
 def add_parser(commands) -> None:
     explain = commands.add_parser("explain", help="compute one metric exactly and explain it step by step")
     explain.__class__ = IntermixedParser  # add_parser takes no per-command class; this one only adds a method
-    explain.add_argument("metric", help="metric name (irlab metrics lists them)")
+    explain.add_argument("metric", help="metric name (irlab metrics lists them), or an ir_measures name: nDCG@5 "
+                         "(ndcg --k 5), AP(rel=2), RBP(p=0.8), IPrec@0.5 ...")
     explain.add_argument("rankings", nargs="*", metavar="RANKING",
                          help="an R/N string (RNNRR) or grades (3,2,0,1); several rankings give the mean over queries")
     ranking = explain.add_argument_group("what is known about the ranking")
@@ -139,9 +140,34 @@ def _check_options(args, metric):
             raise ParameterError(f"option --{name.replace('_', '-')} does not apply to {metric.name}")
 
 
+def _metric(args):
+    """The metric ``args.metric`` names: irlab's (ap, ndcg), or an ir_measures name (nDCG@5, AP(rel=2)), whose
+    parameters become explain's options (--k 5, --threshold 2) unless the same option is given otherwise."""
+    from ..measure_names import REGISTRY, ALIASES, explain_target, is_measure_name, suggestion
+
+    text = args.metric.strip() if isinstance(args.metric, str) else args.metric
+    head = text.split("(")[0].split("@")[0].strip() if isinstance(text, str) else None
+    # irlab's own names first (ap, ndcg, rbp); an ir_measures name as ir_measures spells it (nDCG, RBP) means its own
+    if not (head in REGISTRY or head in ALIASES) or head.lower() == text.lower() and head.lower() in ("ap", "rr", "map", "mrr"):
+        try:
+            return get_metric(text)
+        except ParameterError as exc:
+            if not (isinstance(text, str) and is_measure_name(text)):
+                hint = suggestion(text) if isinstance(text, str) else ""
+                raise ParameterError(str(exc) if not hint.startswith("; did you mean") else
+                                     f"unknown metric {text!r}{hint}") from None
+    name, preset = explain_target(text)
+    for option, value in preset.items():
+        given = getattr(args, option, None)
+        if given is not None and str(given).strip() != value:
+            raise ParameterError(f"{text} sets --{option.replace('_', '-')} {value}; the option gives {given}")
+        setattr(args, option, value)
+    return get_metric(name)
+
+
 def _explain_inputs(args):
     """The metric, its options, its inputs (rankings, judge columns or rankings of ids) and notes on them."""
-    metric = get_metric(args.metric)
+    metric = _metric(args)
     _check_options(args, metric)
     options = {c.name: getattr(args, c.name) for c in metric.conventions}
     for parameter in metric.parameters:

@@ -568,12 +568,18 @@ def evaluate(qrels, run, measures: Sequence[str] | str | None = None, *,
     ``qrels``/``run``: paths (plain or gzip) or already-read
     :class:`Qrels`/:class:`Run`.  ``measures``: trec_eval measure
     specifications (``"map"``, ``"P.5,10"``, ``"ndcg_cut.10"``, ``"official"``,
-    ``"all_trec"``, ...); default ``official``.  ``relevance_level`` is
+    ``"all_trec"``, ...) or ir_measures names (``"nDCG@10"``, ``"AP(rel=2)"``: :mod:`irlab.trec.named`), each
+    of these a column named as written; default ``official``.  ``relevance_level`` is
     trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``,
     ``judged_only`` its ``-J`` and ``num_docs_in_coll`` its ``-N``.
     """
     if isinstance(measures, str):
         measures = [measures]
+    from irlab.trec.named import evaluate_specs, split_specs  # ir_measures names (nDCG@10, AP(rel=2)) beside trec_eval's
+
+    if split_specs(measures or ["official"])[1]:
+        return evaluate_specs(qrels, run, measures, relevance_level=relevance_level, depth=depth, complete=complete,
+                              judged_only=judged_only, num_docs_in_coll=num_docs_in_coll)
     plan = parse_measures(measures or ["official"])
     ctx = prepare(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete,
                   judged_only=judged_only, num_docs_in_coll=num_docs_in_coll)

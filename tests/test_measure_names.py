@@ -1,0 +1,263 @@
+"""ir_measures' measure names in irlab (irlab.measure_names, irlab.trec.named): read as ir_measures reads them, and
+computed as ir_measures computes them (its calc/iter_calc is the oracle) on generated collections with graded
+judgments, ties, topics missing from the run and unjudged documents."""
+
+import math
+import os
+import random
+import tempfile
+
+import pytest
+
+from irlab.cli import main
+from irlab.errors import ParameterError
+from irlab.measure_names import ALIASES, REGISTRY, explain_target, parse
+from irlab.trec import evaluate
+
+ir_measures = pytest.importorskip("ir_measures")
+
+ISSUE_EXAMPLES = ["nDCG@10", "AP(rel=2)", "P(rel=2)@5", "R@100", "RR", "Rprec", "Bpref", "ERR@20", "RBP(p=0.8)",
+                  "nDCG(dcg='exp-log2')@10", "Judged@10", "NumRel", "SetF(beta=0.5)", "alpha_nDCG@20", "ERR_IA@20",
+                  "INST(T=3)", "SDCG@10", "IPrec@0.5", "MAP", "MRR", "NDCG@10", "NumRelRet", "SetRelP"]
+
+
+def _same_as_ir_measures(text):
+    theirs = ir_measures.parse_measure(text)
+    ours = parse(text)
+    assert ours.measure == theirs.NAME, text
+    assert dict(ours.given) == theirs.params, text
+
+
+@pytest.mark.parametrize("text", ISSUE_EXAMPLES)
+def test_every_name_of_the_issue_reads_as_ir_measures_reads_it(text):
+    _same_as_ir_measures(text)
+
+
+def test_the_registry_is_ir_measures_registry():
+    assert set(REGISTRY) | set(ALIASES) == set(ir_measures.measures.registry)
+    for name, (at, params) in REGISTRY.items():
+        cls = ir_measures.measures.registry[name]
+        assert cls.AT_PARAM == at and set(params) == set(cls.SUPPORTED_PARAMS), name
+
+
+def _value_text(kind, rng, key):
+    if kind is bool:
+        return rng.choice(["True", "False"])
+    if kind is int:
+        return str(rng.randint(1, 30))
+    if kind is float:
+        return rng.choice(["0.5", "0.25", "1.0", "3.0", "0.8"])
+    if key == "gains":
+        return "{0: 0, 1: 1, 2: 3}"
+    return "'log2'"
+
+
+def test_generated_names_read_as_ir_measures_reads_them():
+    rng = random.Random(31)
+    names = list(REGISTRY) + list(ALIASES)
+    for _ in range(600):
+        name = rng.choice(names)
+        measure = ALIASES.get(name, (name, {}))[0]
+        at, params = REGISTRY[measure]
+        keys = [k for k in params if k != at and rng.random() < 0.4]
+        text = name
+        if keys:
+            text += "(" + ", ".join(f"{k}={_value_text(params[k][0], rng, k)}" for k in keys) + ")"
+        if at in params and rng.random() < 0.6:
+            text += "@" + ("0.5" if at == "recall" else str(rng.randint(1, 100)))
+        try:
+            ours = parse(text)
+        except ParameterError as exc:   # irlab refuses only what ir_measures cannot compute either
+            assert "needs" in str(exc), text
+            with pytest.raises(AssertionError):
+                ir_measures.parse_measure(text).validate_params()
+            continue
+        theirs = ir_measures.parse_measure(text)
+        assert ours.measure == theirs.NAME and dict(ours.given) == theirs.params, text
+
+
+@pytest.mark.parametrize("text", ["ndcg@5", "nDCG(5)", "nDCG@", "nDCG[5]", "AP(rel=x)", "__import__('os')",
+                                  "AP;P@5", "Nope@5", "AP(bogus=1)", "nDCG(dcg='exp')@5", "P@0"])
+def test_names_ir_measures_refuses_are_refused_with_a_reason(text):
+    with pytest.raises((ValueError, NameError, AssertionError, TypeError)):
+        ir_measures.parse_measure(text).validate_params()
+        if text == "P@0":   # ir_measures accepts a cut-off of 0 (and answers 0 for it); irlab asks for one >= 1
+            raise ValueError
+    with pytest.raises(ParameterError):
+        parse(text)
+
+
+def test_a_name_irlab_cannot_compute_names_the_nearest_it_can():
+    with pytest.raises(ParameterError, match=r"did you mean nDCG@5, or `ndcg --k 5 --gain linear`\?"):
+        parse("ndcg@5")
+    assert explain_target("nDCG@5") == ("ndcg", {"k": "5", "gain": "linear"})
+    assert explain_target("RBP(p=0.8)") == ("rbp", {"persistence": "0.8"})
+    assert explain_target("INST(T=3)") == ("inst", {"target": "3"})
+    assert explain_target("AP(rel=2)") == ("ap", {"threshold": "2"})
+    assert explain_target("IPrec@0.5") == ("iprec", {"recall_level": "0.5"})
+
+
+# ---- values: ir_measures' calc is the oracle -------------------------------------------------------------------
+
+# every ir_measures measure irlab computes from a run and its qrels, with parameters
+ORACLE = ["AP", "AP(rel=2)", "AP@5", "P@5", "P(rel=2)@5", "R@10", "R(rel=2)@10", "RR", "RR(rel=2)", "Rprec",
+          "Rprec(rel=2)", "Bpref", "Bpref(rel=2)", "infAP", "infAP(rel=2)", "nDCG", "nDCG@5", "nDCG@10", "NumRel",
+          "NumRet", "NumRelRet", "NumRet(rel=2)", "SetP", "SetP(rel=2)", "SetR", "SetF", "SetF(beta=0.5)", "SetAP",
+          "SetRelP", "IPrec@0.5", "Success@1", "Success(rel=2)@5", "MAP", "MRR", "NDCG@5", "ERR@10", "ERR@20",
+          "nDCG(dcg='exp-log2')@10", "Judged@5", "Judged@10", "RR@3", "RBP(rel=1)", "RBP(p=0.5,rel=2)",
+          "nDCG(gains={0:0,1:1,2:3,3:7})@5", "nDCG(gains={0:0,1:2,2:3})", "AP(judged_only=True)",
+          "P(judged_only=True)@5", "nDCG(judged_only=True)@10"]
+# ir_measures' tools whose ties are not trec_eval's (score descending, docno descending): Judged and MS MARCO's
+# RR@k sort ties by docno ascending, cwl-eval (RBP) keeps the run's order
+TIE_ORDER_OF_ITS_OWN = ("Judged", "RR@", "RBP")
+# gdeval prints 5 decimals
+FIVE_DECIMALS = ("ERR", "nDCG(dcg=")
+
+
+def _collection(rng, ties):
+    """Graded judgments (-1 to 4), unjudged retrieved documents, qrels topics missing from the run and run topics
+    without judgments; numeric topic ids (gdeval reads no others)."""
+    qrels, run = {}, {}
+    for _ in range(rng.randint(1, 5)):
+        topic = str(rng.randint(1, 60))
+        docs = [f"d{i}" for i in range(rng.randint(3, 25))]
+        judged = {d: rng.choice([-1, 0, 0, 1, 1, 2, 3, 4]) for d in docs if rng.random() < 0.6}
+        if rng.random() < 0.8 and judged and max(judged.values()) >= 0:   # pytrec_eval fails on all-negative topics
+            qrels[topic] = judged
+        if rng.random() < 0.85:
+            ranked = rng.sample(docs, rng.randint(1, len(docs)))
+            run[topic] = {d: float(rng.randint(0, 4)) if ties else rng.random() for d in ranked}
+    qrels = qrels or {"1": {"d0": 1}}
+    if not set(run) & set(qrels):
+        run[next(iter(qrels))] = {"d0": 1.0}
+    return qrels, run
+
+
+def _trec_eval_order(run):
+    """The same rankings with distinct scores in trec_eval's order (score descending, docno descending)."""
+    out = {}
+    for topic, scores in run.items():
+        ranked = sorted(sorted(scores, reverse=True), key=lambda d: -scores[d])   # ASCII docnos: str order is strcmp's
+        out[topic] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+    return out
+
+
+def _irlab(qrels, run, names, tmp_path):
+    qp, rp = tmp_path / "qrels", tmp_path / "run"
+    qp.write_text("".join(f"{t} 0 {d} {g}\n" for t, v in qrels.items() for d, g in v.items()))
+    rp.write_text("".join(f"{t} Q0 {d} 0 {s!r} r\n" for t, v in run.items() for d, s in v.items()))
+    return evaluate(str(qp), str(rp), names, complete=True)   # ir_measures averages over every qrels topic
+
+
+@pytest.mark.parametrize("seed", range(0, 64, 4))
+def test_values_equal_ir_measures_on_generated_collections(seed, tmp_path):
+    for offset in range(4):
+        rng = random.Random(seed + offset)
+        ties = offset % 2 == 0
+        qrels, run = _collection(rng, ties)
+        ours = _irlab(qrels, run, ORACLE, tmp_path)
+        measures = [ir_measures.parse_measure(name) for name in ORACLE]
+        # one measure at a time: in one call, pytrec_eval's NumRet joins whichever invocation comes first, a
+        # judged_only one included (it then counts judged documents only)
+        plain = {(m.query_id, str(m.measure)): m.value for measure in measures
+                 for m in ir_measures.iter_calc([measure], qrels, run)}
+        ordered = {(m.query_id, str(m.measure)): m.value for measure in measures
+                   for m in ir_measures.iter_calc([measure], qrels, _trec_eval_order(run))}
+        for name, measure in zip(ORACLE, measures):
+            theirs = ordered if name.startswith(TIE_ORDER_OF_ITS_OWN) else plain
+            tolerance = 5.1e-6 if name.startswith(FIVE_DECIMALS) else 1e-12
+            topics = {t for t, m in theirs if m == str(measure)}
+            assert topics == set(qrels)
+            for topic in topics:
+                if name in ("NumRel",) and topic not in run:
+                    continue   # ir_measures counts 0 for a qrels topic missing from the run; trec_eval -c its R
+                mine, expected = ours.per_topic[topic][name], theirs[topic, str(measure)]
+                assert abs(mine - expected) <= tolerance, (seed + offset, name, topic, mine, expected)
+            mean = sum(theirs[t, str(measure)] for t in topics) / len(topics)
+            if name.startswith("Num"):
+                continue   # counts are summed, not averaged (trec_eval's 'all' line)
+            if name != "NumRel":
+                assert abs(ours.summary[name] - mean) <= tolerance, (seed + offset, name)
+
+
+def test_a_qrels_topic_missing_from_the_run_counts_as_ir_measures_counts_it(tmp_path):
+    qrels = {"1": {"a": 1, "b": 2}, "2": {"c": 1}}
+    run = {"1": {"a": 2.0, "x": 1.0}}
+    ours = _irlab(qrels, run, ["AP", "nDCG@10", "NumRet"], tmp_path)
+    agg = ir_measures.calc_aggregate([ir_measures.AP, ir_measures.nDCG @ 10], qrels, run)
+    assert ours.summary["AP"] == agg[ir_measures.AP] == 0.25
+    assert ours.summary["nDCG@10"] == pytest.approx(agg[ir_measures.nDCG @ 10], abs=1e-15)
+    assert ours.per_topic["2"]["NumRet"] == 0 and ours.summary["NumRet"] == 2
+
+
+# ---- the commands ----------------------------------------------------------------------------------------------
+
+QRELS = "401 0 a 2\n401 0 b 1\n401 0 c 0\n401 0 e 1\n402 0 a 1\n402 0 d 2\n"
+RUN = "401 Q0 a 1 3.0 r\n401 Q0 c 2 2.0 r\n401 Q0 b 3 2.0 r\n401 Q0 x 4 1.0 r\n402 Q0 d 1 5 r\n402 Q0 z 2 4 r\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    (tmp_path / "run2").write_text(RUN.replace(" a 1 3.0", " a 1 1.5").replace(" d 1 5", " d 1 3"))
+    return str(tmp_path / "qrels"), str(tmp_path / "run"), str(tmp_path / "run2")
+
+
+def test_eval_prints_each_name_as_written_beside_trec_eval_names(files, capsys):
+    qrels, run, _ = files
+    assert main(["eval", "-q", "-m", "map", "-m", "nDCG@10", "-m", "AP(rel=2)", "-m", "P(rel=2)@2", qrels, run]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    values = {(m.strip(), t): v for m, t, v in lines}
+    # 401 ranked a(2) c(0) b(1) x (c before b: tied at 2.0, docno descending); R = 3 at rel 1, 1 at rel 2
+    assert values["map", "401"] == "%6.4f" % ((1 + 2 / 3) / 3)
+    assert values["AP(rel=2)", "401"] == "1.0000" and values["AP(rel=2)", "402"] == "1.0000"
+    assert values["P(rel=2)@2", "401"] == "0.5000"
+    dcg = 2 + 1 / math.log2(4)
+    ideal = 2 + 1 / math.log2(3) + 1 / math.log2(4)
+    assert values["nDCG@10", "401"] == "%6.4f" % (dcg / ideal)
+    assert [m.strip() for m, t, _ in lines if t == "all"] == ["map", "nDCG@10", "AP(rel=2)", "P(rel=2)@2"]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("ndcg@5", "did you mean ndcg_cut.5? Or, as ir_measures names it: nDCG@5?"),
+    ("INST(T=3)", "C/W/L user model"),
+    ("alpha_nDCG@20", "irlab eval --diversity"),
+    ("P", None),   # trec_eval's P, as before
+])
+def test_eval_refuses_what_it_cannot_compute_naming_why(files, capsys, name, message):
+    qrels, run, _ = files
+    code = main(["eval", "-m", name, qrels, run])
+    out, err = capsys.readouterr()
+    if message is None:
+        assert code == 0 and out.startswith("P_5 ")
+    else:
+        assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_compare_takes_an_ir_measures_name(files, capsys):
+    qrels, run, run2 = files
+    assert main(["compare", "-m", "nDCG@10", "--test", "sign", qrels, run, run2]) == 0
+    out = capsys.readouterr().out
+    assert "on nDCG@10" in out
+
+
+def test_explain_a_topic_by_its_ir_measures_name_gives_the_eval_value(files, capsys):
+    qrels, run, _ = files
+    for name in ("nDCG@10", "AP(rel=2)", "RR", "P(rel=2)@2", "IPrec@0.5", "ERR@20"):
+        assert main(["eval", "-q", "-m", name, qrels, run]) == 0
+        value = [line.split("\t")[2] for line in capsys.readouterr().out.splitlines() if "\t401\t" in line][0]
+        assert main(["explain", name, "--qrels", qrels, "--run", run, "--topic", "401", "--format", "json"]) == 0
+        import json
+
+        got = json.loads(capsys.readouterr().out)
+        assert "%6.4f" % float(got["decimal"] if "decimal" in got else got["value"]) == value, name
+
+
+def test_explain_refuses_a_name_it_cannot_explain_and_a_contradicting_option(files, capsys):
+    qrels, run, _ = files
+    assert main(["explain", "ndcg@5", "RNNRR"]) == 2
+    assert "did you mean nDCG@5, or `ndcg --k 5 --gain linear`?" in capsys.readouterr().err
+    assert main(["explain", "nDCG@5", "RNNRR", "--k", "3"]) == 2
+    assert "nDCG@5 sets --k 5; the option gives 3" in capsys.readouterr().err
+    assert main(["explain", "nDCG@5", "3,2,0,1", "--k", "5"]) == 0
