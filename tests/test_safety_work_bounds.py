@@ -285,3 +285,32 @@ def test_alpha_dcg_over_more_ranks_than_max_log_running_is_refused_and_err_ia_is
     assert err_ia(IntentRanking.parse(" ".join(["1"] * 1000))).value == 1
     # at a cut-off of 20 (ndeval's deepest), α-nDCG of the 1,000-rank ranking is computed
     assert 0 < exact.to_float(alpha_ndcg(ranking, k=20).value) <= 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# GMAP: a product over as many queries as MAX_QUERIES
+
+
+def test_gmap_over_1000_queries_is_explained_and_its_decimal_is_the_geometric_mean():
+    import math
+
+    from irlab.metrics.average_precision import average_precision
+    from irlab.metrics.gmap import gmap
+
+    assert limits.MAX_QUERIES == 1000
+    rankings = [Ranking.parse("".join(RANDOM.choice("RN") for _ in range(10))) for _ in range(1000)]
+    result = gmap(rankings)  # a chain of 999 products ran past Python's recursion limit
+    floored = [max(F(average_precision(r).value), F(1, 100_000)) for r in rankings]
+    assert exact.to_float(result.value) == pytest.approx(math.exp(sum(math.log(v) for v in floored) / 1000), rel=1e-12)
+    assert "GMAP" in result.render("text")
+
+
+def test_gmap_whose_product_passes_max_exact_digits_is_refused_before_multiplying():
+    from irlab.metrics.gmap import gmap
+
+    rankings = [Ranking.parse("".join(RANDOM.choice("RN") for _ in range(1000))) for _ in range(50)]
+    message = limit_error(gmap, rankings)
+    assert message.startswith("the product of 50 average precisions needs exact numbers of about ")
+    assert "MAX_EXACT_DIGITS" in message and "irlab eval" in message
+    # two queries: GMAP = √(AP1 · AP2) exactly; RN: AP = 1, NR: AP = 1/2 (R = 1)
+    assert gmap([Ranking.parse("RN", relevant=1), Ranking.parse("NR", relevant=1)]).value ** 2 == F(1, 2)

@@ -14,16 +14,29 @@ sqrt(2)/2
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import reduce
 
 from .. import conventions as conv
 from .. import exact
 from ..document import Note, Table
 from ..errors import ParameterError
+from ..limits import check_exact_digits, digits
 from ..metric import Result
 from ..trace import Traced, call
 from .average_precision import average_precision
 
 FLOOR = Fraction(1, 100000)  # trec_eval's MIN_GEO_MEAN
+
+
+def _check_product(values) -> None:
+    """A LimitError naming MAX_EXACT_DIGITS before the product of the APs is taken when it would be too long: its
+    numerator and denominator have at most the digits of the factors' together (50 queries of 1,000 ranks: some
+    20,000), and its n-th root is then beyond sympy's and a float's reach."""
+    values = [Fraction(value) for value in values]
+    size = max(sum(digits(value.numerator) for value in values), sum(digits(value.denominator) for value in values))
+    check_exact_digits(size, f"the product of {len(values):,} average precisions",
+                       "explain fewer queries at once, or compute GMAP over a TREC run with irlab eval (trec_eval's "
+                       "gm_map, in floating point)")
 
 
 def gmap(rankings, gmap_floor=None, ap_denominator=None) -> Result:
@@ -40,9 +53,11 @@ def gmap(rankings, gmap_floor=None, ap_denominator=None) -> Result:
             value, floored = FLOOR, floored + 1
         leaves.append(Traced(value, f"AP(q{i})"))
         rows.append((f"q{i}", result.value, value))
-    product = leaves[0]
-    for leaf in leaves[1:]:
-        product = product * leaf
+    _check_product(leaf.value for leaf in leaves)
+    # one n-ary product, not a chain of n - 1 binary ones: a chain of 1,000 queries (MAX_QUERIES) was deeper than
+    # Python's recursion limit when the explanation walked it
+    product = leaves[0] if len(leaves) == 1 else Traced(reduce(exact.mul, (leaf.value for leaf in leaves)), op="mul",
+                                                        operands=tuple(leaves))
     product.named("AP_prod", "Product of the average precisions")
     n = len(leaves)
     root = call("root", [product, Traced(n, "n")], exact.power(product.value, Fraction(1, n)), "GMAP",
