@@ -85,6 +85,13 @@ MAX_QUIZ_VARIANTS = 100  # variants of each question in an LMS question bank (ir
 #                          draws from them; each is a sheet, an answer key and its named mistakes to compute
 MAX_CSV_LINE = 100_000  # characters of one line of a class CSV (a field longer than 131,072 characters is refused
 #                         by Python's csv module, whose default limit irlab keeps)
+# A student's own evaluator output (irlab check-eval): TTDS's ir_eval.csv is 66 rows (2 KB), trec_eval -q output of
+# 50 topics x every measure about 100 KB per run; a larger file is read up to the bound, the rest reported.
+MAX_SUBMISSION_BYTES = 4 << 20  # bytes of one submitted output file
+MAX_SUBMISSION_PROBLEMS = 50  # layout problems listed one by one in a report (the rest are counted): a student reads
+#                               the first few and fixes the pattern
+MAX_BUG_PAIRS = 400  # pairs of catalogue bugs tried together on one cell no single bug explains: the 18 classics make
+#                      at most 153 pairs, a course may add its own; each pair is one recomputation of the cell
 
 
 def check_at_most(value: int, limit: int, what: str) -> int:

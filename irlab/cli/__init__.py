@@ -21,7 +21,7 @@ from ..messages import VisibleControls
 from .options import Parser, check_argv
 
 # the commands in the order ``irlab --help`` lists them, each the module of the same name in this package
-COMMANDS = ("metrics", "explain", "solve", "sheet", "grade", "quiz", "eval", "compare", "conventions", "pool")
+COMMANDS = ("metrics", "explain", "solve", "sheet", "grade", "quiz", "eval", "compare", "conventions", "pool", "check_eval")
 
 
 def build_parser() -> argparse.ArgumentParser:

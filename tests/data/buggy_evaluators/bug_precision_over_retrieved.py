@@ -1,0 +1,18 @@
+"""P@k divided by the documents retrieved when fewer than k (the catalogue's precision-over-retrieved)."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import correct  # noqa: E402
+
+
+def precision(ranked, judged, k):
+    top = ranked[:k]
+    return sum(1 for d in top if judged.get(d, 0) > 0) / len(top)
+
+
+correct.precision = precision
+
+if __name__ == "__main__":
+    correct.main()
