@@ -69,10 +69,28 @@ def assert_answer(exercise_file, exercise_id, question_id, answer, student=None,
 
     return _assert_answer(exercise_file, exercise_id, question_id, answer, student=student, seed=seed)
 
+
+def evaluate(run, qrels, measures=("AP", "nDCG@10"), **options):
+    """Evaluate a run on qrels given as DataFrames (PyTerrier's or ir_measures' columns), dicts of dicts or
+    records, with ir_measures names (nDCG@10, AP(rel=2)) or trec_eval's: see irlab.frames.evaluate."""
+    # deferred: irlab.frames loads numpy (and pandas when frames are returned); import irlab loads neither
+    from .frames import evaluate as _evaluate
+
+    return _evaluate(run, qrels, measures, **options)
+
+
+def explain(measure, run, qrels, *, topic, **options):
+    """One topic of a run frame explained step by step, as `irlab explain --qrels --run --topic`: see
+    irlab.frames.explain."""
+    # deferred: irlab.frames loads numpy and the batch evaluator's readers
+    from .frames import explain as _explain
+
+    return _explain(measure, run, qrels, topic=topic, **options)
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "Ranking", "check", "assert_answer", "IrlabError", "RankingError", "ParameterError", "InputFileError", "InputTypeError",
+    "Ranking", "check", "assert_answer", "evaluate", "explain", "IrlabError", "RankingError", "ParameterError", "InputFileError", "InputTypeError",
     "LimitError", "OutputFileError", "METRICS", "get_metric",
     "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank",
     "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg",

@@ -23,6 +23,7 @@ def topic_ranking(qrels, run, topic, *, threshold: int = 1, depth: int | None = 
     states them.
     """
     judged = topic_judgments(qrels, run, topic, relevance_level=threshold, depth=depth)
+    run, qrels = getattr(run, "path", run), getattr(qrels, "path", qrels)   # already read (irlab.frames): named
     if not judged.ranked:
         raise RankingError(f"topic {topic} has no retrieved documents in {run}")
     unjudged = sum(1 for g in judged.grades if g is None)

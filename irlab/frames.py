@@ -1,0 +1,230 @@
+"""Runs and qrels where notebooks keep them: pandas DataFrames in PyTerrier's columns (``qid, docno, score``;
+``qid, docno, label``) or ir_measures' (``query_id, doc_id, score``; ``relevance``), dicts of dicts
+(``{qid: {docno: score}}``, pytrec_eval's and ranx's), ir_measures' ``ScoredDoc``/``Qrel`` namedtuples or any
+iterable of such records (ir_datasets' ``qrels_iter()``), and objects with ``to_dict()`` (ranx's Run and Qrels).
+
+:func:`evaluate` computes ir_measures or trec_eval names on them with the batch evaluator (trec_eval 10.0's
+semantics, :mod:`irlab.trec.named`); :func:`explain` explains one topic step by step, as ``irlab explain --qrels
+--run --topic`` does. Topics are ranked as trec_eval ranks them (score descending, docno descending); a qrels topic
+the run does not answer counts 0 (ir_measures' and PyTerrier's convention, trec_eval -c; ``complete=False``
+leaves it out, as trec_eval without -c).
+
+pandas is needed only to return frames; numpy is loaded when this module is (``import irlab`` loads neither).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from .errors import InputTypeError
+
+__all__ = ["Metric", "Evaluation", "evaluate", "explain", "to_run", "to_qrels"]
+
+#: ir_measures' per-topic record (ir_measures.Metric has the same fields)
+Metric = namedtuple("Metric", ["query_id", "measure", "value"])
+
+_RUN_COLUMNS = (("qid", "docno", "score"), ("query_id", "doc_id", "score"))
+_QRELS_COLUMNS = (("qid", "docno", "label"), ("query_id", "doc_id", "relevance"))
+_RUN_FIELDS = ("query_id", "doc_id", "score")
+_QRELS_FIELDS = ("query_id", "doc_id", "relevance")
+
+
+def _convention(obj) -> str:
+    """'pyterrier' for a frame with a qid column, else 'ir_measures'."""
+    columns = getattr(obj, "columns", None)
+    return "pyterrier" if columns is not None and "qid" in list(columns) else "ir_measures"
+
+
+def _triples(obj, what, columns, fields):
+    """(topics, docnos, values) as lists from a frame, a dict of dicts, records or an object with to_dict()."""
+    if hasattr(obj, "columns") and hasattr(obj, "__getitem__"):   # a pandas DataFrame
+        names = list(obj.columns)
+        for cols in columns:
+            if all(c in names for c in cols):
+                return tuple(obj[c].tolist() for c in cols)
+        wanted = " or ".join(f"({', '.join(c)})" for c in columns)
+        raise InputTypeError(f"the {what} frame needs the columns {wanted}; it has {', '.join(map(str, names))}")
+    if hasattr(obj, "to_dict") and not isinstance(obj, dict):   # ranx's Run and Qrels
+        obj = obj.to_dict()
+    if isinstance(obj, dict):
+        topics, docnos, values = [], [], []
+        for topic, docs in obj.items():
+            if not isinstance(docs, dict):
+                raise InputTypeError(f"a {what} dict maps each topic to {{docno: {fields[2]}}}; topic {topic!r} maps "
+                                     f"to {type(docs).__name__}")
+            for docno, value in docs.items():
+                topics.append(topic)
+                docnos.append(docno)
+                values.append(value)
+        return topics, docnos, values
+    if isinstance(obj, (str, bytes)) or not hasattr(obj, "__iter__"):
+        raise InputTypeError(f"the {what} is a DataFrame, a dict of dicts, records with {', '.join(fields)} or a "
+                             f"file path (irlab.trec.evaluate), got {type(obj).__name__}")
+    topics, docnos, values = [], [], []
+    for record in obj:
+        try:
+            topics.append(getattr(record, fields[0]))
+            docnos.append(getattr(record, fields[1]))
+            values.append(getattr(record, fields[2]))
+        except AttributeError:
+            raise InputTypeError(f"each {what} record needs the fields {', '.join(fields)} (ir_measures' "
+                                 f"{'ScoredDoc' if what == 'run' else 'Qrel'}), got {record!r:.80}") from None
+    return topics, docnos, values
+
+
+def _ids(values, what):
+    """Ids as UTF-8 bytes in a numpy S array (the readers' representation); numbers are written as text."""
+    from .limits import MAX_ID_BYTES
+
+    out = []
+    for v in values:
+        if isinstance(v, (bytes, np.bytes_)):
+            b = bytes(v)
+        elif isinstance(v, (str, int, np.integer)) and not isinstance(v, bool):
+            b = str(v).encode("utf-8", errors="surrogateescape")
+        else:
+            raise InputTypeError(f"a {what} is text (or a whole number), got {type(v).__name__} {v!r:.40}")
+        if not b or len(b) > MAX_ID_BYTES or any(c in b for c in b" \t\n\r"):
+            raise InputTypeError(f"{what} {v!r:.60} must be 1 to {MAX_ID_BYTES} bytes without spaces or line breaks "
+                                 "(a TREC id)")
+        out.append(b)
+    return np.array(out, dtype=bytes) if out else np.zeros(0, dtype="S1")
+
+
+def _indexed(topics):
+    names = np.unique(topics)
+    return names, np.searchsorted(names, topics).astype(np.int64)
+
+
+def _no_duplicates(topic_idx, docno, topics, what):
+    order = np.lexsort((docno, topic_idx))
+    t, d = topic_idx[order], docno[order]
+    same = np.flatnonzero((t[1:] == t[:-1]) & (d[1:] == d[:-1]))
+    if len(same):
+        i = order[same[0]]
+        raise InputTypeError(f"docno {docno[i].decode(errors='replace')!r} is given twice for topic "
+                             f"{topics[topic_idx[i]].decode(errors='replace')!r} in the {what}")
+    return order
+
+
+def to_run(run, runid="run"):
+    """A run in any of the accepted forms as :class:`irlab.trec.readers.Run`."""
+    from .trec.readers import Run
+
+    if isinstance(run, Run):
+        return run
+    topics, docnos, scores = _triples(run, "run", _RUN_COLUMNS, _RUN_FIELDS)
+    if not topics:
+        raise InputTypeError("the run has no rows")
+    try:
+        score = np.array(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputTypeError("every score of the run must be a number") from None
+    if len(score) and not np.isfinite(score).all():
+        bad = scores[int(np.flatnonzero(~np.isfinite(score))[0])]
+        raise InputTypeError(f"score {bad!r} of the run is not a finite number")
+    names, idx = _indexed(_ids(topics, "topic id"))
+    docno = _ids(docnos, "docno")
+    _no_duplicates(idx, docno, names, "run")
+    return Run("the run", runid, names, idx, docno, score)
+
+
+def to_qrels(qrels):
+    """Qrels in any of the accepted forms as :class:`irlab.trec.readers.Qrels`."""
+    from .trec.readers import Qrels
+
+    if isinstance(qrels, Qrels):
+        return qrels
+    topics, docnos, labels = _triples(qrels, "qrels", _QRELS_COLUMNS, _QRELS_FIELDS)
+    if not topics:
+        raise InputTypeError("the qrels have no rows")
+    grades = []
+    for label in labels:
+        if isinstance(label, bool) or not (isinstance(label, (int, np.integer)) or
+                                           (isinstance(label, (float, np.floating)) and math.isfinite(label)
+                                            and label == int(label))):
+            raise InputTypeError(f"a relevance label is a whole number (a grade), got {label!r:.40}")
+        grades.append(int(label))
+    names, idx = _indexed(_ids(topics, "topic id"))
+    docno = _ids(docnos, "docno")
+    order = _no_duplicates(idx, docno, names, "qrels")
+    grade = np.array(grades, dtype=np.int64)
+    return Qrels("the qrels", names, idx[order], docno[order], grade[order])
+
+
+class Evaluation:
+    """The values of :func:`evaluate`: ``aggregate`` (measure -> mean over the topics, or sum for counts),
+    ``per_topic`` (topic -> measure -> value), as frames (:meth:`frame`) and as ir_measures' records
+    (:meth:`metrics`). ``convention``: 'pyterrier' (columns qid, ...) or 'ir_measures' (query_id, ...)."""
+
+    def __init__(self, result, measures, convention):
+        self.result = result          # irlab.trec.EvalResult (columns named as written)
+        self.measures = list(measures)
+        self.convention = convention
+        self.aggregate = {m: result.summary[m] for m in self.measures}
+        self.per_topic = {t: {m: v[m] for m in self.measures} for t, v in result.per_topic.items()}
+
+    def metrics(self):
+        """Per-topic values as ``Metric(query_id, measure, value)``, topic by topic, measures in the order asked."""
+        return [Metric(t, m, v) for t, values in self.per_topic.items() for m, v in values.items()]
+
+    def frame(self, per_topic=False):
+        """A pandas DataFrame: the aggregate (one row, a column per measure, as pt.Experiment's), or with
+        ``per_topic`` one row per topic and measure (``qid, measure, value`` -- ``query_id`` in ir_measures')."""
+        try:
+            import pandas as pd  # deferred: pandas is an extra (irlab[pandas]); import irlab does not load it
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("Evaluation.frame() needs pandas: pip install irlab[pandas]") from None
+        if not per_topic:
+            return pd.DataFrame([self.aggregate], columns=self.measures)
+        key = "qid" if self.convention == "pyterrier" else "query_id"
+        return pd.DataFrame(self.metrics(), columns=["query_id", "measure", "value"]).rename(columns={"query_id": key})
+
+    def __repr__(self):
+        return "Evaluation(" + ", ".join(f"{m}={v:.4f}" if isinstance(v, float) else f"{m}={v}"
+                                         for m, v in self.aggregate.items()) + ")"
+
+
+def evaluate(run, qrels, measures=("AP", "nDCG@10"), *, complete=True, relevance_level=1, depth=None,
+             judged_only=False) -> Evaluation:
+    """``measures`` (ir_measures names such as nDCG@10 and AP(rel=2), or trec_eval's such as map and P.10) of
+    ``run`` judged by ``qrels``, each in any accepted form (a PyTerrier or ir_measures DataFrame, a dict of dicts,
+    records, ranx objects). ``complete``: a qrels topic the run does not answer counts 0 (ir_measures');
+    ``relevance_level``, ``depth``, ``judged_only``: trec_eval's -l, -M and -J."""
+    from .trec.named import evaluate_specs
+
+    if isinstance(measures, str):
+        measures = [measures]
+    measures = list(measures)
+    if not measures:
+        raise InputTypeError("evaluate needs at least one measure, e.g. ['nDCG@10', 'AP']")
+    result = evaluate_specs(to_qrels(qrels), to_run(run), measures, relevance_level=relevance_level, depth=depth,
+                            complete=complete, judged_only=judged_only)
+    columns = [c for c in result.columns if c != "runid"]
+    return Evaluation(result, columns, _convention(run))
+
+
+def explain(measure, run, qrels, *, topic, depth=None, **options):
+    """One topic of ``run`` explained step by step for ``measure`` (an irlab metric such as 'ndcg', or an
+    ir_measures name such as nDCG@10), as ``irlab explain MEASURE --qrels --run --topic`` explains it: the
+    topic's ranking in trec_eval's order, R and the ideal ranking from the qrels, unjudged documents as
+    non-relevant. ``options``: the metric's options by their Python names (k=10, threshold=2, persistence=0.8)."""
+    from argparse import Namespace
+
+    from .cli.explain import _ALL_OPTIONS, explain_result
+    from .conventions import ALL
+
+    args = Namespace(metric=measure, rankings=[], qrels=to_qrels(qrels), run=to_run(run), topic=str(topic),
+                     depth=None if depth is None else str(depth), user_model=False, counts=None)
+    for name in _ALL_OPTIONS + tuple(c.name for c in ALL):
+        if not hasattr(args, name):
+            setattr(args, name, None)
+    for name, value in options.items():
+        if not hasattr(args, name) or name in ("metric", "rankings", "qrels", "run", "topic"):
+            raise InputTypeError(f"explain has no option {name!r}; the options are those of irlab explain, e.g. "
+                                 "k=10, threshold=2, persistence=0.8, gain='linear'")
+        setattr(args, name, None if value is None else str(value))
+    return explain_result(args)

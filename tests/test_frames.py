@@ -1,0 +1,119 @@
+"""Runs and qrels as DataFrames, dicts and records (irlab.frames): the same values in every form, equal to
+ir_measures' calc_aggregate and iter_calc; one topic explained as irlab explain --qrels --run --topic explains it."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import irlab
+from irlab.cli import main
+from irlab.errors import InputTypeError, IrlabError
+
+pd = pytest.importorskip("pandas")
+ir_measures = pytest.importorskip("ir_measures")
+
+MEASURES = ["nDCG@10", "AP", "P(rel=2)@2", "RR", "R@3", "ERR@10", "Judged@3", "map"]
+RUN = [("401", "a", 3.0), ("401", "c", 2.0), ("401", "b", 2.0), ("401", "x", 1.0), ("402", "d", 5.0),
+       ("402", "z", 4.0), ("404", "a", 1.0)]
+QRELS = [("401", "a", 2), ("401", "b", 1), ("401", "c", 0), ("401", "e", 1), ("402", "a", 1), ("402", "d", 2),
+         ("403", "q", 1)]
+
+
+def forms():
+    """The same run and qrels in every accepted form."""
+    pt_run = pd.DataFrame(RUN, columns=["qid", "docno", "score"]).assign(rank=[0, 1, 2, 3, 0, 1, 0])
+    pt_qrels = pd.DataFrame(QRELS, columns=["qid", "docno", "label"])
+    irm_run = pd.DataFrame(RUN, columns=["query_id", "doc_id", "score"])
+    irm_qrels = pd.DataFrame(QRELS, columns=["query_id", "doc_id", "relevance"])
+    dict_run, dict_qrels = {}, {}
+    for q, d, s in RUN:
+        dict_run.setdefault(q, {})[d] = s
+    for q, d, g in QRELS:
+        dict_qrels.setdefault(q, {})[d] = g
+    tuples_run = [ir_measures.ScoredDoc(*r) for r in RUN]
+    tuples_qrels = (ir_measures.Qrel(*q) for q in QRELS)   # a generator, as ir_datasets' qrels_iter()
+    return {"pyterrier": (pt_run, pt_qrels), "ir_measures": (irm_run, irm_qrels), "dicts": (dict_run, dict_qrels),
+            "records": (tuples_run, tuples_qrels)}
+
+
+def test_every_form_gives_ir_measures_values():
+    _, (run, qrels) = next(iter(forms().items()))
+    measures = [ir_measures.parse_measure(m) for m in MEASURES[:-1]]
+    irm_run = run.rename(columns={"qid": "query_id", "docno": "doc_id"})
+    irm_qrels = qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"})
+    aggregate = ir_measures.calc_aggregate(measures, irm_qrels, irm_run)
+    per_topic = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(measures, irm_qrels, irm_run)}
+    for form, (run, qrels) in forms().items():
+        ev = irlab.evaluate(run, qrels, MEASURES)
+        for name, measure in zip(MEASURES, measures):
+            tolerance = 5.1e-6 if name.startswith("ERR") else 1e-12   # gdeval prints 5 decimals
+            assert abs(ev.aggregate[name] - aggregate[measure]) <= tolerance, (form, name)
+            for topic in ("401", "402", "403"):   # 403: judged, not in the run -- 0, as ir_measures counts it
+                assert abs(ev.per_topic[topic][name] - per_topic[topic, str(measure)]) <= tolerance, (form, name)
+        assert ev.aggregate["map"] == ev.aggregate["AP"]
+        assert set(ev.per_topic) == {"401", "402", "403"}   # 404 has no judgments: neither tool evaluates it
+
+
+def test_results_come_back_as_frames_and_records_in_the_callers_columns():
+    run, qrels = forms()["pyterrier"]
+    ev = irlab.evaluate(run, qrels, ["AP", "nDCG@10"])
+    assert list(ev.frame().columns) == ["AP", "nDCG@10"] and len(ev.frame()) == 1
+    per_topic = ev.frame(per_topic=True)
+    assert list(per_topic.columns) == ["qid", "measure", "value"] and len(per_topic) == 6
+    # 401: a(2) c(0) b(1) x, R = 3 -> AP = (1 + 2/3) / 3
+    assert per_topic.query("qid == '401' and measure == 'AP'")["value"].item() == pytest.approx((1 + 2 / 3) / 3)
+    run, qrels = forms()["ir_measures"]
+    metrics = irlab.evaluate(run, qrels, ["AP"]).metrics()
+    assert metrics[0] == ("401", "AP", pytest.approx((1 + 2 / 3) / 3)) and metrics[0].query_id == "401"
+    assert list(irlab.evaluate(run, qrels, ["AP"]).frame(per_topic=True).columns) == ["query_id", "measure", "value"]
+
+
+def test_complete_false_leaves_out_a_topic_the_run_does_not_answer():
+    run, qrels = forms()["dicts"]
+    assert set(irlab.evaluate(run, qrels, ["AP"], complete=False).per_topic) == {"401", "402"}
+
+
+@pytest.mark.parametrize("run, qrels, message", [
+    (pd.DataFrame({"qid": ["1"], "doc": ["a"], "score": [1.0]}), {"1": {"a": 1}}, "needs the columns"),
+    (pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [float("nan")]}), {"1": {"a": 1}}, "not a finite number"),
+    ({"1": {"a": 1.0}}, {"1": {"a": 1.5}}, "whole number"),
+    ([("1", "a", 1.0)], {"1": {"a": 1}}, "needs the fields"),
+    (pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}), {"1": {"a": 1}}, "given twice"),
+    ({"1": {"a b": 1.0}}, {"1": {"a": 1}}, "without spaces"),
+    ({}, {"1": {"a": 1}}, "no rows"),
+    ("run.txt", {"1": {"a": 1}}, "DataFrame, a dict of dicts"),
+])
+def test_bad_frames_are_one_clear_error(run, qrels, message):
+    with pytest.raises(InputTypeError, match=message):
+        irlab.evaluate(run, qrels, ["AP"])
+
+
+def test_a_measure_irlab_does_not_compute_is_refused():
+    run, qrels = forms()["dicts"]
+    with pytest.raises(IrlabError, match="ir_measures names it: nDCG@5"):
+        irlab.evaluate(run, qrels, ["ndcg@5"])
+
+
+def test_import_irlab_loads_neither_pandas_nor_numpy():
+    code = "import sys, irlab; print('pandas' in sys.modules, 'numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.split() == ["False",
+                                                                                                          "False"]
+
+
+def test_one_topic_of_a_frame_is_explained_as_the_files_are(tmp_path, capsys):
+    run, qrels = forms()["pyterrier"]
+    (tmp_path / "run").write_text("".join(f"{q} Q0 {d} 0 {s} r\n" for q, d, s in RUN))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in QRELS))
+    ev = irlab.evaluate(run, qrels, ["nDCG@10", "AP(rel=2)", "RBP(p=0.8)"])
+    for name in ("nDCG@10", "AP(rel=2)", "RBP(p=0.8)"):
+        result = irlab.explain(name, run, qrels, topic="401")
+        assert main(["explain", name, "--qrels", str(tmp_path / "qrels"), "--run", str(tmp_path / "run"),
+                     "--topic", "401", "--format", "json"]) == 0
+        from_files = json.loads(capsys.readouterr().out)
+        assert str(result.value) == from_files["value"] and float(result) == pytest.approx(ev.per_topic["401"][name])
+    text = irlab.explain("ndcg", run, qrels, topic=401, k=3).render("text")
+    assert "topic 401 of the run judged by the qrels" in text and "R = 3 relevant in total" in text
+    with pytest.raises(InputTypeError, match="no option 'kk'"):
+        irlab.explain("ndcg", run, qrels, topic="401", kk=3)
