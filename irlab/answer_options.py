@@ -121,6 +121,13 @@ class Tolerance:
 
     from_options = of
 
+    @property
+    def rounded_decimals(self) -> int:
+        """The fewest decimals an answer must show to be graded as a rounding of the value: ``decimals`` when the
+        question sets it, else ``min_decimals``; fewer is "rounded too coarsely". The grader (near_miss) and every
+        text that tells a student or instructor how many decimals to write read it here."""
+        return self.decimals if self.decimals is not None else self.min_decimals
+
     def describe(self) -> str:
         if self.form == "fraction":
             return "the exact value is required"

@@ -157,3 +157,59 @@ def test_answered_counts_answers_not_blank_cells(tmp_path):
                     encoding="utf-8")
     answered = _answered(grade(VARIANTS, path, SEED))
     assert answered["1", "a"] == 1 and answered["1", "b"] == 1 and answered["1", "c"] == 0
+
+
+# the too-close warning and the grader agree on the decimals an answer must show ------------------------------------
+
+def _finding(right, mistaken, tolerance):
+    from irlab.homework.diagnosis import too_close
+    from irlab.homework.mistakes import MISTAKES
+
+    found = too_close(right, tolerance, [(MISTAKES[0], mistaken)])
+    assert len(found) == 1
+    return found[0]
+
+
+def test_the_warning_never_asks_for_fewer_decimals_than_the_grader_takes():
+    from irlab.answer_options import Tolerance
+    from irlab.homework.answers import compare, near_miss, parse_answer
+
+    right, mistaken = Fraction(549, 1000), Fraction(555, 1000)  # they round apart from 1 decimal on (0.5 vs 0.6)
+    default = Tolerance()  # min_decimals = 2
+    finding = _finding(right, mistaken, default)
+    # the warning said "written to 1 or more decimals ... graded as the one it is nearer (... min_decimals = 1)",
+    # while the grader calls 0.5 "rounded too coarsely ... give at least 2"
+    assert finding.decimals == 2 == default.rounded_decimals
+    assert "An answer written to 2 or more decimals tells them apart (0.55 vs 0.56)" in finding.text()
+    assert "min_decimals = 1" not in finding.text()
+    coarse = near_miss(parse_answer("0.5"), right, default)
+    assert coarse.kind == "rounded-too-coarsely" and "give at least 2" in coarse.message
+    assert compare(parse_answer("0.55"), right, default).correct
+    # a question that takes 1 decimal as a rounding: then 1 decimal is what the warning says, and 0.5 is right
+    one = Tolerance(min_decimals=1)
+    assert _finding(right, mistaken, one).decimals == 1
+    assert compare(parse_answer("0.5"), right, one).correct
+
+
+def test_every_warning_names_a_precision_the_grader_takes():
+    import random
+
+    from irlab import exact
+    from irlab.answer_options import Tolerance
+    from irlab.homework.answers import compare, parse_answer
+    from irlab.homework.diagnosis import too_close
+    from irlab.homework.mistakes import MISTAKES
+
+    rng = random.Random(29)
+    checked = 0
+    for _ in range(400):
+        right = Fraction(rng.randint(100, 999), 1000)
+        mistaken = right + Fraction(rng.randint(-15, 15), 1000)
+        for tolerance in (Tolerance(), Tolerance(min_decimals=3), Tolerance(min_decimals=1)):
+            for finding in too_close(right, tolerance, [(MISTAKES[0], mistaken)]):
+                assert finding.decimals >= tolerance.rounded_decimals
+                # the right value written as the warning says is graded right, never "rounded too coarsely"
+                written = parse_answer(exact.decimal_text(right, finding.decimals, strip=False))
+                assert compare(written, right, tolerance).correct, (right, mistaken, finding.text())
+                checked += 1
+    assert checked > 100

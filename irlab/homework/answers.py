@@ -312,7 +312,7 @@ def near_miss(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()
         return None
     target = rational_value(expected)
     shown = parsed.decimals
-    required = tolerance.decimals if tolerance.decimals is not None else tolerance.min_decimals
+    required = tolerance.rounded_decimals
     if shown is not None and shown < required and correctly_rounded(parsed, expected):
         return NearMiss("rounded-too-coarsely",
                         f"{parsed.shown} is the right value rounded to {shown} decimal{'s' if shown != 1 else ''}; "

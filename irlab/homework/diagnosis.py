@@ -271,7 +271,7 @@ class TooClose:
         """An answer that fits both and is graded right (one decimal short of telling them apart), or None."""
         shown = self.decimals - 1
         if (shown < 0 or self.accepted.decimals is not None or not self.accepted.accept_rounded
-                or shown < self.accepted.min_decimals):
+                or shown < self.accepted.rounded_decimals):
             return None
         return exact.decimal_text(self.right, shown, strip=False)
 
@@ -400,7 +400,9 @@ def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value"
         if not answers_fit_both(right, wrong, tolerance):
             continue
         decimals, guaranteed = telling_decimals(right, wrong)
-        rtol, decimals_needed = _separating_tolerance(right, wrong, decimals, guaranteed, tolerance)
+        # never fewer decimals than the grader takes as a rounding (fewer is "rounded too coarsely")
+        decimals = max(decimals, tolerance.rounded_decimals)
+        rtol, decimals_needed = _separating_tolerance(right, wrong, decimals, max(guaranteed, decimals), tolerance)
         found.append(TooClose(mistake, correct, value, decimals_needed, guaranteed, rtol, _distinct(value, correct),
                               tolerance, symbol, where))
     return found

@@ -146,7 +146,7 @@ def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, 
     # right at the precision written, and so is a named mistake: the credit, and the mistake named
     readings = _listed([message for message, _ in fitting.readings()])
     note = (f" At the precision written it also fits {readings}; write at least "
-            f"{_decimals_to_tell(part, fitting)} decimals to show which one you computed.")
+            f"{_decimals_to_tell(part, fitting, key.tolerance)} decimals to show which one you computed.")
     return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.{note}",
                         reading="also-mistake", close_to=fitting.names)
 
@@ -224,11 +224,12 @@ def _diagnosis(key: Key, part: Part, parsed: ParsedAnswer) -> Diagnosis | None:
                     key.mistaken(part), key.path, parsed.resolution)
 
 
-def _decimals_to_tell(part: Part, diagnosis: Diagnosis) -> int:
-    """The decimals from which on the right value and every mistake named round differently."""
+def _decimals_to_tell(part: Part, diagnosis: Diagnosis, tolerance) -> int:
+    """The decimals from which on the right value and every mistake named round differently, and never fewer than
+    the question takes as a rounding (Tolerance.rounded_decimals)."""
     right = rational_value(part.value)
-    return max(telling_decimals(right, rational_value(d.mistaken_value))[0]
-               for d in (diagnosis, *diagnosis.alternatives))
+    return max(tolerance.rounded_decimals, *(telling_decimals(right, rational_value(d.mistaken_value))[0]
+                                             for d in (diagnosis, *diagnosis.alternatives)))
 
 
 def _listed(readings: list[str]) -> str:
