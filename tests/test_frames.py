@@ -117,3 +117,19 @@ def test_one_topic_of_a_frame_is_explained_as_the_files_are(tmp_path, capsys):
     assert "topic 401 of the run judged by the qrels" in text and "R = 3 relevant in total" in text
     with pytest.raises(InputTypeError, match="no option 'kk'"):
         irlab.explain("ndcg", run, qrels, topic="401", kk=3)
+
+
+def test_the_readme_notebook_example_is_real_output():
+    """The README's ```pycon``` block of irlab.evaluate and irlab.explain, run as a doctest (by hand: topic 401
+    ranks a(2) c(0) b(1), c before b on the tied score; nDCG@10 = 2.5 / (2 + 1/log2(3)) = 0.950234, AP = 5/6)."""
+    import doctest
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```pycon\n(.*?)```", readme, re.S) if "irlab.evaluate(" in b]
+    assert len(blocks) == 1
+    test = doctest.DocTestParser().get_doctest(blocks[0], {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False) == (0, len(test.examples))
