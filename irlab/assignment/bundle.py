@@ -3,7 +3,7 @@
 Gradescope (https://gradescope-autograders.readthedocs.io/en/latest/specs/) unpacks the zip into /autograder/source,
 runs ``setup.sh`` once when it builds the image and ``run_autograder`` for every submission, which finds the
 student's files in /autograder/submission and must write /autograder/results/results.json. The bundle holds the
-assignment file and its collection (paths rewritten to sit beside it), setup.sh (pip-installs irlab) and
+assignment file as it is and its collection at the same relative paths, setup.sh (pip-installs irlab) and
 run_autograder (``irlab check-eval … --gradescope /autograder/results/results.json``).
 """
 
@@ -11,44 +11,28 @@ from __future__ import annotations
 
 import io
 import shlex
-import tomllib
 import zipfile
 from pathlib import Path
 
 from .. import __version__
+from ..errors import ParameterError
 from .spec import Assignment
 
 SOURCE = "/autograder/source"
 
 
-def _toml_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def bundled_assignment(assignment: Assignment) -> tuple[str, dict]:
-    """The assignment file with qrels and runs pointing into collection/, and {name in zip: local path}."""
-    files = {"collection/" + Path(assignment.collection.qrels_path).name: assignment.collection.qrels_path}
-    runs = {}
-    for label, path in assignment.collection.run_paths:
-        name = f"collection/{label}-{Path(path).name}"
-        files[name] = path
-        runs[label] = name
-    text = Path(assignment.path).read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    lines = []
-    skipping = False
-    for line in text.splitlines():  # drop the qrels key and the [runs] table; they are written again below
-        stripped = line.strip()
-        if stripped.startswith("["):
-            skipping = stripped == "[runs]"
-        if skipping or stripped.split("=")[0].strip() == "qrels" and not stripped.startswith("#"):
-            continue
-        lines.append(line)
-    head = [f"qrels = {_toml_string(next(iter(files)))}"] if "qrels" in data else []
-    first_table = next((i for i, line in enumerate(lines) if line.strip().startswith("[")), len(lines))
-    lines[first_table:first_table] = head + ["", "[runs]"] + [f"{_toml_string(label)} = {_toml_string(name)}"
-                                                              for label, name in runs.items()] + [""]
-    return "\n".join(lines) + "\n", files
+def bundled_files(assignment: Assignment) -> dict:
+    """{name in the zip: local path} of the assignment's collection: the paths the assignment file gives, relative to
+    it, so the file is bundled as it is. A collection file outside the assignment's folder is refused."""
+    base = Path(assignment.path).resolve().parent
+    files = {}
+    for path in (assignment.collection.qrels_path, *(p for _, p in assignment.collection.run_paths)):
+        resolved = Path(path).resolve()
+        if not resolved.is_relative_to(base):
+            raise ParameterError(f"--bundle: {path} is not in the assignment's folder {base}; the bundle keeps the "
+                                 "assignment file as it is, so its qrels and runs must be below it")
+        files[resolved.relative_to(base).as_posix()] = resolved
+    return files
 
 
 def setup_script(pip: str) -> str:
@@ -69,7 +53,8 @@ def run_script() -> str:
 
 def bundle_bytes(assignment: Assignment, pip: str | None = None) -> bytes:
     """The zip: setup.sh, run_autograder, assignment.toml and collection/ at its root (not in a folder)."""
-    text, files = bundled_assignment(assignment)
+    files = bundled_files(assignment)
+    text = Path(assignment.path).read_bytes()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, content, mode in (("setup.sh", setup_script(pip or f"irlab=={__version__}"), 0o755),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from ..errors import InputFileError
+from ..errors import InputFileError, ParameterError
 from ..exercise_set import read_toml
 from ..limits import MAX_CUTOFF
 from .catalogue import BUGS, DEFAULTS, MEAN, METRIC_SETTINGS, METRICS_WITH_K, SETTINGS, Bug, check_setting
@@ -88,7 +88,10 @@ def _unknown(path, table: dict, allowed: set, where: str) -> None:
 def _settings(path, table, where: str) -> dict:
     if not isinstance(table, dict):
         _fail(path, f"{where}settings must be a table")
-    return {name: check_setting(name, choice, f"{path}: {where}settings") for name, choice in table.items()}
+    try:
+        return {name: check_setting(name, choice, f"{where}settings") for name, choice in table.items()}
+    except ParameterError as error:
+        raise InputFileError(path, None, str(error)) from None
 
 
 def _number(path, value, what: str, low, high) -> Fraction:

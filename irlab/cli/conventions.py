@@ -27,7 +27,9 @@ def add_parser(commands):
                     "score lists: tau, spearman): the exact value each computes, the irlab conventions that "
                     "reproduce it and why it differs.",
     )
-    p.add_argument("measure", help=f"one of {', '.join(MEASURES)}, or all (with --qrels/--run or --scores)")
+    p.add_argument("measure", nargs="?", help=f"one of {', '.join(MEASURES)}, or all (with --qrels/--run or --scores)")
+    p.add_argument("--bugs", action="store_true", help="list the catalogue of classic evaluator bugs irlab check-eval "
+                   "names (each: what it computes, the reference, the measures it touches)")
     p.add_argument("--scores", metavar="LIST", help="the system's scores, one per document ('0.9,0.5,0.5,0.1')")
     p.add_argument("--grades", metavar="LIST", help="the documents' grades, in the same order as --scores")
     p.add_argument("--docnos", metavar="IDS", help="document ids (trec_eval breaks ties by them; default d1, d2, …)")
@@ -119,6 +121,13 @@ def _measure_options(args) -> dict:
 
 
 def run(args) -> int:
+    if args.bugs:  # the bug catalogue is data beside the conventions (irlab.assignment.catalogue)
+        from ..assignment.catalogue import catalogue_text
+
+        sys.stdout.write(catalogue_text())
+        return 0
+    if args.measure is None:
+        raise ParameterError("give a measure (or all), or --bugs for the catalogue of evaluator bugs")
     check_paths(args, INPUTS)
     result = conventions_result(args)
     if getattr(args, "pdf", None) or getattr(args, "html", None):  # the files, and one line on stderr naming them
