@@ -213,3 +213,21 @@ def test_every_warning_names_a_precision_the_grader_takes():
                 assert compare(written, right, tolerance).correct, (right, mistaken, finding.text())
                 checked += 1
     assert checked > 100
+
+
+def test_a_manifest_keeps_the_canvas_ids_of_its_roster(tmp_path):
+    from irlab.homework.identity import read_manifest, write_manifest
+
+    roster = read_roster(LMS / "canvas-gradebook.csv")
+    path = write_manifest(tmp_path / "manifest.json", "homework-variants", VARIANTS, SEED, roster, {})
+    assert [(e.id, e.institution_id, e.canvas_id) for e in read_manifest(path).roster] == [
+        ("S-001", "S-001", "11"), ("S-002", "S-002", "12"), ("13", "", "13")]
+    report = grade(VARIANTS, LMS / "canvas-student-analysis.csv", manifest=path)
+    assert _identity_columns(report, "canvas") == [["Lovelace, Ada", "11", "S-001", "ada@example.org", ""],
+                                                   ["Hopper, Grace", "12", "S-002", "grace@example.org", ""],
+                                                   ["Student, Test", "13", "", "", ""]]
+    # irlab's own roster keeps no LMS ids: its id is the institution's id, as before
+    own = tmp_path / "roster.csv"
+    own.write_text("id,name,email\ns1,Ann Lee,ann@example.org\n", encoding="utf-8")
+    plain = write_manifest(tmp_path / "plain.json", "homework-variants", VARIANTS, SEED, read_roster(own), {})
+    assert "sis_id" not in plain.read_text() and read_manifest(plain).roster[0].institution_id == "s1"

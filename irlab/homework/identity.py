@@ -324,7 +324,8 @@ def write_manifest(path, set_id: str, set_file, seed, roster: list[RosterEntry],
     refused = refused or {}
     data = {"irlab_manifest": MANIFEST_VERSION, "set": set_id, "file": str(set_file), "sha256": file_digest(set_file),
             "seed": None if seed is None else str(seed),
-            "students": [{"id": e.id, "name": e.name, "email": e.email, "code": variant_code(set_id, e.id, seed),
+            "students": [{"id": e.id, "name": e.name, "email": e.email, **_lms_ids(e),
+                          "code": variant_code(set_id, e.id, seed),
                           **files.get(e.key, {}),
                           **({"refused_draws": refused[e.key]} if e.key in refused else {})} for e in roster]}
     if refused:
@@ -332,6 +333,13 @@ def write_manifest(path, set_id: str, set_file, seed, roster: list[RosterEntry],
     if class_files:
         data["class"] = dict(class_files)
     return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")  # whole, never through a link
+
+
+def _lms_ids(entry: RosterEntry) -> dict:
+    """The LMS ids of a roster read from an LMS's class list, kept in the manifest so that grading with it fills the
+    gradebooks' ID and SIS columns as the roster would (none for irlab's own roster)."""
+    ids = {} if entry.sis_id is None else {"sis_id": entry.sis_id}
+    return {**ids, "canvas_id": entry.canvas_id} if entry.canvas_id else ids
 
 
 def read_manifest(path) -> Manifest:
@@ -351,7 +359,9 @@ def read_manifest(path) -> Manifest:
             not isinstance(data.get("students"), list):
         raise InputFileError(path, None, "not a manifest written by irlab sheet --roster FILE --out DIR")
     try:
-        roster = [RosterEntry(str(s["id"]), str(s.get("name", "")), str(s.get("email", ""))) for s in data["students"]]
+        roster = [RosterEntry(str(s["id"]), str(s.get("name", "")), str(s.get("email", "")),
+                              sis_id=None if s.get("sis_id") is None else str(s["sis_id"]),
+                              canvas_id=str(s.get("canvas_id", ""))) for s in data["students"]]
         codes = {normalise_student(s["id"]): str(s["code"]) for s in data["students"]}
         return Manifest(path, str(data["set"]), str(data["file"]), str(data["sha256"]),
                         None if data.get("seed") is None else str(data["seed"]), roster, codes)
