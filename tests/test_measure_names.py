@@ -261,3 +261,14 @@ def test_explain_refuses_a_name_it_cannot_explain_and_a_contradicting_option(fil
     assert main(["explain", "nDCG@5", "RNNRR", "--k", "3"]) == 2
     assert "nDCG@5 sets --k 5; the option gives 3" in capsys.readouterr().err
     assert main(["explain", "nDCG@5", "3,2,0,1", "--k", "5"]) == 0
+
+
+def test_iprec_is_trec_eval_10s_where_pytrec_eval_runs_trec_eval_9(tmp_path):
+    """IPrec@x is iprec_at_recall at x as trec_eval 10.0 computes it (irlab eval's semantics); ir_measures runs
+    trec_eval 9 inside pytrec_eval, whose recall levels round differently (conventions: interpolation trec-eval-9):
+    seed 6's topic 31 has IPrec@0.3 = 0.75 here and 5/7 there."""
+    qrels, run = _collection(random.Random(6), True)
+    ours = _irlab(qrels, run, ["IPrec@0.3", "iprec_at_recall.0.3"], tmp_path)
+    assert all(v["IPrec@0.3"] == v["iprec_at_recall_0.30"] for v in ours.per_topic.values())
+    theirs = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.IPrec @ 0.3], qrels, run)}
+    assert ours.per_topic["31"]["IPrec@0.3"] == 0.75 and theirs["31"] == pytest.approx(5 / 7)
