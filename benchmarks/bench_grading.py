@@ -5,12 +5,18 @@
     python benchmarks/bench_grading.py --students 12500 --write /tmp/class.csv --generate-only
     python benchmarks/bench_grading.py --answers /tmp/class.csv  # grading only, in a fresh process
     python benchmarks/bench_grading.py --answers /tmp/class.csv --reports /tmp/after   # every format, for diff -r
+    python benchmarks/bench_grading.py --moodle 200000 --write /tmp/moodle.csv --generate-only   # an LMS export
+    python benchmarks/bench_grading.py --answers /tmp/moodle.csv --seed 2026     # graded as `irlab grade` reads it
 
 The answers are synthetic and seeded: about 60 % right (in varied forms: fractions, decimals, percentages),
 20 % one of the catalogued mistakes (so the diagnosis runs), 10 % some other wrong number, 10 % blank or
 unreadable. They are written to a temporary CSV; every cache is cleared before timing, so the wall time
 covers reading the CSV, drawing and checking 500 variants, solving 5,000 questions exactly, diagnosing the
 wrong answers and building the report (CSV and JSON written to files too).
+
+``--moodle ATTEMPTS`` writes a Moodle quiz Responses export instead (the layout irlab.lms.responses reads: one
+row per attempt, each drawn one of ``--variants`` variants of the bank, ``--slots`` questions each), answered in
+the same mix; ``--answers`` grades such an export as ``irlab grade`` does.
 
 Measurements, and where the time goes: benchmarks/README.md (section bench_grading.py).
 """
@@ -31,10 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from irlab import exact  # noqa: E402
-from irlab.homework import grade  # noqa: E402
 from irlab.homework.grading import clear_caches  # noqa: E402
+from irlab.homework.identity import variant_code  # noqa: E402
 from irlab.homework.key import answer_key  # noqa: E402
 from irlab.homework.variants import variant_set  # noqa: E402
+from irlab.lms.bank import question_name, variant_student  # noqa: E402
+from irlab.lms.responses import grade  # noqa: E402  (irlab's answers CSV or an LMS export, as `irlab grade`)
 
 
 def _written(value, rng: random.Random) -> str:
@@ -49,6 +57,55 @@ def _written(value, rng: random.Random) -> str:
     return text.replace(".", ",") if style == "comma" else text
 
 
+def _answered(key, part, rng: random.Random) -> str:
+    """One part's answer in the benchmark's mix: right, a catalogued mistake, another number, blank or unreadable."""
+    roll = rng.random()
+    if roll < 0.6:
+        return _written(part.value, rng)
+    if roll < 0.8 and key.mistaken(part):
+        _, result, _ = rng.choice(key.mistaken(part))
+        return exact.decimal_text(result.value)
+    if roll < 0.9:
+        return f"{rng.random():.3f}"
+    return rng.choice(["", "n/a", "?"])
+
+
+def make_moodle_export(path: Path, exercise_file: Path, attempts: int, seed: str, variants: int = 2,
+                       slots: int = 1) -> int:
+    """Write a Moodle quiz Responses export of ``attempts`` attempts (one row each, one student each), every one
+    drawn one of ``variants`` variants of the set's numeric one-part questions, ``slots`` questions per attempt;
+    returns the number of response cells (the answer rows irlab grades)."""
+    rng = random.Random(20261123)
+    exercise_set = variant_set(exercise_file)
+    questions = []  # (exercise, question, {variant number: key})
+    for exercise in exercise_set.exercises:
+        for question in exercise.questions:
+            keys = {n: answer_key(exercise_file, exercise.id, question.id, variant_student(n), seed)
+                    for n in range(1, variants + 1)}
+            if question.solver != "free-text" and len(keys[1].parts) == 1 and keys[1].parts[0].result is not None:
+                questions.append((exercise.id, question.id, keys))
+    names = {(e, q, n): question_name(exercise_set.id, e, q, None, variant_code(exercise_set.id, variant_student(n), seed))
+             for e, q, keys in questions for n in keys}
+    header = ["Surname", "First name", "Email address", "State", "Started on", "Completed", "Time taken", "Grade/10.00"]
+    for slot in range(1, slots + 1):
+        header += [f"Question {slot}", f"Response {slot}", f"Right answer {slot}"]
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        for number in range(attempts):
+            cells = [f"Student{number}", "A.", f"s{number:06d}@example.org", "Finished", "20 January 2026  10:00 AM",
+                     "20 January 2026  10:20 AM", "20 mins", "5.00"]
+            for slot in range(slots):
+                exercise, question, keys = questions[slot % len(questions)]
+                variant = rng.randint(1, variants)
+                key = keys[variant]
+                answer = _answered(key, key.parts[0], rng)
+                cells += [f"{names[exercise, question, variant]} What is it?", answer or "-",
+                          exact.decimal_text(key.parts[0].value)]
+            writer.writerow(cells)
+    return attempts * slots
+
+
 def make_answers(path: Path, exercise_file: Path, students: int, seed: str) -> int:
     """Write the synthetic class's answers; returns the number of answer rows."""
     rng = random.Random(20261122)
@@ -61,18 +118,7 @@ def make_answers(path: Path, exercise_file: Path, students: int, seed: str) -> i
             for exercise in variant_set(exercise_file, student, seed).exercises:
                 for question in exercise.questions:
                     key = answer_key(exercise_file, exercise.id, question.id, student, seed)
-                    pieces = []
-                    for part in key.parts:
-                        roll = rng.random()
-                        if roll < 0.6:
-                            pieces.append(_written(part.value, rng))
-                        elif roll < 0.8 and key.mistaken(part):
-                            _, result, _ = rng.choice(key.mistaken(part))
-                            pieces.append(exact.decimal_text(result.value))
-                        elif roll < 0.9:
-                            pieces.append(f"{rng.random():.3f}")
-                        else:
-                            pieces.append(rng.choice(["", "n/a", "?"]))
+                    pieces = [_answered(key, part, rng) for part in key.parts]
                     writer.writerow([student, exercise.id, question.id, "; ".join(pieces)])
                     rows += 1
     return rows
@@ -84,6 +130,10 @@ def main(argv=None) -> int:
     parser.add_argument("--file", default=str(ROOT / "exercises" / "homework-variants.toml"))
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--moodle", type=int, metavar="ATTEMPTS", help="generate a Moodle Responses export of this "
+                                                                       "many attempts instead of irlab's answers CSV")
+    parser.add_argument("--variants", type=int, default=2, help="variants drawn in the Moodle export (default 2)")
+    parser.add_argument("--slots", type=int, default=1, help="questions per attempt in the Moodle export (default 1)")
     parser.add_argument("--generate-only", action="store_true", help="only time generating the answers")
     parser.add_argument("--write", metavar="CSV", help="write the generated answers to CSV (with --generate-only: "
                                                        "generate once, grade later with --answers)")
@@ -97,15 +147,19 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         if args.answers:
             answers = Path(args.answers)
-            with answers.open(encoding="utf-8") as handle:
-                rows = sum(1 for _ in handle) - 1
-                handle.seek(0)
+            with answers.open(encoding="utf-8") as handle:  # the first column: the student, or a Moodle surname
                 args.students = len({line.split(",", 1)[0] for line in handle}) - 1
         else:
             answers = Path(args.write) if args.write else Path(tmp) / "answers.csv"
             started = time.perf_counter()
-            rows = make_answers(answers, exercise_file, args.students, args.seed)
-            print(f"generated {rows} answer rows for {args.students} students in {time.perf_counter() - started:.1f} s")
+            if args.moodle:
+                make_moodle_export(answers, exercise_file, args.moodle, args.seed, args.variants, args.slots)
+                args.students = args.moodle
+                what = f"a Moodle export of {args.moodle} attempts ({args.variants} variants, {args.slots} slots each)"
+            else:
+                rows = make_answers(answers, exercise_file, args.students, args.seed)
+                what = f"{rows} answer rows for {args.students} students"
+            print(f"generated {what} in {time.perf_counter() - started:.1f} s ({answers.stat().st_size / 1e6:.1f} MB)")
         if args.generate_only:
             return 0
         for run in range(1, args.repeat + 1):
@@ -119,7 +173,7 @@ def main(argv=None) -> int:
             total = sum(s.score for s in report.students)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
             print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall, "
-                  f"{cpu:.2f} s CPU ({1000 * cpu / rows:.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB"
+                  f"{cpu:.2f} s CPU ({1000 * cpu / len(report.rows):.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB"
                   f"{'' if args.answers else ' (answers generated in the same process)'}; "
                   f"class mean {float(total) / args.students:.3f} "
                   f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised; "

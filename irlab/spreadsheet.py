@@ -76,24 +76,60 @@ def _field(value) -> str:
     return '"' + text.replace('"', '""') + '"' if any(mark in text for mark in _QUOTED_WHEN) else text
 
 
+def _plain_field(value) -> str:
+    """A cell as SafeWriter writes it."""
+    return _field(safe_cell(value))
+
+
+def _first_field(value) -> str:
+    """A row's first cell as SafeWriter writes it: a row's first cell runs on into the next ones where the file is
+    read split at ';' (the module docstring), and into the previous row's last cell where a quoted line break is not
+    honoured: there even a negative number (a student id '-0') is a formula start, so it is written as text."""
+    cell = safe_cell(value)
+    return _field(TEXT_MARK + str(cell) if _starts_formula(str(cell)) else cell)
+
+
+_MEMO_SIZE = 4096  # distinct cells a SafeWriter remembers (then it starts again): memory bounded, repeats cheap
+
+
 class SafeWriter:
     """``csv.writer``'s ``writerow``/``writerows`` (comma-separated, lines ending in ``\\n``), every cell passed
     through :func:`safe_cell` and quoted where a spreadsheet would otherwise split it."""
 
     def __init__(self, stream):
         self._write = stream.write
+        # text -> its field as written (first cells apart): a class report repeats most of its cells (a student's id
+        # on each of their rows, a question's feedback for everyone who wrote the same), each made safe once
+        self._fields: dict = {}
+        self._first_fields: dict = {}
 
     def writerow(self, row) -> None:
-        cells = [safe_cell(value) for value in row]
-        if _starts_formula(str(cells[0])):
-            # a row's first cell runs on into the next ones where the file is read split at ';' (the docstring), and
-            # into the previous row's last cell where a quoted line break is not honoured: there even a negative
-            # number (a student id '-0') is a formula start, so it is written as text
-            cells[0] = TEXT_MARK + str(cells[0])
-        cells = [_field(cell) for cell in cells]
+        values = list(row)
+        cells = [self._field_of(values[0], self._first_fields, _first_field)]
+        cells += [self._field_of(value, self._fields, _plain_field) for value in values[1:]]
         if cells == [""]:  # as csv.writer: a row of one empty field is written "" (else it reads as no row)
             cells = ['""']
         self._write(",".join(cells) + "\n")
+
+    def joined(self, values) -> str:
+        """The cells ``values`` as writerow writes them after a row's first cell, joined by commas."""
+        return ",".join([self._field_of(value, self._fields, _plain_field) for value in values])
+
+    def write_joined(self, first, joined: str) -> None:
+        """``writerow([first, *rest])``, where ``joined`` is ``self.joined(rest)`` and rest has a cell: rows that
+        share most of their cells (a class report's) have them joined once."""
+        self._write(self._field_of(first, self._first_fields, _first_field) + "," + joined + "\n")
+
+    @staticmethod
+    def _field_of(value, memo: dict, field) -> str:
+        if type(value) is not str:
+            return field(value)
+        written = memo.get(value)
+        if written is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            written = memo[value] = field(value)
+        return written
 
     def writerows(self, rows) -> None:
         for row in rows:
