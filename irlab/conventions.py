@@ -187,6 +187,53 @@ MULTIPLE_COMPARISONS = Convention(
     "holm",
 )
 
+WILCOXON_METHOD = Convention(
+    "wilcoxon_method",
+    "How is the p-value of Wilcoxon's signed-rank test computed?",
+    (
+        Choice("exact", "enumerate the 2^n equally likely sign patterns of the ranks (tied ranks as they are): an exact "
+               "fraction (above 100 non-zero differences, the normal approximation)",
+               "p = #{sign patterns with W+ at least as extreme} / 2^n",
+               "Wilcoxon 1945; R wilcox.test(exact = TRUE) and scipy.stats.wilcoxon(method='exact'), both without ties"),
+        Choice("normal", "the normal approximation of W+, its variance corrected for tied ranks",
+               "z = (W+ - μ - c) / σ, μ = n(n+1)/4, σ² = (n(n+1)(2n+1) - Σ (t³ - t)/2) / 24",
+               "R wilcox.test(exact = FALSE); scipy.stats.wilcoxon(method='asymptotic')",
+               aliases=("approx", "asymptotic")),
+    ),
+    "exact",
+)
+
+CONTINUITY_CORRECTION = Convention(
+    "continuity_correction",
+    "Does the normal approximation of Wilcoxon's p-value move W+ half a unit towards its mean?",
+    (
+        Choice("off", "no correction", "c = 0", "scipy.stats.wilcoxon(correction=False), its default"),
+        Choice("on", "W+ moves 1/2 towards its mean: c = sign(W+ - μ)/2 two-sided, 1/2 for 'greater', -1/2 for 'less'",
+               "z = (W+ - μ - c) / σ, |c| = 1/2", "R wilcox.test(correct = TRUE), its default; "
+               "scipy.stats.wilcoxon(correction=True)"),
+    ),
+    "off",
+)
+"""Off by default: the exact p-value needs none, and irlab's approximation above 100 differences has always been
+scipy's default one; R's users ask for ``on``."""
+
+ZERO_METHOD = Convention(
+    "zero_method",
+    "What does Wilcoxon's signed-rank test do with topics whose difference is 0?",
+    (
+        Choice("drop", "drop them before ranking: n counts the non-zero differences", "rank |d_i| over d_i != 0",
+               "Wilcoxon 1945; R wilcox.test; scipy.stats.wilcoxon(zero_method='wilcox'), its default",
+               aliases=("wilcox",)),
+        Choice("pratt", "rank them with the others (they hold the smallest ranks), then leave their ranks out of W+ "
+               "and W-", "rank every |d_i|; W+ and W- over d_i != 0", "Pratt 1959; scipy.stats.wilcoxon(zero_method='pratt')"),
+        Choice("zsplit", "rank them with the others and give half of their rank sum to each of W+ and W-",
+               "W+ = Σ_{d_i > 0} rank_i + (1/2) Σ_{d_i = 0} rank_i", "scipy.stats.wilcoxon(zero_method='zsplit')"),
+    ),
+    "drop",
+)
+"""With pratt or zsplit the exact p-value is conditional on the zeros: only the signs of the non-zero differences
+are enumerated (Pratt 1959); scipy computes no exact p-value when there are zeros."""
+
 GMAP_FLOOR = Convention(
     "gmap_floor",
     "What does GMAP do with a query whose average precision is 0?",
@@ -300,5 +347,5 @@ COMPARED_ONLY = (SPEARMAN_TIES,)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, ERR_PROBABILITY, TIES, DIVERSITY_NORMALISATION)
+       ALTERNATIVE, WILCOXON_METHOD, CONTINUITY_CORRECTION, ZERO_METHOD, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, ERR_PROBABILITY, TIES, DIVERSITY_NORMALISATION)
 BY_NAME = {convention.name: convention for convention in ALL}

@@ -28,6 +28,7 @@ from .exact import parse_number
 from .metrics import METRICS, get_metric
 from .metrics.weighted_kappa import parse_categories
 from .metrics.dcg import parse_gains
+from .metrics.significance import QUANTITIES, QUANTITY_ALIASES
 from .metrics.diversity import IntentRanking
 from .outputs import write_text
 from .ranking import Ranking, parse_ids, read_scores
@@ -343,6 +344,10 @@ def _metric_keys() -> list[Key]:
         "weights": (_choice(("linear", "quadratic")), "linear \\| quadratic"),
         "alpha": (_number(0, 1, low_open=True), "number in (0, 1] (0.5, \"1/2\")"),
     }
+    quantities = {name: tuple(known) + tuple(a for a, key in QUANTITY_ALIASES.items() if key in known)
+                  for name, known in QUANTITIES.items()}
+    ranges["quantity"] = (_choice(tuple(dict.fromkeys(q for known in quantities.values() for q in known))),
+                          "; ".join(name + ": " + " \\| ".join(known) for name, known in QUANTITIES.items()))
     keys, seen = [], {}
     for metric in METRICS:
         for parameter in metric.parameters:
@@ -351,7 +356,8 @@ def _metric_keys() -> list[Key]:
             seen.setdefault(("c", convention.name), (convention, []))[1].append(metric.name)
     also = {"k": ("compare-systems",), "beta": ("compare-systems",)}  # options the solver passes to its metric
     # F's β > 0 (F_0 would ignore recall); Q-measure's β weighs the gain, and β = 0 is AP (Sakai 2004, §2)
-    by_solver = {"beta": (("q-measure", _number(0, limits.MAX_BETA)),)}
+    by_solver = {"beta": (("q-measure", _number(0, limits.MAX_BETA)),),
+                 "quantity": tuple((name, _choice(known)) for name, known in quantities.items())}
     for (sort, name), (declared, metrics) in seen.items():
         metrics = metrics + list(also.get(name, ()))
         if sort == "p":

@@ -73,6 +73,8 @@ def add_parser(commands) -> None:
                         "sdcg, inst and insq always are)")
     params.add_argument("--alpha", metavar="A", help="diversity (alpha-ndcg, err-ia, …): α in (0, 1], the chance a "
                         "relevant document satisfies; a subtopic seen c times gains (1-α)^c (default 1/2, ndeval's)")
+    params.add_argument("--quantity", metavar="Q", help="t-test, wilcoxon, sign-test: the answer, p (default) or a "
+                        "statistic: t, df; w-plus (R's V), w-minus, z; n-plus, n-minus, n (irlab metrics lists them)")
     params.add_argument("--judges", metavar="COLUMNS", help="fleiss/pairwise-kappa: every judge's column, ';' between "
                         "judges ('1,1,0; 1,0,0; 1,1,1')")
     params.add_argument("--a", metavar="IDS", help="kendall/spearman: first ranking of document ids; kendall-tau/"
@@ -112,7 +114,7 @@ def run(args) -> int:
 
 _RANKING_OPTIONS = ("relevant", "unretrieved", "collection", "threshold", "qrels", "run", "topic", "depth")
 _INTENT_OPTIONS = ("unretrieved", "threshold", "qrels", "run", "topic", "depth")  # an intent ranking, or TREC files
-_ALL_OPTIONS = _RANKING_OPTIONS + ("alpha",) + ("scores", "k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights", "target", "max_depth")
+_ALL_OPTIONS = _RANKING_OPTIONS + ("alpha",) + ("scores", "k", "recall_level", "beta", "max_grade", "gains", "log_base", "judge1", "judge2", "a", "b", "counts", "judges", "persistence", "levels", "weights", "target", "max_depth", "quantity")
 
 
 def _check_options(args, metric):

@@ -268,21 +268,27 @@ METRICS += (
            parameters=(K,), aliases=("precision-ia",)),
 )
 
-# paired significance tests: two systems' scores on the same topics (--a, --b); the answer is a p-value
+# paired significance tests: two systems' scores on the same topics (--a, --b); the answer is the p-value, or the
+# statistic the question asks for (quantity: QUANTITIES of irlab.metrics.significance)
+QUANTITY = Parameter("quantity", "choice", "paired tests: the answer, p (default) or a statistic: t-test t, df, "
+                     "mean-difference, effect-size; wilcoxon w-plus (R's V), w-minus, w, statistic (scipy's), z "
+                     "(normal approximation); sign-test n-plus, n-minus, n", "p")
+WILCOXON_CONVENTIONS = (conv.ALTERNATIVE, conv.WILCOXON_METHOD, conv.CONTINUITY_CORRECTION, conv.ZERO_METHOD)
 METRICS += (
     Metric("t-test", "Paired t-test (p-value)", "t = d_mean / (s / √n), df = n - 1",
            r"t = \frac{\bar d}{s / \sqrt{n}},\ \mathrm{df} = n - 1", t_test,
-           "Student 1908; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.ttest_rel", inputs="paired-values",
-           conventions=(conv.ALTERNATIVE,)),
-    Metric("wilcoxon", "Wilcoxon signed-rank test (p-value, exact up to 100 topics)",
-           "W+ = Σ_{d_i > 0} rank(|d_i|); p from the 2^n sign patterns of the ranks",
+           "Student 1908; Croft, Metzler & Strohman 2010 §8.6.1; R t.test(paired = TRUE); scipy.stats.ttest_rel",
+           inputs="paired-values", parameters=(QUANTITY,), conventions=(conv.ALTERNATIVE,)),
+    Metric("wilcoxon", "Wilcoxon signed-rank test (p-value, exact up to 100 topics, or normal approximation)",
+           "W+ = Σ_{d_i > 0} rank(|d_i|); p from the 2^n sign patterns of the ranks, or from z = (W+ - μ - c) / σ",
            r"W^{+} = \sum_{d_i > 0} \mathrm{rank}(|d_i|)", wilcoxon_test,
-           "Wilcoxon 1945; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.wilcoxon", inputs="paired-values",
-           conventions=(conv.ALTERNATIVE,), aliases=("signed-rank",)),
+           "Wilcoxon 1945; Pratt 1959; Croft, Metzler & Strohman 2010 §8.6.1; R wilcox.test(paired = TRUE); "
+           "scipy.stats.wilcoxon", inputs="paired-values", parameters=(QUANTITY,), conventions=WILCOXON_CONVENTIONS,
+           aliases=("signed-rank",)),
     Metric("sign-test", "Sign test (exact binomial p-value)", "p = Σ C(n, i) / 2^n over the tail of n+ wins in n",
            r"p = \sum_{i \in \mathrm{tail}} \binom{n}{i} 2^{-n}", sign_test,
            "Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.binomtest", inputs="paired-values",
-           conventions=(conv.ALTERNATIVE,), aliases=("sign",)),
+           parameters=(QUANTITY,), conventions=(conv.ALTERNATIVE,), aliases=("sign",)),
     Metric("permutation-test", "Randomisation (permutation) test of the mean difference (exact up to 20 topics)",
            "p = #{sign assignments s : mean(s_i d_i) at least as extreme as d_mean} / 2^n",
            r"p = \frac{\#\{s : \mathrm{mean}(s_i d_i) \text{ at least as extreme as } \bar d\}}{2^n}", permutation_test,

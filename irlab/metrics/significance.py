@@ -32,7 +32,8 @@ from ..document import Note, Table
 from ..errors import LimitError, ParameterError, RankingError
 from ..limits import MAX_SAMPLED_WORK, MAX_TOPICS
 from ..metric import Result, check_fraction
-from ..trace import Traced, mean, minimum, total
+from ..trace import Traced, call, mean, minimum, total
+from ..trace import steps as traced_steps
 from .scores import average_ranks, read_scores, traced_sqrt
 
 EXACT_PERMUTATION_LIMIT = 20  # 2^20 sign assignments: enumerated exactly; above, a seeded sample
@@ -144,18 +145,50 @@ def _conclusion(p, alpha, choice, what, names=("A", "B")) -> Note:
                            f"that {first} and {second} are equally good, only that these topics do not show a difference.")
 
 
-def _result(metric, title, p, pairs, choice, alpha, what, *, tables=(), notes=(), support=(), ranks=None):
+def _result(metric, title, p, pairs, choice, alpha, what, *, tables=(), notes=(), support=(), ranks=None,
+            quantity="p", conventions=None):
+    """The test explained, answering ``quantity`` (a key of QUANTITIES[metric]): the p-value, or a statistic whose
+    steps are the same, with the p-value and the decision still shown after it."""
     context = (f"Systems {pairs.names[0]} and {pairs.names[1]} on {pairs.n} topics; "
                f"d = {pairs.names[0]} - {pairs.names[1]}; H0: {what}; alternative: {choice.summary}.")
     notes = list(notes) + [_conclusion(p.value, alpha, choice, what, pairs.names)]
-    return Result(metric, title, p, context=context, conventions={"alternative": choice},
-                  parameters={"alpha": alpha}, tables=[pairs.table(ranks)] + list(tables), notes=notes,
-                  support=support)
+    answer, support = p, list(support)
+    if quantity != "p":
+        worked = {node.symbol: node for node in traced_steps(*support, p)}
+        answer = next(worked[symbol] for symbol in QUANTITIES[metric][quantity].split("|") if symbol in worked)
+        support.append(p)  # the p-value and its decision are still worked out, after the answer's own steps
+    return Result(metric, title, answer, context=context, conventions={"alternative": choice, **(conventions or {})},
+                  parameters={"alpha": alpha, "quantity": None if quantity == "p" else quantity},
+                  tables=[pairs.table(ranks)] + list(tables), notes=notes, support=support)
+
+
+# what each test can answer: quantity -> the symbol of its step (the p-value by default; 'T|W+': T where there is
+# one, two-sided, else W+, as scipy's statistic); exercise sets ask with quantity = "w-plus", irlab explain --quantity
+QUANTITIES = {
+    "t-test": {"p": "p", "statistic": "t", "t": "t", "df": "df", "mean-difference": "d_mean", "effect-size": "d_z"},
+    "wilcoxon": {"p": "p", "statistic": "T|W+", "w-plus": "W+", "w-minus": "W-", "w": "w", "z": "z"},
+    "sign-test": {"p": "p", "statistic": "n+", "n-plus": "n+", "n-minus": "n-", "n": "n"},
+}
+QUANTITY_ALIASES = {"v": "w-plus", "w+": "w-plus", "w-": "w-minus", "p-value": "p", "k": "n-plus"}  # R's V, scipy's k
+
+
+def quantity_key(metric: str, quantity) -> str:
+    """The quantity ``metric`` is asked for, checked: a key of QUANTITIES[metric] (or an alias such as R's 'V')."""
+    if quantity is None:
+        return "p"
+    known = QUANTITIES[metric]
+    if not isinstance(quantity, str):
+        raise ParameterError(f"quantity is one of {', '.join(known)}, got {type(quantity).__name__} {quantity!r:.40}")
+    key = quantity.strip().lower().replace("_", "-")
+    key = QUANTITY_ALIASES.get(key, key)
+    if key not in known:
+        raise ParameterError(f"{metric} answers quantity {', '.join(known)}; got {quantity!r:.40}")
+    return key
 
 
 # the sign test ---------------------------------------------------------------------------------------
 
-def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
+def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B"), quantity=None) -> Result:
     """Sign test: how many topics does A win? Under H0 each non-tied topic is a fair coin.
 
     n+ topics have d > 0 and n- have d < 0 (ties are dropped), n = n+ + n-; with X ~ Binomial(n, 1/2),
@@ -168,6 +201,7 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
     Fraction(1, 16)
     """
     pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
+    quantity = quantity_key("sign-test", quantity)
     wins, losses = sum(1 for x in d if x > 0), sum(1 for x in d if x < 0)
     n = wins + losses
     if n == 0:
@@ -204,7 +238,7 @@ def sign_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result
     notes = [Note("assumption", f"{tied} tied topic{'s' * (tied != 1)} dropped")] if tied else []
     return _result("sign-test", "Sign test", p, pairs, choice, alpha,
                    "each non-tied topic is equally likely to favour either system",
-                   tables=tables, notes=notes, support=[n_node])
+                   tables=tables, notes=notes, support=[n_node], quantity=quantity)
 
 
 def _binomial_sum(n: int, tail: range) -> int:
@@ -336,72 +370,142 @@ def _rank_sum_counts(doubled_ranks) -> list[int]:
     return counts
 
 
-def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
+def wilcoxon_test(a, b, alternative=None, *, alpha=None, names=("A", "B"), quantity=None, wilcoxon_method=None,
+                  continuity_correction=None, zero_method=None) -> Result:
     """Wilcoxon signed-rank test: rank |d_i| (zeros dropped, ties share their mean rank) and sum the ranks of d > 0.
 
-    W+ = Σ_{d_i > 0} rank_i and W- = Σ_{d_i < 0} rank_i. Under H0 each rank is as likely to carry + as -,
+    W+ = Σ_{d_i > 0} rank_i (R's V) and W- = Σ_{d_i < 0} rank_i. Under H0 each rank is as likely to carry + as -,
     so the 2^n sign patterns of the ranks give W+'s null distribution, enumerated exactly (p a fraction) up to
     100 non-zero differences; p = P(W+ >= w+) for 'greater', P(W+ <= w+) for 'less', and
-    min(1, 2 · P(W+ <= min(w+, w-))) two-sided. Above 100, scipy's normal approximation. Croft, Metzler &
-    Strohman (2010, §8.6.1) state the test with the signed-rank sum w = Σ sign(d_i) · rank_i = W+ - W- instead,
-    shown as a step: since W+ + W- = n(n + 1)/2 is fixed, w = 2 W+ - n(n + 1)/2 and the same tails follow.
+    min(1, 2 · P(W+ <= min(w+, w-))) two-sided. With ``wilcoxon_method='normal'`` (and above 100 differences) p is
+    read off the normal approximation z = (W+ - μ - c) / σ, σ corrected for tied ranks, c the continuity correction
+    (``continuity_correction``: off as scipy, on as R). ``zero_method`` drops zero differences (R, scipy's 'wilcox')
+    or ranks them ('pratt', 'zsplit'). Croft, Metzler & Strohman (2010, §8.6.1) state the test with the signed-rank
+    sum w = Σ sign(d_i) · rank_i = W+ - W- instead, shown as a step. ``quantity`` picks the answer: p (default),
+    w-plus (V), w-minus, statistic (scipy's: T = min(W+, W-) two-sided, else W+), w, or z.
 
-    Reference: Wilcoxon 1945; Croft, Metzler & Strohman 2010 §8.6.1; scipy.stats.wilcoxon (zero_method='wilcox').
+    Reference: Wilcoxon 1945; Pratt 1959; Croft, Metzler & Strohman 2010 §8.6.1; R wilcox.test;
+    scipy.stats.wilcoxon.
 
     >>> wilcoxon_test("0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1", "greater").value
     Fraction(1, 16)
     """
     pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
+    quantity = quantity_key("wilcoxon", quantity)
+    method = conv.WILCOXON_METHOD.choice(wilcoxon_method)
+    correction = conv.CONTINUITY_CORRECTION.choice(continuity_correction)
+    zeros = conv.ZERO_METHOD.choice(zero_method)
     kept = [i for i, x in enumerate(d) if x != 0]
     if not kept:
         raise ParameterError("the signed-rank test needs at least one topic where the systems differ; every topic is a tie")
-    kept_ranks = average_ranks([abs(d[i]) for i in kept])
+    ranked = kept if zeros.key == "drop" else list(range(pairs.n))  # pratt and zsplit rank the zeros too
     ranks = [None] * pairs.n
-    for i, r in zip(kept, kept_ranks):
+    for i, r in zip(ranked, average_ranks([abs(d[i]) for i in ranked])):
         ranks[i] = r
     n = len(kept)
-    w_plus = total([Traced(ranks[i]) for i in kept if d[i] > 0], "W+", "Sum of the ranks of the positive differences")
-    w_minus = total([Traced(ranks[i]) for i in kept if d[i] < 0], "W-", "Sum of the ranks of the negative differences")
+    positive = total([Traced(ranks[i]) for i in kept if d[i] > 0], "W+", "Sum of the ranks of the positive differences")
+    negative = total([Traced(ranks[i]) for i in kept if d[i] < 0], "W-", "Sum of the ranks of the negative differences")
+    w_plus, w_minus = positive, negative
+    if zeros.key == "zsplit" and n < pairs.n:
+        half = (total([Traced(ranks[i]) for i in range(pairs.n) if d[i] == 0]) / 2).named(
+            "Z/2", "Half the sum of the ranks of the zero differences (zsplit)")
+        positive.named("W+_d", "Sum of the ranks of the positive differences")
+        negative.named("W-_d", "Sum of the ranks of the negative differences")
+        w_plus = (positive + half).named("W+", "W+ with half the zero differences' ranks")
+        w_minus = (negative + half).named("W-", "W- with half the zero differences' ranks")
     signed_sum = (w_plus - w_minus).named("w", "Signed-rank sum w = Σ sign(d_i) · rank_i = W+ - W- "
                                                "(Croft, Metzler & Strohman 2010 §8.6.1)")
-    if choice.key == "two-sided":
-        statistic = minimum([w_plus, w_minus], "T", "Test statistic: the smaller rank sum")
+    statistic = minimum([w_plus, w_minus], "T", "Test statistic: the smaller rank sum") \
+        if choice.key == "two-sided" else w_plus
+    notes = []
+    if n < pairs.n:
+        notes.append(Note("assumption", {
+            "drop": f"{pairs.n - n} zero difference(s) dropped before ranking (Wilcoxon 1945)",
+            "pratt": f"{pairs.n - n} zero difference(s) ranked with the others, their ranks then left out of W+ and W- "
+                     "(Pratt 1959)",
+            "zsplit": f"{pairs.n - n} zero difference(s) ranked with the others, half their rank sum given to each of "
+                      "W+ and W-"}[zeros.key]))
+    if len({ranks[i] for i in kept}) < n:
+        notes.append(Note("assumption", "tied |d| share the mean of their ranks"
+                          + ("; the exact null distribution is enumerated for these tied ranks"
+                             if method.key == "exact" else "")))
+    conventions = {"wilcoxon_method": method, "zero_method": zeros}
+    if method.key == "exact" and n <= EXACT_WILCOXON_LIMIT:
+        p = _wilcoxon_exact_p(positive, negative, [ranks[i] for i in kept], choice, n < pairs.n)
     else:
-        statistic = w_plus
-    notes = [Note("assumption", f"{pairs.n - n} zero difference(s) dropped before ranking (Wilcoxon 1945)")] if n < pairs.n else []
-    if len(set(kept_ranks)) < n:
-        notes.append(Note("assumption", "tied |d| share the mean of their ranks; the exact null distribution is "
-                                        "enumerated for these tied ranks"))
-    if n <= EXACT_WILCOXON_LIMIT:
-        doubled = [int(2 * r) for r in kept_ranks]
-        counts = _rank_sum_counts(doubled)
-        target = int(2 * w_plus.value)
-        if choice.key == "greater":
-            extreme = sum(counts[target:])
-        elif choice.key == "less":
-            extreme = sum(counts[:target + 1])
-        else:
-            extreme = sum(counts[:int(2 * statistic.value) + 1])
-        tail_text = {"greater": "P(W+ >= w+)", "less": "P(W+ <= w+)", "two-sided": "P(W+ <= T)"}[choice.key]
-        m = Traced(extreme, "m", f"Sign patterns of the ranks with {tail_text.replace('P(', '').rstrip(')')}")
-        patterns = Traced(2 ** n, "2^n", "Equally likely sign patterns of the ranks under H0")
-        if choice.key == "two-sided":
-            tail = (m / patterns).named("P_tail", f"Exact tail {tail_text}")
-            p = minimum([1, 2 * tail]).named("p", "p-value (both tails)")
-        else:
-            p = (m / patterns).named("p", f"p-value: the exact tail {tail_text}")
-        support = [signed_sum, statistic]
-    else:
-        stats = _scipy_stats()
-        xs = [exact.to_float(x) for x in pairs.a]
-        ys = [exact.to_float(y) for y in pairs.b]
-        found = stats.wilcoxon(xs, ys, alternative=choice.key, method="approx")
-        p = Traced(_float(found.pvalue), "p", "p-value (normal approximation with tie correction, scipy.stats.wilcoxon)")
-        notes.append(Note("assumption", f"{n} non-zero differences: too many to enumerate, so the p-value is "
-                                        "scipy's normal approximation with tie correction"))
-        support = [signed_sum, statistic]
+        if method.key == "exact":
+            notes.append(Note("assumption", f"{n} non-zero differences: too many to enumerate (irlab enumerates up to "
+                                            f"{EXACT_WILCOXON_LIMIT}), so the p-value is the normal approximation"))
+        conventions["continuity_correction"] = correction
+        p = _wilcoxon_normal_p(w_plus, pairs, d, ranks, zeros, correction, choice)
+    if quantity == "z" and "continuity_correction" not in conventions:
+        raise ParameterError("z is the statistic of the normal approximation: ask for it with wilcoxon_method = normal "
+                             "(--wilcoxon-method normal)")
     return _result("wilcoxon", "Wilcoxon signed-rank test", p, pairs, choice, alpha,
-                   "the differences are symmetric around 0", notes=notes, support=support, ranks=ranks)
+                   "the differences are symmetric around 0", notes=notes, support=[signed_sum, statistic],
+                   ranks=ranks, quantity=quantity, conventions=conventions)
+
+
+def _wilcoxon_exact_p(positive, negative, kept_ranks, choice, conditional) -> Traced:
+    """p from the 2^n sign patterns of the non-zero differences' ranks (those patterns only, given the zeros)."""
+    doubled = [int(2 * r) for r in kept_ranks]
+    counts = _rank_sum_counts(doubled)
+    target = int(2 * positive.value)
+    if choice.key == "greater":
+        extreme = sum(counts[target:])
+    elif choice.key == "less":
+        extreme = sum(counts[:target + 1])
+    else:
+        extreme = sum(counts[:int(2 * min(positive.value, negative.value)) + 1])
+    tail_text = {"greater": "P(W+ >= w+)", "less": "P(W+ <= w+)", "two-sided": "P(W+ <= T)"}[choice.key]
+    m = Traced(extreme, "m", f"Sign patterns of the ranks with {tail_text.replace('P(', '').rstrip(')')}"
+               + (" (the zero differences' ranks held fixed)" if conditional else ""))
+    patterns = Traced(2 ** len(kept_ranks), "2^n", "Equally likely sign patterns of the ranks under H0")
+    if choice.key == "two-sided":
+        tail = (m / patterns).named("P_tail", f"Exact tail {tail_text}")
+        return minimum([1, 2 * tail]).named("p", "p-value (both tails)")
+    return (m / patterns).named("p", f"p-value: the exact tail {tail_text}")
+
+
+def _wilcoxon_normal_p(w_plus, pairs, d, ranks, zeros, correction, choice) -> Traced:
+    """p from the normal approximation of W+: mean and variance of W+ under H0 over the ranked differences, the
+    variance less Σ (t³ - t)/48 for each group of t tied |d| (R wilcox.test, scipy.stats.wilcoxon)."""
+    ranked = [i for i in range(pairs.n) if ranks[i] is not None]
+    count = len(ranked)
+    zero_count = sum(1 for i in ranked if d[i] == 0) if zeros.key == "pratt" else 0
+    groups = {}
+    for i in ranked:
+        if not (zeros.key == "pratt" and d[i] == 0):  # pratt: the zeros' ranks are not part of the statistic
+            groups[abs(d[i])] = groups.get(abs(d[i]), 0) + 1
+    ties = sum(t ** 3 - t for t in groups.values())
+    mu_value = Fraction(count * (count + 1) - zero_count * (zero_count + 1), 4)
+    mu = Traced(mu_value, "μ", "Mean of W+ under H0: n(n+1)/4" + (" less n0(n0+1)/4 for the n0 ranked zeros (pratt)"
+                                                               if zero_count else ""))
+    variance = Traced(Fraction(count * (count + 1) * (2 * count + 1) - zero_count * (zero_count + 1) * (2 * zero_count + 1)
+                               - Fraction(ties, 2), 24), "σ²",
+                      "Variance of W+ under H0: (n(n+1)(2n+1) - Σ (t³ - t)/2) / 24, t the size of each group of tied |d|"
+                      + (", less n0(n0+1)(2n0+1)/24 for the zeros (pratt)" if zero_count else ""))
+    sigma = traced_sqrt(variance, "σ", "Standard deviation of W+ under H0")
+    shift = w_plus - mu
+    if correction.key == "on":
+        sign = {"greater": 1, "less": -1}.get(choice.key, (w_plus.value > mu_value) - (w_plus.value < mu_value))
+        c = Traced(Fraction(sign, 2), "c", "Continuity correction: W+ moves 1/2 towards its mean")
+        shift = shift - c
+    z = (shift / sigma).named("z", "Normal score of W+")
+    z_float = exact.to_float(z.value)
+    standard = "Φ the standard normal distribution function, from the complementary error function"
+    if choice.key == "greater":
+        return call("Φ", [-z], _float(_normal_sf(z_float)), "p", f"p-value: P(Z >= z) = Φ(-z), {standard}")
+    if choice.key == "less":
+        return call("Φ", [z], _float(_normal_sf(-z_float)), "p", f"p-value: P(Z <= z) = Φ(z), {standard}")
+    tail = call("Φ", [-z if z_float > 0 else z], _float(_normal_sf(abs(z_float))), "P_tail",
+                f"One tail: P(Z >= |z|) = Φ(-|z|), {standard}")
+    return (2 * tail).named("p", "p-value (both tails)")
+
+
+def _normal_sf(z: float) -> float:
+    """P(Z >= z) for a standard normal Z, from the complementary error function (accurate far into the tail)."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
 
 
 def _float(value):
@@ -413,7 +517,7 @@ def _float(value):
 
 # the paired t-test ------------------------------------------------------------------------------------
 
-def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
+def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B"), quantity=None) -> Result:
     """Paired t-test: t = d_mean / (s / √n) with n - 1 degrees of freedom.
 
     d_mean = Σ d_i / n, s² = Σ (d_i - d_mean)² / (n - 1); t is exact (a square root), the p-value is read off Student's t
@@ -427,6 +531,7 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     (Fraction(7, 200), 2*sqrt(70)/7, 0.0751)
     """
     pairs, choice, alpha, d = _test_inputs(a, b, names, alternative, alpha)
+    quantity = quantity_key("t-test", quantity)
     n = pairs.n
     if n < 2:
         raise ParameterError("the t-test needs at least two topics (it estimates the spread of the differences)")
@@ -455,7 +560,7 @@ def t_test(a, b, alternative=None, *, alpha=None, names=("A", "B")) -> Result:
     notes = [Note("assumption", "the t-test assumes the differences are roughly normal; with few topics, "
                                 "prefer the randomisation test (Smucker, Allan & Carterette 2007)")]
     return _result("t-test", "Paired t-test", p, pairs, choice, alpha, "the mean difference is 0",
-                   notes=notes, support=[*support, t])
+                   notes=notes, support=[*support, t], quantity=quantity)
 
 
 # bootstrap confidence interval ------------------------------------------------------------------------
