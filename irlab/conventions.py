@@ -234,6 +234,21 @@ ZERO_METHOD = Convention(
 """With pratt or zsplit the exact p-value is conditional on the zeros: only the signs of the non-zero differences
 are enumerated (Pratt 1959); scipy computes no exact p-value when there are zeros."""
 
+EMPTY_RANKING = Convention(
+    "empty_ranking",
+    "What is a metric's value for a ranking with no documents (a system that returned nothing)?",
+    (
+        Choice("refuse", "refuse it: in an exercise an empty list is more often a slip than a question",
+               "no value; the exercise or the command names the empty ranking", "irlab's default"),
+        Choice("zero", "the system retrieved nothing: the metric on no documents (hits 0, AP 0, nDCG 0); a quotient "
+               "over the documents retrieved (precision without k, F, AUC) is 0; the query stays in the mean",
+               "metric(empty ranking) = 0", "trec_eval -c (irlab eval -c); Spark RankingMetrics; ir_measures"),
+    ),
+    "refuse",
+)
+"""Refuse by default: a teacher who writes "" most likely forgot the ranking; one who means "the system returned
+nothing" says so with empty_ranking = zero (and may write the ranking as "-")."""
+
 GMAP_FLOOR = Convention(
     "gmap_floor",
     "What does GMAP do with a query whose average precision is 0?",
@@ -347,5 +362,6 @@ COMPARED_ONLY = (SPEARMAN_TIES,)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
-       ALTERNATIVE, WILCOXON_METHOD, CONTINUITY_CORRECTION, ZERO_METHOD, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, ERR_PROBABILITY, TIES, DIVERSITY_NORMALISATION)
+       ALTERNATIVE, WILCOXON_METHOD, CONTINUITY_CORRECTION, ZERO_METHOD, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, ERR_PROBABILITY, TIES, DIVERSITY_NORMALISATION,
+       EMPTY_RANKING)
 BY_NAME = {convention.name: convention for convention in ALL}

@@ -46,7 +46,7 @@ def illustrate(metric: str, rankings=(), judges=None, options=None) -> list[Figu
     if metric == "kappa" and judges is not None:
         fig = plots.kappa_table(*judges, kappa_marginals=options.get("kappa_marginals"))
         return [figure(fig, "Contingency table of the two judges")]
-    if len(rankings) != 1:
+    if len(rankings) != 1 or getattr(rankings[0], "is_empty", False):  # an empty ranking: nothing to draw
         return []
     (ranking,) = rankings
     if metric in _PR_CURVE and ranking.total_relevant > 0:

@@ -70,8 +70,6 @@ class Ranking:
     def __post_init__(self):
         object.__setattr__(self, "grades", _sequence(self.grades, "the grades of a Ranking"))
         object.__setattr__(self, "unretrieved", _sequence(self.unretrieved, "unretrieved (grades of judged documents not retrieved)"))
-        if not self.grades:
-            raise RankingError("the ranking is empty: give at least one judged document")
         check_at_most(len(self.grades), MAX_RANKS, "the length of a ranking")
         check_at_most(len(self.unretrieved), MAX_RANKS, "the number of judged documents not retrieved")
         for position, grade in enumerate(self.grades, 1):
@@ -119,6 +117,8 @@ class Ranking:
             raise InputTypeError(f"a ranking must be written as text ('RNNRR' or '3,2,0,1'), got {type(text).__name__} "
                                  f"{_clip(text)}; Ranking.from_grades takes a list of grades")
         check_at_most(len(text), MAX_TEXT, "the length of a ranking as written (characters)")
+        if text.strip() == "-":  # the system returned nothing, written as such (a metric's empty_ranking convention)
+            return cls((), text="-", binary=True, **known)
         if re.search(r"[0-9]", text):
             return cls.from_grades(_parse_grades(text, "ranking"), text=text.strip(), **known)
         return cls.from_string(text, **known)
@@ -146,8 +146,6 @@ class Ranking:
                     "(write R for relevant, N for non-relevant, U for unjudged (not in the pool), S for in the pool but "
                     "sampled out)"
                 )
-        if not grades:
-            raise RankingError("the ranking is empty: give at least one R or N")
         if unjudged:
             one, outside = len(unjudged) == 1, len(unjudged) - len(sampled_out)
             kinds = "; ".join(f"{count} {kind}" for count, kind in ((outside, "U, outside the pool"),
@@ -198,6 +196,11 @@ class Ranking:
     @property
     def retrieved(self) -> int:
         return len(self.grades)
+
+    @property
+    def is_empty(self) -> bool:
+        """No document retrieved: what a metric does with it is its empty_ranking convention."""
+        return not self.grades
 
     @property
     def relevant_retrieved(self) -> int:
@@ -303,9 +306,13 @@ def as_ranking(value) -> Ranking:
 
 def accepting_text(metric):
     """``metric`` as the public API offers it: its ranking may also be written as text (``irlab.precision("RNR")``)."""
+    from .metrics.empty import scoring_empty  # deferred: the metrics import this module
+
+    scored = scoring_empty(metric, metric.__name__)
+
     @wraps(metric)
     def checked(ranking, *args, **options):
-        return metric(as_ranking(ranking), *args, **options)
+        return scored(as_ranking(ranking), *args, **options)
 
     return checked
 

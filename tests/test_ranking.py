@@ -30,8 +30,6 @@ def test_total_relevant_from_unretrieved_grades():
     "text, message",
     [
         ("RNXR", "unexpected character 'X' at position 3"),
-        ("", "empty"),
-        ("  |  ", "empty"),
         ("3,-1,2", "negative grade -1 at position 2"),
         ("3,a,2", "item 2 'a' is not an integer grade"),
     ],
@@ -39,6 +37,15 @@ def test_total_relevant_from_unretrieved_grades():
 def test_bad_rankings_are_named(text, message):
     with pytest.raises(RankingError, match=message):
         Ranking.parse(text)
+
+
+@pytest.mark.parametrize("text", ["", "  |  ", "-"])
+def test_an_empty_ranking_is_read_and_refused_by_the_metrics_by_default(text):
+    from irlab import average_precision
+
+    assert Ranking.parse(text).is_empty and Ranking.parse(text).retrieved == 0
+    with pytest.raises(RankingError, match="the ranking is empty: the system returned no document"):
+        average_precision(text)
 
 
 def test_relevant_smaller_than_retrieved_relevant():

@@ -5,6 +5,8 @@ The declarations drive ``irlab metrics`` (the list), ``irlab explain`` (the opti
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import conventions as conv
 from ..errors import InputTypeError, ParameterError
 from ..metric import Metric, Parameter, declare_formulas
@@ -13,6 +15,7 @@ from .average_precision import average_precision
 from .dcg import cumulative_gain, dcg, idcg, ndcg
 from .err import expected_reciprocal_rank, normalized_err
 from .interpolation import eleven_point_average, interpolated_precision, precision_at_recall, precision_recall_points
+from .empty import scoring_empty
 from .mean import mean_over_queries
 from .r_precision import r_precision
 from .rank_correlation import kendall_tau, kendall_tau_distance, spearman_rho, spearman_rho_scores
@@ -299,6 +302,9 @@ METRICS += (
            "Efron & Tibshirani 1993; Sakai 2006", inputs="paired-values"),
 )
 
+# every metric of a ranking takes one that is empty, scored by the empty_ranking convention (irlab.metrics.empty)
+METRICS = tuple(replace(m, compute=scoring_empty(m.compute, m.name), conventions=(*m.conventions, conv.EMPTY_RANKING))
+                if m.inputs == "ranking" else m for m in METRICS)
 REGISTRY = {m.name: m for m in METRICS}
 ALIASES = {alias: m.name for m in METRICS for alias in m.aliases}
 declare_formulas(REGISTRY.values())  # a result without a formula of its own shows its declaration's

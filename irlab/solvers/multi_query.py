@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..document import Note, Table
+from ..errors import RankingError
 from ..metric import Result
 from ..metrics import f_measure, mean_over_queries
 from ..trace import Traced
@@ -17,6 +18,10 @@ def f_macro_micro(rankings) -> Solution:
     >>> [str(a.value) for a in f_macro_micro(qs).answers]
     ['123/400', '12/41']
     """
+    empty = [i for i, r in enumerate(rankings, 1) if r.is_empty]
+    if empty:  # F of a query without documents has no value; the metric f takes empty_ranking = zero instead
+        raise RankingError(f"query {empty[0]}'s ranking is empty: f-macro-micro needs documents in every query; "
+                           "ask for solver = \"f\" with empty_ranking = \"zero\" to score it 0")
     per_query = [f_measure(r) for r in rankings]
     macro = mean_over_queries(per_query, "F_macro")
     macro.title = "F-measure averaged over queries (macro)"
