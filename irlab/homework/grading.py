@@ -41,6 +41,7 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 from .. import exact, spreadsheet
@@ -316,7 +317,7 @@ class GradeReport:
             "variants": self.variants,
             "graded": {"exercises": self.exercises, "left_out": self.left_out,
                        "read_by_teacher": [{"exercise": e, "question": q} for e, q in self.read_by_teacher]},
-            "students": listed(map(_student_json, self.students)),
+            "students": listed(map(partial(_student_json, memo={} if lazy else None), self.students)),
             "kept_out": [{**_student_json(s), "reason": s.kept_out} for s in self.kept_out],
             "questions": [{**row, "mean": exact.exact_text(row["mean"]), "mean_decimal": float(row["mean"]),
                            "median": exact.exact_text(row["median"]),
@@ -396,15 +397,31 @@ class GradeReport:
 GRADEBOOKS = ("canvas", "moodle")
 
 
-def _student_json(s: StudentGrade) -> dict:
-    scores = [q.score for q in s.questions]  # each summed once (StudentGrade.score sums the same, in order)
-    score = sum(scores, Fraction(0))
+def _student_json(s: StudentGrade, memo: dict | None = None) -> dict:
+    """A student's part of the JSON report; ``memo`` (while a report is written, never for as_dict, whose dicts the
+    caller may change) keeps each question's score and parts' dicts by the parts' objects, as the CSV report does."""
+    shown = [_question_json(q, {} if memo is None else memo) for q in s.questions]  # each question summed once
+    score = _exact_sum([q_shown[0] for q_shown in shown])
     return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
             "decimal": float(score), "max": s.max_score,
-            "questions": [{"exercise": q.exercise, "question": q.question, "score": exact.exact_text(q_score),
-                           "decimal": float(q_score), "max": 1, "lines": list(q.lines),
-                           "parts": [p.as_dict() for p in q.parts]}
-                          for q, q_score in zip(s.questions, scores)]}
+            "questions": [{"exercise": q.exercise, "question": q.question, "score": text, "decimal": decimal, "max": 1,
+                           "lines": list(q.lines), "parts": parts}
+                          for q, (_, text, decimal, parts, _) in zip(s.questions, shown)]}
+
+
+def _question_json(question: QuestionGrade, memo: dict) -> tuple:
+    """(score, as exact text, as a float, the parts' dicts, the parts) of a question, kept in ``memo`` by the parts'
+    objects (which each entry holds, so their ids stay theirs)."""
+    parts = question.parts
+    key = tuple(map(id, parts))
+    found = memo.get(key) if _REUSE else None
+    if found is None:
+        score = _exact_sum([part.credit for part in parts])
+        found = (score, exact.exact_text(score), float(score), [p.as_dict() for p in parts], tuple(parts))
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[key] = found
+    return found
 
 
 def _row_json(r: AnswerRow) -> dict:
@@ -555,6 +572,8 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     spellings: dict = defaultdict(dict)  # student key -> {spelling: [lines]}
     by_student: dict = {}  # student key -> [(row, question id, part ref)], in order of first appearance
     student_rows: dict = {}  # student key -> every row of theirs
+    sheet_codes: dict = {}  # an LMS variant's sheet -> its code
+    codes_read: dict = {}  # a code as written -> as read_code reads it
     for row in rows:
         who = normalise_student(row.student)
         if who:
@@ -576,12 +595,16 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                                                        f"({', '.join(chosen)}); not graded")
             continue
         if row.variant and row.sheet:  # an LMS quiz's variant: the code names the sheet, whoever answered it
-            expected = variant_code(base.id, row.sheet, seed)
+            if row.sheet not in sheet_codes:  # one SHA-256 a variant, not one a row
+                sheet_codes[row.sheet] = variant_code(base.id, row.sheet, seed)
+            expected = sheet_codes[row.sheet]
         elif row.variant:
             expected = manifest.codes.get(who) if manifest is not None and who in manifest.codes else None
             expected = expected or variant_code(base.id, who, seed)
         if row.variant:
-            if read_code(row.variant) != expected:
+            if row.variant not in codes_read:
+                codes_read[row.variant] = read_code(row.variant)
+            if codes_read[row.variant] != expected:
                 refuse(row, "variant-mismatch", f"variant code {row.variant!r} is not the code of {row.student}'s sheet "
                                                 f"of set {base.id!r}" + (f" with seed {seed}" if seed is not None else
                                                                          " without a seed")

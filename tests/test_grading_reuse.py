@@ -1,0 +1,173 @@
+"""Grading reuses what many rows share (issue 28, item 4): the missing parts of an unanswered question, the feedback on
+an answer to a shared sheet (an LMS quiz's variant, the set as written), a question's cells in the CSV report, and
+SafeWriter's cells. Every report must be byte for byte the one grading each row afresh gives (``grading._REUSE``
+off), on generated Moodle and Canvas exports and irlab CSVs with repeated, right, mistaken, blank and hostile answers.
+"""
+
+import csv
+import io
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irlab import exact, spreadsheet
+from irlab.homework import grading, variant_code
+from irlab.homework.grading import clear_caches
+from irlab.homework.key import answer_key
+from irlab.lms.bank import question_name, variant_student
+from irlab.lms.responses import grade
+from test_lms_responses import HOSTILE, SEED, SET, SET_ID, _addresses  # the fixtures' set and hostile cells
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMATS = ("csv", "json", "text", "markdown", "canvas", "moodle")
+PARTS = _addresses()  # (exercise, question, part or None) of every numeric part of the set
+
+
+def _answer(rng: random.Random, exercise, question, part, variant) -> str:
+    key = answer_key(SET, exercise, question, variant_student(variant), SEED)
+    target = key.parts[0 if part is None else int(part) - 1]
+    roll = rng.random()
+    if roll < 0.4:
+        value = target.result.value
+        return rng.choice([exact.decimal_text(value), exact.decimal_text(value, 2), f"{exact.to_float(value):.4f}"])
+    if roll < 0.6 and key.mistaken(target):
+        return exact.decimal_text(rng.choice(key.mistaken(target))[1].value)
+    if roll < 0.75:
+        return rng.choice(["0.5", "0,5", "1/3", "50%", "0.123"])
+    return rng.choice(["", "-", " ", *HOSTILE])
+
+
+def _moodle(rng: random.Random, attempts: int, variants: int, slots: int) -> str:
+    header = ["Surname", "First name", "Email address", "State", "Started on", "Completed", "Time taken", "Grade/10.00"]
+    for slot in range(1, slots + 1):
+        header += [f"Question {slot}", f"Response {slot}", f"Right answer {slot}"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for number in range(attempts):
+        student = rng.choice([f"s{number}@example.org", f"s{number % 7}@example.org"])  # some attempt twice
+        cells = [f"S{number}", "A.", student, "Finished", "x", "y", "1 min", "1.00"]
+        for slot in range(slots):
+            exercise, question, part = rng.choice(PARTS)
+            variant = rng.randint(1, variants)
+            code = variant_code(SET_ID, variant_student(variant), SEED)
+            answer = _answer(rng, exercise, question, part, variant)
+            cells += [f"{question_name(SET_ID, exercise, question, part, code)} ?", answer or "-", "0"]
+        writer.writerow(cells)
+    return out.getvalue()
+
+
+def _canvas(rng: random.Random, students: int, variants: int) -> str:
+    columns = [(rng.randint(0, 2), *rng.choice(PARTS)) for _ in range(6)]
+    header = ["name", "id", "sis_id", "section", "section_id", "section_sis_id", "submitted", "attempt"]
+    for n, (variant, exercise, question, part) in enumerate(columns, 100):
+        code = variant_code(SET_ID, variant_student(variant % variants + 1), SEED)
+        header += [f"{n}: {question_name(SET_ID, exercise, question, part, code)} ?", "1.0"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header + ["n correct", "n incorrect", "score"])
+    for uid in range(students):
+        cells = [f"S{uid}", str(uid), f"sis{uid}", "IR", "5", "A", "2026-01-20", "1"]
+        for variant, exercise, question, part in columns:
+            given = rng.random() < 0.6
+            cells += [_answer(rng, exercise, question, part, variant % variants + 1), "0.0"] if given else ["", ""]
+        writer.writerow(cells + ["0", "0", "0.0"])
+    return out.getvalue()
+
+
+def _irlab_csv(rng: random.Random, students: int) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student", "exercise", "question", "answer"])
+    for number in range(students):
+        for exercise, question, part in rng.sample(PARTS, 4):
+            address = question if part is None else f"{question}.{part}"
+            key = answer_key(SET, exercise, question)
+            target = key.parts[0 if part is None else int(part) - 1]
+            answer = exact.decimal_text(target.result.value) if rng.random() < 0.5 else rng.choice(["0.5", "", *HOSTILE])
+            writer.writerow([f"s{number}", exercise, address, answer])
+    return out.getvalue()
+
+
+def _reports(path, monkeypatch, reuse: bool, **options) -> dict:
+    monkeypatch.setattr(grading, "_REUSE", reuse)
+    clear_caches()
+    report = grade(SET, path, **options)
+    out = {}
+    for fmt in FORMATS:
+        stream = io.StringIO()
+        report.write(fmt, stream)
+        out[fmt] = stream.getvalue()
+    out["problems"], out["notes"] = report.problems, report.notes
+    return out
+
+
+@settings(max_examples=2, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_an_lms_export_grades_byte_for_byte_as_grading_every_row_afresh(tmp_path_factory, seed):
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        rng = random.Random(seed)
+        folder = tmp_path_factory.mktemp("exports")
+        (folder / "moodle.csv").write_text(_moodle(rng, 30, rng.randint(1, 3), rng.randint(1, 4)), encoding="utf-8")
+        (folder / "canvas.csv").write_text(_canvas(rng, 20, rng.randint(1, 3)), encoding="utf-8")
+        for name in ("moodle.csv", "canvas.csv"):
+            fast = _reports(folder / name, monkeypatch, True, seed=SEED)
+            assert fast == _reports(folder / name, monkeypatch, False, seed=SEED)
+            assert "No answer submitted." in fast["csv"]  # unanswered questions' shared parts were written
+        (folder / "answers.csv").write_text(_irlab_csv(rng, 30), encoding="utf-8")  # one sheet: the set as written
+        as_written = _reports(folder / "answers.csv", monkeypatch, True, variants=False)
+        assert as_written == _reports(folder / "answers.csv", monkeypatch, False, variants=False)
+    finally:
+        monkeypatch.undo()
+
+
+def test_the_shipped_sample_grades_as_before_with_a_roster(monkeypatch):
+    options = dict(seed="2026", roster=ROOT / "exercises" / "sample-roster.csv")
+    sample = ROOT / "exercises" / "sample-answers.csv"
+    chapter8 = ROOT / "exercises" / "chapter8-book.toml"
+    outputs = []
+    for reuse in (True, False):
+        monkeypatch.setattr(grading, "_REUSE", reuse)
+        clear_caches()
+        report = grading.grade(chapter8, sample, **options)
+        outputs.append([report.render(fmt) for fmt in FORMATS])
+    assert outputs[0] == outputs[1]
+
+
+CELLS = st.one_of(st.text(alphabet="=+-@;\t\r\n\"', 0aé", max_size=6), st.integers(-5, 5),
+                  st.sampled_from(HOSTILE), st.none())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(CELLS, min_size=1, max_size=5), min_size=1, max_size=12))
+def test_a_safe_writer_writes_each_row_as_a_fresh_writer_does(rows):
+    """SafeWriter remembers the cells it has made safe (and forgets them past _MEMO_SIZE): the same bytes as a writer
+    that has seen nothing, and write_joined as writerow."""
+    shared, joined = io.StringIO(), io.StringIO()
+    writer, other = spreadsheet.writer(shared), spreadsheet.writer(joined)
+    for row in rows * 2:
+        writer.writerow(row)
+        if len(row) > 1:
+            other.write_joined(row[0], other.joined(row[1:]))
+        else:
+            other.writerow(row)
+    fresh = io.StringIO()
+    for row in rows * 2:
+        spreadsheet.writer(fresh).writerow(row)
+    assert shared.getvalue() == fresh.getvalue() == joined.getvalue()
+
+
+def test_a_safe_writer_past_its_memo_size_writes_the_same(monkeypatch):
+    monkeypatch.setattr(spreadsheet, "_MEMO_SIZE", 3)
+    rows = [[f"=s{i % 5}", f"-{i % 4}", "a;=b", i] for i in range(40)]
+    small, fresh = io.StringIO(), io.StringIO()
+    writer = spreadsheet.writer(small)
+    for row in rows:
+        writer.writerow(row)
+        spreadsheet.writer(fresh).writerow(row)
+    assert small.getvalue() == fresh.getvalue()
+    assert small.getvalue().startswith("'=s0,-0,a;'=b,0\n'=s1,-1,")  # a signed number is text only first
