@@ -33,6 +33,7 @@ import numpy as np
 from irlab.errors import InputTypeError, IrlabError, ParameterError
 from irlab.trec.context import EvalContext, EvalResult
 from irlab.trec.measures import compute_all, parse_measures
+from irlab.trec.stream import RankedRun, read_ranked
 from irlab.trec.readers import (Qrels, Run, duplicate_check, equal_key_pairs, in_parallel, listed, pair_keys, raise_duplicate,
                                 read_both, read_qrels, read_run, release_free_memory, whole_topic_slices)
 
@@ -364,13 +365,23 @@ def _check_and_join(qrels, run):
     return np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
 
 
-def read_inputs(qrels, run, progress=None):
+def read_inputs(qrels, run, progress=None, stream=True):
     """Read the qrels and the run (paths, or already read) for :func:`prepare`: ``(Qrels, Run, joined)``.
+
+    A run file grouped by topic is streamed (``stream``, without ``progress``): the run comes back as a
+    :class:`~irlab.trec.stream.RankedRun`, its judged retrieved documents only, and ``joined`` is None.
 
     A run read here is checked for repeated docnos while its keys are hashed for the join (one pass);
     ``joined`` holds the candidate pairs that pass found, or None when the run came already read (and checked).
     ``progress(fraction)`` is called while the files are read (the qrels and the run then one after the other)."""
     deferred = not isinstance(run, Run)
+    if progress is None and stream and deferred and not isinstance(run, RankedRun):
+        qrels = read_qrels(qrels)
+        ranked = read_ranked(qrels, run)   # a run grouped by topic, reduced while it is read (irlab.trec.stream)
+        if ranked is not None:
+            return qrels, ranked, None
+    if isinstance(run, RankedRun):
+        return read_qrels(qrels), run, None
     if progress is None:
         qrels, run = read_both(qrels, run, check_run_duplicates=not deferred)
     else:
@@ -421,6 +432,75 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     names = [t.decode("utf-8", errors="surrogateescape") for t in topics_b.tolist()]
     missing = ~np.isin(topics_b, run.topics)
 
+    # ---- qrels rows of evaluated topics
+    qmap = _index_in(topics_b, qrels.topics)
+    qseg_all = qmap[qrels.topic_idx]
+    qkeep = qseg_all >= 0
+    qseg = qseg_all[qkeep]
+    qdoc = qrels.docno[qkeep]
+    qgrade = qrels.grade[qkeep]
+    if isinstance(run, RankedRun):   # streamed: its judged documents are joined and ranked already
+        jseg, pos, qi, nret = _streamed_rows(run, topics_b, qkeep)
+    else:
+        jseg, pos, qi, nret = _joined_rows(qrels, run, judged_rows, topics_b, qkeep, qdoc)
+    g = qgrade[qi]
+    jrel = np.where(g >= 0, g, UNJUDGED).astype(np.int64)
+    if depth is not None:
+        inside = pos < depth
+        jseg, pos, jrel = jseg[inside], pos[inside], jrel[inside]
+    o = np.lexsort((pos, jseg))
+    jseg, pos, jrel = jseg[o], pos[o].astype(np.int64), jrel[o]
+    # trec_eval -c ranks a topic missing from the run on a stand-in: one
+    # unjudged document ("ceci_nest_pas_un_docno", trec_eval.c); -J drops it
+    # and -M 0 cuts it, leaving an empty ranking
+    nret = np.where(missing, 1, nret)
+    if depth is not None:
+        nret = np.minimum(nret, depth)
+    if judged_only:
+        # trec_eval -J: keep judged docs (grade >= 0) only, ranks closed up
+        keep_j = jrel >= 0
+        jseg, jrel = jseg[keep_j], jrel[keep_j]
+        nret = np.bincount(jseg, minlength=T)[:T].astype(np.int64)
+        jstart = np.concatenate(([0], np.cumsum(nret)[:-1]))
+        pos = np.arange(len(jseg), dtype=np.int64) - jstart[jseg]
+
+    # ---- per-topic judgment statistics
+    nonneg = qgrade >= 0
+    G = int(qgrade.max()) + 1 if len(qgrade) and qgrade.max() >= 0 else 1
+    rel_levels = np.bincount(qseg[nonneg].astype(np.int64) * G + qgrade[nonneg], minlength=T * G)
+    rel_levels = rel_levels[: T * G].reshape(T, G).astype(np.int64)
+    maxgrade = np.full(T, np.iinfo(np.int64).min, dtype=np.int64)
+    if len(qseg):
+        np.maximum.at(maxgrade, qseg, qgrade)
+    pos_mask = qgrade > 0
+    io = np.lexsort((-qgrade[pos_mask], qseg[pos_mask]))
+    ideal = (qseg[pos_mask][io].astype(np.int64), qgrade[pos_mask][io].astype(np.int64))
+
+    return EvalContext(
+        names=names, topics_b=topics_b, nret=nret, rel=jrel, seg=jseg, pos=pos,
+        level=level, rel_levels=rel_levels, maxgrade=maxgrade, missing=missing,
+        runid=run.runid, ideal_grades=ideal, num_docs_in_coll=int(num_docs_in_coll),
+        complete=bool(complete), qrels_positive_lines=int((qrels.grade > 0).sum()),
+    )
+
+
+def _streamed_rows(run, topics_b, qkeep):
+    """(topic, rank, kept qrels row) of the judged retrieved documents of ``topics_b`` in a streamed run, and each
+    topic's num_ret."""
+    T = len(topics_b)
+    place = _index_in(topics_b, run.topics)   # run topic -> evaluated topic, or -1
+    nret = np.zeros(T, dtype=np.int64)
+    has = place >= 0
+    nret[place[has]] = run.nret[has]
+    jseg = place[run.seg]
+    kept = (jseg >= 0) & qkeep[run.qrow]
+    return jseg[kept], run.pos[kept], (np.cumsum(qkeep) - 1)[run.qrow[kept]], nret
+
+
+def _joined_rows(qrels, run, judged_rows, topics_b, qkeep, qdoc):
+    """(topic, rank, kept qrels row) of the judged retrieved documents of ``topics_b``, joining and ranking the run's
+    rows, and each topic's num_ret."""
+    T = len(topics_b)
     # ---- run rows of evaluated topics (file order)
     if np.array_equal(topics_b, run.topics):
         rseg, keep = run.topic_idx, None          # every run topic is evaluated
@@ -436,13 +516,6 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     for a in range(0, len(seg0), _SLICE_ROWS):   # bincount copies its input to int64: a slice at a time
         nret += np.bincount(seg0[a: a + _SLICE_ROWS], minlength=T)[:T]
 
-    # ---- qrels rows of evaluated topics
-    qmap = _index_in(topics_b, qrels.topics)
-    qseg_all = qmap[qrels.topic_idx]
-    qkeep = qseg_all >= 0
-    qseg = qseg_all[qkeep]
-    qdoc = qrels.docno[qkeep]
-    qgrade = qrels.grade[qkeep]
     # the same qrels rows, with topics numbered as in the run (-1: not in run)
     q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx][qkeep]
 
@@ -483,46 +556,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
 
     # ---- ranks of the judged retrieved docs
     pos = _ranks(seg0, score, docno, hi, T)
-    jseg = seg0[hi].astype(np.int64)
-    g = qgrade[qi]
-    jrel = np.where(g >= 0, g, UNJUDGED).astype(np.int64)
-    if depth is not None:
-        inside = pos < depth
-        jseg, pos, jrel = jseg[inside], pos[inside], jrel[inside]
-    o = np.lexsort((pos, jseg))
-    jseg, pos, jrel = jseg[o], pos[o].astype(np.int64), jrel[o]
-    # trec_eval -c ranks a topic missing from the run on a stand-in: one
-    # unjudged document ("ceci_nest_pas_un_docno", trec_eval.c); -J drops it
-    # and -M 0 cuts it, leaving an empty ranking
-    nret = np.where(missing, 1, nret)
-    if depth is not None:
-        nret = np.minimum(nret, depth)
-    if judged_only:
-        # trec_eval -J: keep judged docs (grade >= 0) only, ranks closed up
-        keep_j = jrel >= 0
-        jseg, jrel = jseg[keep_j], jrel[keep_j]
-        nret = np.bincount(jseg, minlength=T)[:T].astype(np.int64)
-        jstart = np.concatenate(([0], np.cumsum(nret)[:-1]))
-        pos = np.arange(len(jseg), dtype=np.int64) - jstart[jseg]
-
-    # ---- per-topic judgment statistics
-    nonneg = qgrade >= 0
-    G = int(qgrade.max()) + 1 if len(qgrade) and qgrade.max() >= 0 else 1
-    rel_levels = np.bincount(qseg[nonneg].astype(np.int64) * G + qgrade[nonneg], minlength=T * G)
-    rel_levels = rel_levels[: T * G].reshape(T, G).astype(np.int64)
-    maxgrade = np.full(T, np.iinfo(np.int64).min, dtype=np.int64)
-    if len(qseg):
-        np.maximum.at(maxgrade, qseg, qgrade)
-    pos_mask = qgrade > 0
-    io = np.lexsort((-qgrade[pos_mask], qseg[pos_mask]))
-    ideal = (qseg[pos_mask][io].astype(np.int64), qgrade[pos_mask][io].astype(np.int64))
-
-    return EvalContext(
-        names=names, topics_b=topics_b, nret=nret, rel=jrel, seg=jseg, pos=pos,
-        level=level, rel_levels=rel_levels, maxgrade=maxgrade, missing=missing,
-        runid=run.runid, ideal_grades=ideal, num_docs_in_coll=int(num_docs_in_coll),
-        complete=bool(complete), qrels_positive_lines=int((qrels.grade > 0).sum()),
-    )
+    return seg0[hi].astype(np.int64), pos, qi, nret
 
 
 def _topics(count: int, noun: str) -> str:

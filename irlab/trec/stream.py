@@ -1,0 +1,162 @@
+"""A run streamed topic by topic: what trec_eval's measures read, without the run's columns in memory.
+
+Every trec_eval measure reads only a topic's ``num_ret`` and the ranks and grades of its judged retrieved documents
+(:mod:`irlab.trec.evaluate`).  A run grouped by topic, as TREC runs are written, can therefore be reduced while it is
+read: each chunk of whole topics is parsed, checked for a repeated docno, joined with the qrels and ranked, and only
+its judged rows are kept (about 2 % of a TREC run).  A topic cut by a chunk's end is carried to the next chunk, so a
+topic, not the file, is the unit of memory.
+
+This is a faster path, never a different answer: :func:`read_ranked` returns None, and the caller reads the whole
+run as before (:func:`irlab.trec.readers.read_run`, which names the line at fault), whenever a chunk is anything but
+plain (comments, blank lines, odd numbers -- what the array parse declines), a docno repeats, or a topic's lines are
+not contiguous.  ``tests/test_trec_stream.py`` checks that both give the same values.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from irlab.trec import readers
+from irlab.trec.readers import _Spec, _chunks, _decode, _last_runid, _parsed_chunks, duplicate_check, open_maybe_gzip
+
+__all__ = ["RankedRun", "read_ranked"]
+
+
+@dataclass
+class RankedRun:
+    """A run reduced to what the measures read: per run topic (``topics``, sorted bytes) its ``nret``; per judged
+    retrieved document its topic (``seg``, index into ``topics``), its 0-based rank in trec_eval's order (``pos``)
+    and its row in the qrels it was joined with (``qrow``, rows of :class:`~irlab.trec.readers.Qrels`)."""
+
+    path: str
+    runid: str
+    topics: np.ndarray
+    nret: np.ndarray
+    seg: np.ndarray
+    pos: np.ndarray
+    qrow: np.ndarray
+    notes: list = field(default_factory=list)   # none: a file with lines trec_eval reads otherwise is not streamed
+
+    @property
+    def topic_names(self) -> list[str]:
+        return [_decode(t) for t in self.topics.tolist()]
+
+    def __len__(self) -> int:
+        return int(self.nret.sum())
+
+
+class _NotStreamable(Exception):
+    """The run cannot be streamed: the whole-file reader decides (and reports any error)."""
+
+
+def read_ranked(qrels, path) -> RankedRun | None:
+    """``path`` (a run file, plain or gzip) reduced against ``qrels`` (a read :class:`Qrels`), or None when it is
+    not a plain run grouped by topic (the caller then reads it whole)."""
+    from irlab.trec.evaluate import _KeySlots   # deferred: evaluate imports this module
+
+    path = os.fspath(path)
+    qrels_topic = {name: i for i, name in enumerate(qrels.topics.tolist())}
+    keys = readers.pair_keys(qrels.topic_idx, qrels.docno)   # as duplicate_check hashes the run's rows
+    order = np.argsort(keys)
+    reducer = _Reducer(qrels, qrels_topic, _KeySlots(keys[order]), order)
+    try:
+        with open_maybe_gzip(path) as f:
+            carry, last = None, None
+            for data, parsed in _parsed_chunks(_Spec("run"), _chunks(f)):
+                if parsed is None:
+                    return None
+                last = data
+                q, d, v = parsed if carry is None else (np.concatenate((carry[0], parsed[0])),
+                                                        np.concatenate((carry[1], parsed[1])),
+                                                        np.concatenate((carry[2], parsed[2])))
+                starts = _block_starts(q)
+                cut = int(starts[-1])   # the last topic may go on in the next chunk
+                if cut:
+                    reducer.add(q[:cut], d[:cut], v[:cut], starts[:-1])
+                carry = q[cut:], d[cut:], v[cut:]
+            if carry is None:
+                return None
+            reducer.add(*carry, np.zeros(1, dtype=np.int64))
+    except _NotStreamable:
+        return None
+    except (OSError, EOFError, zlib.error):
+        return None   # the whole-file reader reports it, naming the file
+    runid = _last_runid(bytes(last)) or b""
+    return reducer.result(path, _decode(runid))
+
+
+def _block_starts(q):
+    """Rows where a new topic id starts (row 0 included)."""
+    same = q.view(np.uint64) if q.dtype.itemsize == 8 and q.flags.c_contiguous else q
+    return np.concatenate(([0], np.flatnonzero(same[1:] != same[:-1]) + 1))
+
+
+class _Reducer:
+    """Chunks of whole topics in, the judged retrieved documents' (topic, rank, qrels row) kept."""
+
+    def __init__(self, qrels, qrels_topic, slots, slot_rows):
+        self.qrels, self.qrels_topic, self.slots, self.slot_rows = qrels, qrels_topic, slots, slot_rows
+        self.names, self.nret, self.seg, self.pos, self.qrow = [], [], [], [], []
+        self.seen = set()
+        self.unjudged = 0   # topics not in the qrels, numbered after the qrels' own for the duplicate check's keys
+
+    def add(self, q, d, v, starts):
+        from irlab.trec.evaluate import _ranks
+
+        n, blocks = len(q), len(starts)
+        names = q[starts].tolist()
+        if len(set(names)) != blocks or not self.seen.isdisjoint(names):
+            raise _NotStreamable   # a topic's lines are not contiguous
+        self.seen.update(names)
+        codes = []
+        for name in names:
+            code = self.qrels_topic.get(name)
+            if code is None:
+                code = len(self.qrels_topic) + self.unjudged
+                self.unjudged += 1
+            codes.append(code)
+        lens = np.diff(np.append(starts, n))
+        topic = np.repeat(np.array(codes, dtype=np.int64), lens)
+        judged = self._judged_rows(topic, d)
+        if judged is None:
+            raise _NotStreamable   # a docno repeated in a topic: the whole-file reader names both lines
+        rows, qrow = judged
+        local = np.repeat(np.arange(blocks, dtype=np.int64), lens)
+        pos = _ranks(local, v, d, rows, blocks)
+        first = len(self.names)
+        self.names += names
+        self.nret.append(lens.astype(np.int64))
+        self.seg.append(local[rows] + first)
+        self.pos.append(pos)
+        self.qrow.append(qrow)
+
+    def _judged_rows(self, topic, d):
+        """(run rows, qrels rows) of the judged documents, or None when a (topic, docno) repeats; one hashing of the
+        rows serves the duplicate check and the join."""
+        qrels, slots, slot_rows = self.qrels, self.slots, self.slot_rows
+
+        def join(first, keys):
+            i, p = slots.find(keys)
+            return i + first, slot_rows[p]
+
+        dup, found = duplicate_check(topic, d, join)
+        if dup is not None:
+            return None
+        rows = np.concatenate([f[0] for f in found])
+        qrow = np.concatenate([f[1] for f in found])
+        real = (qrels.topic_idx[qrow] == topic[rows]) & (qrels.docno[qrow] == d[rows])   # equal keys are candidates
+        return rows[real], qrow[real]
+
+    def result(self, path, runid):
+        width = max(8, -(-max(map(len, self.names)) // 8) * 8)
+        names = np.array(self.names, dtype=f"S{width}")
+        order = np.argsort(names, kind="stable")
+        renumber = np.empty(len(names), dtype=np.int64)
+        renumber[order] = np.arange(len(names), dtype=np.int64)
+        seg = renumber[np.concatenate(self.seg)]
+        return RankedRun(path, runid, names[order], np.concatenate(self.nret)[order], seg,
+                         np.concatenate(self.pos).astype(np.int64), np.concatenate(self.qrow).astype(np.int64))
