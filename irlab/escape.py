@@ -57,7 +57,7 @@ LATEX_UNICODE = {
     "…": r"\dots{}", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "é": r"\'e",
     "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
     "ß": r"\ss{}", "Ø": r"\O{}", "ø": r"\o{}", "Æ": r"\AE{}", "æ": r"\ae{}",
-    "Œ": r"\OE{}", "œ": r"\oe{}",
+    "Œ": r"\OE{}", "œ": r"\oe{}", "§": r"\S{}", "÷": r"$\div$",
 }
 
 
@@ -97,9 +97,12 @@ def latex_escape(text: str) -> str:
 
 
 def _in_word(text: str, i: int) -> bool:
-    """A Greek letter beside another letter is part of a word (a Greek name), set as text, not as a math symbol."""
-    return (unicodedata.name(text[i], "").startswith("GREEK") and text[i].isalpha()
-            and (text[i - 1:i].isalpha() or text[i + 1:i + 2].isalpha()))
+    """A Greek letter beside another Greek letter is part of a word (a Greek name), set as text, not as a math
+    symbol (Σi, κ=0.4 keep theirs)."""
+    def greek(char):
+        return char.isalpha() and unicodedata.name(char, "").startswith("GREEK")
+
+    return greek(text[i]) and (greek(text[i - 1:i] or " ") or greek(text[i + 1:i + 2] or " "))
 
 
 def _escape_char(char: str) -> str:
@@ -107,7 +110,7 @@ def _escape_char(char: str) -> str:
         return LATEX_SPECIAL[char]
     if char in LATEX_UNICODE:
         return LATEX_UNICODE[char]
-    if CONTROL_CHARACTER.match(char):
+    if CONTROL_CHARACTER.match(char) or char == "\ufffd":  # LuaTeX stops at U+FFFD, its mark of invalid UTF-8
         return rf"\texttt{{<{control_name(char)}>}}"
     if ord(char) < 128:
         return char

@@ -81,7 +81,7 @@ def test_conventions_pdf_option(tmp_path, cli):
 
 def test_a_pdf_leaves_no_file_that_its_line_on_stderr_does_not_name(tmp_path, cli, monkeypatch):
     """The README's `irlab explain ndcg ... --pdf ndcg.pdf`: the plot's file lies beside the .tex that includes it,
-    and the one line on stderr names it; the PDF holds the plot full width, its nested fraction displayed."""
+    and the one line on stderr names it."""
     monkeypatch.chdir(tmp_path)
     done = cli("explain", "ndcg", "3,2,0,1", "--unretrieved", "2", "--pdf", "ndcg.pdf")
     assert done.returncode == 0 and done.stdout == ""
@@ -89,7 +89,9 @@ def test_a_pdf_leaves_no_file_that_its_line_on_stderr_does_not_name(tmp_path, cl
     assert done.stderr == f"irlab: wrote ndcg.pdf (LaTeX source: ndcg.tex; the figure it includes: {figure})\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["ndcg.pdf", "ndcg.tex", figure])
     source = (tmp_path / "ndcg.tex").read_text()
-    assert rf"\includegraphics[width=0.8\linewidth,height=\irlabroom,keepaspectratio]{{{figure}}}" in source
+    # beside its caption where the page has room, else on the next page 80% of the text wide
+    assert rf"\includegraphics[width=\linewidth,height=\irlabroom,keepaspectratio]{{{figure}}}" in source
+    assert rf"\includegraphics[width=0.8\linewidth,height=0.6\textheight,keepaspectratio]{{{figure}}}" in source
 
 
 def test_judgment_strings_are_never_hyphenated_at_a_line_end(tmp_path):

@@ -283,9 +283,11 @@ def _outside_math(latex: str) -> str:
 
 
 def assert_safe_latex_text(escaped: str):
-    """Escaped prose: printable ASCII, braces balanced, no blank line (so it may be any command's argument), and
-    every character TeX would act on escaped: nothing of the file becomes a command, a comment or an alignment."""
-    assert all(" " <= c <= "~" or c in "\n\t" for c in escaped), [c for c in escaped if not " " <= c <= "~"]
+    """Escaped prose: printable ASCII or a printable character beyond it (for LuaLaTeX: irlab/tex_engine.py), no
+    control character, braces balanced, no blank line (so it may be any command's argument), and every character TeX
+    would act on escaped: nothing of the file becomes a command, a comment or an alignment."""
+    assert all(" " <= c <= "~" or c in "\n\t" or (c > "~" and not CONTROL_CHARACTER.match(c)) for c in escaped), [
+        c for c in escaped if CONTROL_CHARACTER.match(c)]
     assert not re.search(r"\n[ \t]*\n", escaped)
     unescaped_braces = re.sub(r"\\[{}]", "", escaped)
     depth = 0
@@ -301,7 +303,8 @@ def assert_safe_latex_text(escaped: str):
                         "rightarrow", "lceil", "rceil", "surd", "infty", "pm", "Sigma", "Pi", "Delta", "Gamma",
                         "Theta", "Lambda", "Xi", "Upsilon", "Phi", "Psi", "Omega", "alpha", "beta", "gamma", "delta",
                         "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "rho",
-                        "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"}, commands
+                        "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "ss", "O", "o", "AE", "ae", "OE",
+                        "oe", "S", "div", "H", "mbox"}, commands
 
 
 @given(HOSTILE)
@@ -309,9 +312,12 @@ def assert_safe_latex_text(escaped: str):
 @example("[x] \b\x03\x7f\x1b")
 @PROPERTY
 def test_latex_escapes_hostile_text_to_printable_ascii(text):
+    """Printable ASCII where the text is ASCII (pdflatex compiles it); beyond ASCII, printable characters only."""
     assert_safe_latex_text(latex_text(text))
     latex = hostile_document(text).render("latex", standalone=True)
-    assert all(" " <= c <= "~" or c in "\n\t" for c in latex)
+    assert not CONTROL_CHARACTER.search(latex.replace("\n", " ").replace("\t", " "))
+    if all(" " <= c <= "~" or c in "\n\t" for c in text):
+        assert latex.isascii()
 
 
 HOSTILE_EXAMPLES = [IMG + SCRIPT, "id\x1b[31m \b\x03\x7f\x00\x85 end", "\\input{/etc/passwd}%\n\n}{#&_^~$ [x] \\\\[1em]",
@@ -331,13 +337,17 @@ def test_hostile_documents_compile(tmp_path, text):
 
 @needs_latex
 def test_every_character_of_the_basic_plane_compiles(tmp_path):
-    """pdflatex takes whatever text a file holds: each of the 63,488 characters of the BMP (surrogates aside)."""
+    """LuaLaTeX takes whatever text a file holds: each of the 63,488 characters of the BMP (surrogates aside)."""
     from irlab.render.latex import PREAMBLE
+    from irlab.tex_engine import with_unicode_fonts
 
+    if shutil.which("lualatex") is None:
+        pytest.skip("lualatex is not installed (.ci/run installs texlive-luatex)")
     characters = "".join(chr(c) for c in range(0x10000) if not 0xD800 <= c < 0xE000)
     body = "\n\n".join(latex_text(characters[i:i + 64]) for i in range(0, len(characters), 64))
-    (tmp_path / "all.tex").write_text(PREAMBLE + body + "\n\\end{document}\n", encoding="ascii")
-    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "all.tex"], cwd=tmp_path,
+    source = with_unicode_fonts(PREAMBLE + body + "\n\\end{document}\n")
+    (tmp_path / "all.tex").write_text(source, encoding="utf-8")
+    run = subprocess.run(["lualatex", "-interaction=nonstopmode", "-halt-on-error", "all.tex"], cwd=tmp_path,
                          capture_output=True, text=True, errors="replace")
     assert run.returncode == 0, run.stdout[-2000:]
     assert "<U+001B>" in pdf_text(tmp_path / "all.pdf")

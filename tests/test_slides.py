@@ -54,7 +54,9 @@ def test_pdf_is_landscape_one_page_per_reveal_in_board_order(cli, tmp_path):
     target = tmp_path / "ap.pdf"
     done = cli("explain", "ap", "RNNRR", "--relevant", "3", "--slides", str(target))
     assert done.returncode == 0 and done.stdout == ""
-    assert done.stderr.strip() == f"irlab: wrote slides {target} (LaTeX source: {target.with_suffix('.tex')})"
+    (figure,) = [p.name for p in tmp_path.glob("figure-*.png")]  # the plot's file, named: none lies there unexplained
+    assert done.stderr.strip() == (f"irlab: wrote slides {target} (LaTeX source: {target.with_suffix('.tex')}; "
+                                   f"the figure it includes: {tmp_path / figure})")
     pages, width, height = page_count(target)
     assert width > height and abs(width / height - 16 / 9) < 0.01  # landscape 16:9
     reveals = sum(sum(len(p[1].rows) if p[0] == "rows" else len(p[1]) if p[0] == "steps" else 1

@@ -147,14 +147,20 @@ def latex_blocks(blocks, level):
 
 
 def _figure_lines(block) -> list[str]:
-    """A plot as wide as most of the text, its caption under it, both on one page: when the page has less than a
-    third of its height left the plot starts the next page, otherwise it shrinks to the room left (never a page
-    holding the plot alone while the page before ends half empty)."""
-    room = r"\dimexpr\pagegoal-\pagetotal-4\baselineskip\relax"
-    return [r"\par{\dimen0=" + room + r"\ifdim\dimen0<0.33\textheight\ifdim\pagegoal<\maxdimen\newpage\dimen0=\textheight\fi\fi",
-            r"\ifdim\dimen0>0.55\textheight\dimen0=0.55\textheight\fi\edef\irlabroom{\the\dimen0}",
-            r"\begin{center}" + rf"\includegraphics[width=0.8\linewidth,height=\irlabroom,keepaspectratio]{{{block.name}}}",
-            r"\\[0.3em]\nopagebreak\small " + latex_paragraphs(block.caption) + r"\end{center}}", ""]
+    """A plot and its caption on one page. Where the page has room (18% of its height or more) the plot is 42% of
+    the text wide, its caption beside it, shrunk to the room left; otherwise it starts the next page, 80% of the
+    text wide with its caption under it, rather than a half-width plot alone on a page."""
+    room = r"\dimexpr\pagegoal-\pagetotal-3\baselineskip\relax"
+    caption = latex_paragraphs(block.caption)
+    return [r"{\dimen0=" + room + r"\def\irlabwide{0}\ifdim\dimen0<0.18\textheight\ifdim\pagegoal<\maxdimen"
+            r"\newpage\def\irlabwide{1}\fi\fi",
+            r"\ifdim\dimen0>0.33\textheight\dimen0=0.33\textheight\fi\edef\irlabroom{\the\dimen0}",
+            r"\begin{center}\if1\irlabwide",
+            rf"\includegraphics[width=0.8\linewidth,height=0.6\textheight,keepaspectratio]{{{block.name}}}\\[0.3em]",
+            caption, r"\else\begin{minipage}{0.42\linewidth}\centering",
+            rf"\includegraphics[width=\linewidth,height=\irlabroom,keepaspectratio]{{{block.name}}}",
+            r"\end{minipage}\hfill\begin{minipage}{0.54\linewidth}\raggedright", caption,
+            r"\end{minipage}\fi\end{center}}", ""]
 
 
 def _ratio_answer(block) -> list[str]:
@@ -195,9 +201,10 @@ def step_lines(step) -> list[str]:
     parts = step_parts(step, "latex")
     # text-size fractions keep a worked solution compact, as a printed textbook sets them in running steps; a
     # fraction of fractions would be tiny in text size: that step is displayed, every fraction in it full size
-    nested = any(_has_nested_fraction(part) for part in parts)
-    symbol, *sides = [part.replace(r"\frac{", r"\dfrac{") if nested else
-                      _inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in parts]
+    # (a number over a number is written 6/20 inline, so only a fraction of symbols is left nested)
+    inline = [_inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in parts]
+    nested = any(_has_nested_fraction(part) for part in inline)
+    symbol, *sides = [part.replace(r"\frac{", r"\dfrac{") for part in parts] if nested else inline
     if not nested and sum(visible_width(side) + 3 for side in sides) + visible_width(symbol) + len(step.label + note) <= 112:
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
     rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
