@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import conventions as conv
+from ..errors import ParameterError
 
 # metrics a column may compute (irlab metric names), and the settings each one reads
 METRIC_SETTINGS = {
@@ -132,8 +133,6 @@ BUGS: tuple[Bug, ...] = (
 
 def check_setting(name: str, choice, where: str):
     """``choice`` as the setting ``name`` takes it; a ParameterError naming ``where`` otherwise."""
-    from ..errors import ParameterError
-
     if name not in SETTINGS:
         raise ParameterError(f"{where}: unknown setting {name!r}; the settings are {', '.join(SETTINGS)}")
     choices = SETTINGS[name][0]

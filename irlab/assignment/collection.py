@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..ranking import Ranking
-from ..trec.readers import read_qrels, read_run
 
 
 def _text(b) -> str:
@@ -54,6 +53,8 @@ class Collection:
 
     @cached_property
     def _qrels(self):
+        from ..trec.readers import read_qrels  # deferred: the TREC readers load numpy, needed only once a file is read
+
         qrels = read_qrels(self.qrels_path)
         judged: dict = {}
         for t, d, g in zip(qrels.topic_idx.tolist(), qrels.docno.tolist(), qrels.grade.tolist()):
@@ -71,6 +72,8 @@ class Collection:
 
     @cached_property
     def _runs(self) -> dict:
+        from ..trec.readers import read_run  # deferred: the TREC readers load numpy, needed only once a file is read
+
         runs = {}
         for label, path in self.run_paths:
             run = read_run(path)

@@ -122,7 +122,7 @@ def _measure_options(args) -> dict:
 
 def run(args) -> int:
     if args.bugs:  # the bug catalogue is data beside the conventions (irlab.assignment.catalogue)
-        from ..assignment.catalogue import catalogue_text
+        from ..assignment.catalogue import catalogue_text  # deferred: only --bugs needs the check-eval catalogue
 
         sys.stdout.write(catalogue_text())
         return 0
