@@ -28,6 +28,7 @@ from .exact import parse_number
 from .metrics import METRICS, get_metric
 from .metrics.weighted_kappa import parse_categories
 from .metrics.dcg import parse_gains
+from .metrics.pairs import READS_SCORES
 from .metrics.significance import QUANTITIES, QUANTITY_ALIASES
 from .metrics.diversity import IntentRanking
 from .outputs import write_text
@@ -452,7 +453,8 @@ def _keys() -> tuple[Key, ...]:
             check=_integer(1, limits.MAX_GRADE), range=f"integer 1 … {limits.MAX_GRADE}"),
         Key("parameters", "scores", "scores", "the system's score at each rank, in rank order (never increasing): equal "
             "scores are ties, resolved by the question option ties (one list per ranking with rankings)",
-            solvers=tuple(m.name for m in METRICS if any(c.name == "ties" for c in m.conventions)), check=_scores,
+            solvers=tuple(m.name for m in METRICS if any(c.name == "ties" for c in m.conventions)) + READS_SCORES,
+            check=_scores,
             range="[0.9, 0.8, 0.8, 0.1] or \"0.9,0.8,0.8,0.1\""),
         Key("parameters", "judgments", "judgments", "rows: document id, judge 1, judge 2 (, judge 3 …), judgments 0/1",
             solvers=("kappa", "aggregate"), check=_judgments, range=f"up to {count:,} rows"),

@@ -15,6 +15,7 @@ from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import mean_notes, table_columns
 from ..metrics.diversity import IntentRanking
 from ..metrics.cwl import check_user_model, with_user_model
+from ..metrics.pairs import READS_SCORES
 from ..metrics.ties import ORDERED
 from ..printable import illustrate, with_figures, write_printables
 from ..ranking import Ranking, parse_grade_list
@@ -126,7 +127,7 @@ def _check_options(args, metric):
         allowed.add("counts")
     if metric.inputs in ("ranking", "queries"):  # queries: several rankings, one answer (gmap)
         allowed |= set(_RANKING_OPTIONS)
-        if conv.TIES in metric.conventions:  # the metrics that read a ranking's scores (their ties)
+        if conv.TIES in metric.conventions or metric.name in READS_SCORES:  # metrics that read a ranking's scores
             allowed.add("scores")
     elif metric.inputs == "intents":
         allowed |= set(_INTENT_OPTIONS)

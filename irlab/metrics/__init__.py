@@ -17,6 +17,7 @@ from .err import expected_reciprocal_rank, normalized_err
 from .interpolation import eleven_point_average, interpolated_precision, precision_at_recall, precision_recall_points
 from .empty import scoring_empty
 from .mean import mean_over_queries
+from .pairs import TF_RANKING, arp, opa
 from .r_precision import r_precision
 from .rank_correlation import kendall_tau, kendall_tau_distance, spearman_rho, spearman_rho_scores
 from .reciprocal_rank import reciprocal_rank
@@ -199,6 +200,16 @@ METRICS += (
            r"\mathrm{AUC} = \frac{C}{n_R \cdot n_N},\ C = \sum_{r\ \text{relevant}} \#\{\text{non-relevant below } r\}",
            roc_auc, "Bamber 1975; Hanley & McNeil 1982; Fawcett 2006 §7; scikit-learn roc_auc_score",
            aliases=("roc-auc",)),
+)
+
+# TF-Ranking's list metrics over graded labels (ties of scores as TF-Ranking counts them)
+METRICS += (
+    Metric("arp", "Average relevance position (ARP; lower is better)", "ARP = Σ_i rank_i · y_i / Σ_i y_i",
+           r"\mathrm{ARP} = \frac{\sum_i \mathrm{rank}_i\, y_i}{\sum_i y_i}", arp, TF_RANKING.format("ARPMetric")),
+    Metric("opa", "Ordered-pair accuracy: pairs with different labels in the right order",
+           "OPA = Σ_{i,j} I[s_i > s_j] · I[y_i > y_j] / Σ_{i,j} I[y_i > y_j]",
+           r"\mathrm{OPA} = \frac{\sum_{i,j} I[s_i > s_j]\, I[y_i > y_j]}{\sum_{i,j} I[y_i > y_j]}", opa,
+           TF_RANKING.format("OPAMetric")),
 )
 
 # graded AP: Sakai's Q-measure, the blended ratio of precision and cumulative gain at the relevant ranks
