@@ -8,12 +8,12 @@ p-value (Croft, Metzler & Strohman 2010 §8.6; Smucker, Allan & Carterette 2007)
 - the randomisation (permutation) test flips the sign of every difference in all 2^n ways (exact, up to
   20 topics) or in a seeded sample of ways (above), and counts the mean differences as extreme as the one seen;
 - Wilcoxon's signed-rank test ranks |d_i| and enumerates the 2^n sign patterns of the ranks (exact up to
-  100 topics, scipy's normal approximation above);
+  100 topics) or reads it off the normal approximation (with or without continuity correction, as R and scipy);
 - the paired t-test divides the mean difference by its standard error (exact, a square root) and reads
   the p-value off Student's t distribution (scipy.stats, a floating-point number);
 - the bootstrap resamples the topics (seeded) for a percentile confidence interval of the mean difference.
 
-The tests need scipy only for the t distribution and large-sample Wilcoxon (``pip install irlab[stats]``).
+The tests need scipy only for the t distribution (``pip install irlab[stats]``); Wilcoxon's normal tail is math.erfc.
 
 >>> a, b = "0.5,0.4,0.7,0.3,0.6", "0.3,0.4,0.5,0.2,0.1"
 >>> sign_test(a, b).value, permutation_test(a, b).value, wilcoxon_test(a, b).value
