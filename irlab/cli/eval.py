@@ -24,7 +24,6 @@ from .. import __version__
 from ..errors import ParameterError
 from ..exact import parse_number
 from ..messages import unescaped
-from ..printable import run_report, write_printables
 from .options import add_printable, check_paths
 
 INPUTS = (("qrels", "the qrels"), ("run", "the run"))
@@ -201,6 +200,8 @@ def run(args) -> int:
     for note in notes:
         print(f"irlab: note: {note}", file=sys.stderr)
     if getattr(args, "pdf", None) or getattr(args, "html", None):  # the files, and one line on stderr naming them
+        from ..printable import run_report, write_printables   # deferred: half of irlab eval's imports otherwise
+
         write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
         return 0
     _write_result(result, args)
