@@ -64,7 +64,7 @@ from irlab.limits import (MAX_ID_BYTES, MAX_IDEAL_WORK, MAX_LINE_BYTES, MAX_RANK
                           check_at_most)
 from irlab.metrics.diversity import IntentRanking
 from irlab.trec.context import EvalResult
-from irlab.trec.readers import listed, open_maybe_gzip
+from irlab.trec.readers import _parse_decimals, listed, open_maybe_gzip
 
 __all__ = ["NDEVAL_MEASURES", "FAMILIES", "DiversityQrels", "DiversityRun", "TopicIntents", "Measure",
            "read_diversity_qrels", "read_diversity_run", "read_diversity_topic", "parse_diversity_measures", "greedy_ideal",
@@ -176,7 +176,20 @@ class _Lines:
             return None
         tokens = buf.split()
         linenos = self.lineno + 1 + np.flatnonzero(~blank)
+        self.spans = u, begins, last - begins + 1   # where each token is, for the numbers read in bulk
         return tokens, linenos, (self.lineno + len(ends), self.skipped + n_blank, self.data + len(ends) - n_blank)
+
+    def numbers(self, field, integer):
+        """The values of every line's ``field`` in the chunk :meth:`bulk` just split, read in bulk as numbers
+        written ``[+-]digits[.digits]`` of at most 15 digits (strtod's value, as float() reads them); with
+        ``integer`` whole numbers >= 0 written with digits only (ndeval's naturalNumber).  None when a token has
+        another form: the caller then reads them one by one."""
+        u, begins, lengths = self.spans
+        start, length = begins[field::self.fields], lengths[field::self.fields]
+        if integer and len(start) and not ((u[start] >= 48) & (u[start] <= 57)).all():
+            return None   # a sign: no natural number
+        values = _parse_decimals(u, start, length, integer)
+        return None if values is None else values.tolist()
 
     def _flood(self, blank_lines):
         """Whether a blank line of the chunk is one too many: beyond MAX_SKIPPED_LINES, more than the data lines."""
@@ -323,7 +336,7 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
     try:
         for buf in lines.chunks():
             read = lines.bulk(buf)
-            numbers = _naturals(read[0][3::4]) if read else None
+            numbers = (lines.numbers(3, True) or _naturals(read[0][3::4])) if read else None
             if numbers is not None:
                 tokens, where, counts = read
                 lines.commit(tokens, counts)
@@ -437,8 +450,8 @@ def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
     lines = _Lines(path, 6, "run", (0, 2))
     for buf in lines.chunks():
         read = lines.bulk(buf)
-        numbers = _naturals(read[0][3::6]) if read else None
-        values = _finite_scores(read[0][4::6]) if numbers is not None else None
+        numbers = (lines.numbers(3, True) or _naturals(read[0][3::6])) if read else None
+        values = (lines.numbers(4, False) or _finite_scores(read[0][4::6])) if numbers is not None else None
         if values is not None:
             tokens, where, counts = read
             lines.commit(tokens, counts)
