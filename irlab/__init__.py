@@ -87,10 +87,27 @@ def explain(measure, run, qrels, *, topic, **options):
 
     return _explain(measure, run, qrels, topic=topic, **options)
 
+def explain_experiment(table=None, perquery=None, **options):
+    """pt.Experiment's significance columns (+, -, p-value, reject, p-value corrected) reproduced from its per-topic
+    values and every test explained, as irlab compare explains it: see irlab.experiment.explain_experiment."""
+    # deferred: irlab.experiment loads numpy and scipy
+    from .experiment import explain_experiment as _explain_experiment
+
+    return _explain_experiment(table, perquery, **options)
+
+
+def ir_measure(metric, **options):
+    """irlab's metric (q-measure, ap with ties='tie-averaged', alpha-ndcg ...) as an ir_measures measure that
+    pt.Experiment and ir_measures.calc_aggregate take: see irlab.custom_measures.ir_measure."""
+    # deferred: ir_measures is PyTerrier's evaluator, loaded only here
+    from .custom_measures import ir_measure as _ir_measure
+
+    return _ir_measure(metric, **options)
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "Ranking", "check", "assert_answer", "evaluate", "explain", "IrlabError", "RankingError", "ParameterError", "InputFileError", "InputTypeError",
+    "Ranking", "check", "assert_answer", "evaluate", "explain", "explain_experiment", "ir_measure", "IrlabError", "RankingError", "ParameterError", "InputFileError", "InputTypeError",
     "LimitError", "OutputFileError", "METRICS", "get_metric",
     "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank",
     "f_measure", "hits", "idcg", "interpolated_precision", "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg",

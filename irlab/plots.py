@@ -439,11 +439,13 @@ def kappa_table(judge1, judge2, title=None, kappa_marginals=None, ax=None) -> "F
     return fig
 
 
-def difference_bars(differences, measure, names=("A", "B"), title=None, ax=None) -> "Figure":
+def difference_bars(differences, measure, names=("A", "B"), title=None, ax=None, threshold=None) -> "Figure":
     """Per-topic differences d = A - B of two systems, largest first, with the zero line and the mean difference.
 
     The usual picture beside a paired significance test (Croft, Metzler & Strohman 2010 §8.6): how many topics
     each system wins, and by how much. ``differences`` maps topic -> d (exact values, Results or floats).
+    ``threshold``: draw and label only the topics with |d| above it (the per-topic ΔAP chart of courses); the mean
+    line and the win/loss counts still take every topic.
 
     >>> fig = difference_bars({"401": 0.25, "402": -0.5, "403": 0.75}, "AP")
     >>> ax = fig.axes[0]
@@ -454,9 +456,14 @@ def difference_bars(differences, measure, names=("A", "B"), title=None, ax=None)
     if not items:
         raise ParameterError("difference_bars needs at least one topic")
     first, second = names
+    mean = _mean([value for _, value in items])
+    wins, losses = sum(_as_float(v) > 0 for _, v in items), sum(_as_float(v) < 0 for _, v in items)
+    hidden = 0
+    if threshold is not None:
+        shown = [(t, v) for t, v in items if abs(_as_float(v)) > threshold]
+        hidden, items = len(items) - len(shown), shown
     topics = [str(topic) for topic, _ in items]
     heights = [_as_float(value) for _, value in items]
-    mean = _mean([value for _, value in items])
     positions = list(range(len(topics)))
     with _style():
         fig, ax = _canvas(ax)
@@ -467,19 +474,19 @@ def difference_bars(differences, measure, names=("A", "B"), title=None, ax=None)
         ax.axhline(mean, color=BLACK, linestyle="--", linewidth=1.4, label=f"mean difference = {mean:.4f}",
                    gid="irlab-difference-mean")
         ax.set_xticks(positions)
-        rotate = len(topics) > 8 or max(len(t) for t in topics) > 6
+        rotate = len(topics) > 8 or max((len(t) for t in topics), default=0) > 6
         ax.set_xticklabels(topics, rotation=90 if rotate else 0, fontsize=SMALL_SIZE)
         if len(topics) > 40:
             step = math.ceil(len(topics) / 40)
             for index, label in enumerate(ax.get_xticklabels()):
                 label.set_visible(index % step == 0)
-        ax.set_xlim(-0.6, len(topics) - 0.4)
-        wins, losses = sum(h > 0 for h in heights), sum(h < 0 for h in heights)
+        ax.set_xlim(-0.6, max(len(topics), 1) - 0.4)
         ax.grid(True, axis="y", color=LIGHT_GREY, linestyle=":", linewidth=0.8)
         ax.set_axisbelow(True)
-        _finish(ax, f"Topic (sorted by difference): {first} better on {wins}, {second} on {losses}",
+        left_out = f"; {hidden} with |Δ| <= {threshold} not drawn" if threshold is not None else ""
+        _finish(ax, f"Topic (sorted by difference): {first} better on {wins}, {second} on {losses}{left_out}",
                 f"{measure}({first}) - {measure}({second})",
-                title or f"Per-topic differences in {measure} ({len(topics)} topics)")
+                title or f"Per-topic differences in {measure} ({len(topics) + hidden} topics)")
         _legend(ax, loc="upper right")
     return fig
 
