@@ -2,7 +2,7 @@
 
 Generates a seeded TREC-sized diversity case in a temporary directory (default: 50 topics, 1,000 retrieved
 documents each, 5 subtopics, 300 judged documents per topic of which about a third are relevant to each subtopic),
-then times, best of ``--repeat`` runs:
+then times ``--repeat`` runs of each, taking turns (best and median wall time, median CPU time):
 
 * irlab: ``irlab.trec.diversity.evaluate_diversity(qrels_path, run_path)`` (reading both files included);
 * pyndeval: the files read line by line in Python into its tuples, then ``pyndeval.ndeval`` and the mean.
@@ -66,13 +66,23 @@ def pyndeval_means(qrels, run):
     return {m: math.fsum(v[m] for v in per_topic.values()) / len(per_topic) for m in NDEVAL_MEASURES}
 
 
-def timed(fn, repeat):
-    times, value = [], None
+def timed(fns, repeat):
+    """Each of ``fns`` run ``repeat`` times, taking turns (load from other processes hits them alike): per function
+    its value, best and median wall time and median CPU time (``time.process_time``)."""
+    walls, cpus, values = [[] for _ in fns], [[] for _ in fns], [None] * len(fns)
     for _ in range(repeat):
-        start = time.perf_counter()
-        value = fn()
-        times.append(time.perf_counter() - start)
-    return value, min(times), statistics.median(times)
+        for i, fn in enumerate(fns):
+            start, cpu = time.perf_counter(), time.process_time()
+            values[i] = fn()
+            walls[i].append(time.perf_counter() - start)
+            cpus[i].append(time.process_time() - cpu)
+    return [(values[i], min(walls[i]), statistics.median(walls[i]), statistics.median(cpus[i]))
+            for i in range(len(fns))]
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def main(argv=None):
@@ -89,16 +99,22 @@ def main(argv=None):
                                                 args.seed)
         print(f"{args.topics} topics x {args.docs} retrieved, {args.subtopics} subtopics: {q_lines:,} qrels lines, "
               f"{r_lines:,} run lines")
-        ours, best, median = timed(lambda: irlab_means(qrels, run), args.repeat)
-        print(f"irlab     best {best:.3f} s  median {median:.3f} s")
+        print(f"load average at the start: {load_average()}")
         try:
-            theirs, best, median = timed(lambda: pyndeval_means(qrels, run), args.repeat)
+            import pyndeval  # noqa: F401  (deferred: an optional oracle, the test extra)
         except ImportError:
+            (ours, best, median, cpu), = timed([lambda: irlab_means(qrels, run)], args.repeat)
+            print(f"irlab     best {best:.3f} s  median {median:.3f} s  median CPU {cpu:.3f} s")
             print("pyndeval  not installed (pip install pyndeval): skipped")
             return 0
-        print(f"pyndeval  best {best:.3f} s  median {median:.3f} s")
+        (ours, best, median, cpu), (theirs, best2, median2, cpu2) = timed(
+            [lambda: irlab_means(qrels, run), lambda: pyndeval_means(qrels, run)], args.repeat)
+        print(f"irlab     best {best:.3f} s  median {median:.3f} s  median CPU {cpu:.3f} s")
+        print(f"pyndeval  best {best2:.3f} s  median {median2:.3f} s  median CPU {cpu2:.3f} s")
+        print(f"irlab / pyndeval: {best / best2:.2f}x best, {median / median2:.2f}x median, {cpu / cpu2:.2f}x CPU")
         worst = max(abs(ours[m] - theirs[m]) for m in NDEVAL_MEASURES)
         print(f"largest difference of the {len(NDEVAL_MEASURES)} means: {worst:.2e}")
+        print(f"load average at the end: {load_average()}")
     return 0
 
 

@@ -82,17 +82,45 @@ def generate(dirpath: Path, topics: int, docs: int, judged: int, seed: int, layo
 # ---------------------------------------------------------------------------
 # per-tool child programs: read files, evaluate, print {"seconds":..., "means":{...}}
 
+# irlab: `irlab eval` itself (its main(), so that irlab1 can pin one thread); stdout is compared byte for byte
 CHILD_IRLAB = r"""
-import json, sys, time
-t0 = time.perf_counter()
+import sys
 sys.path.insert(0, {repo!r})
-from irlab.trec import evaluate
 if {threads!r}:
     import irlab.trec.readers
     irlab.trec.readers._THREADS = {threads!r}   # --threads: override the number of cores used
-res = evaluate({qrels!r}, {run!r}, {measures!r})
-means = {{k: v for k, v in res.summary.items() if isinstance(v, float)}}
-print(json.dumps({{"seconds": time.perf_counter() - t0, "means": means}}))
+from irlab.cli import main
+sys.exit(main(["eval", *{options!r}, {qrels!r}, {run!r}]))
+"""
+
+# where irlab's time goes: the stages of `irlab eval` (irlab/cli/eval.py) timed one by one, in one more child
+CHILD_SPLIT = r"""
+import json, os, sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {repo!r})
+from irlab.trec import stream
+from irlab.trec.evaluate import prepare, read_inputs
+from irlab.trec.measures import compute_all, parse_measures
+from irlab.trec.output import format_result
+import irlab.cli.eval
+t1 = time.perf_counter()
+join = [0.0]
+add = stream._Reducer.add
+def timed_add(self, *args):
+    start = time.perf_counter()
+    add(self, *args)
+    join[0] += time.perf_counter() - start
+stream._Reducer.add = timed_add
+plan = parse_measures({measures!r})
+qrels, run, joined = read_inputs({qrels!r}, {run!r})
+t2 = time.perf_counter()
+result = compute_all(prepare(qrels, run, joined=joined), plan)
+t3 = time.perf_counter()
+with open(os.devnull, "w") as out:
+    out.write(format_result(result, "text", per_topic=False, summary=True))
+t4 = time.perf_counter()
+print(json.dumps({{"imports": t1 - t0, "read": t2 - t1 - join[0], "join": join[0], "measures": t3 - t2,
+                  "print": t4 - t3, "streamed": isinstance(run, stream.RankedRun)}}))
 """
 
 CHILD_PYTREC = r"""
@@ -134,6 +162,7 @@ print(json.dumps({{"seconds": time.perf_counter() - t0, "means": {{k: float(v) f
 # irlab1: irlab restricted to one thread, to see what the other core brings
 CHILDREN = {"irlab": CHILD_IRLAB, "irlab1": CHILD_IRLAB, "trec_eval": None, "pytrec_eval": CHILD_PYTREC,
             "ranx": CHILD_RANX}
+OPTIONS = [f"-m{m}" for m in MEASURES]   # the same command line for trec_eval and irlab eval
 
 
 def build_trec_eval(dirpath: Path):
@@ -160,12 +189,17 @@ def trec_eval_means(stdout: bytes):
     return means
 
 
+def printed_means(stdout: bytes):
+    """The ``all`` lines trec_eval (or irlab eval) printed, as {measure: float}."""
+    return {name: float(value) for name, value in trec_eval_means(stdout).items() if name != "runid"}
+
+
 def run_child(tool, qrels, run, trec_eval=None, threads=0):
     if tool == "trec_eval":  # the C program itself: its wall time and peak memory are the child's
-        argv = [str(trec_eval), *(f"-m{m}" for m in MEASURES), str(qrels), str(run)]
+        argv = [str(trec_eval), *OPTIONS, str(qrels), str(run)]
     else:
         code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES,
-                                     threads=1 if tool == "irlab1" else threads)
+                                     options=OPTIONS, threads=1 if tool == "irlab1" else threads)
         argv = [sys.executable, "-c", code]
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -176,15 +210,17 @@ def run_child(tool, qrels, run, trec_eval=None, threads=0):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         return {"error": err.decode(errors="replace").strip().splitlines()[-1:] or ["failed"]}
-    if tool == "trec_eval":
-        return {"wall": wall, "seconds": wall, "printed": trec_eval_means(out),
-                "maxrss_mb": usage.ru_maxrss / 1024.0}
-    info = json.loads(out.decode().strip().splitlines()[-1])
-    if "skipped" in info:
-        return info
-    info["wall"] = wall
-    info["maxrss_mb"] = usage.ru_maxrss / 1024.0  # Linux: kilobytes
-    return info
+    info = {"wall": wall, "maxrss_mb": usage.ru_maxrss / 1024.0,   # Linux: kilobytes
+            "cpu": usage.ru_utime + usage.ru_stime}
+    if tool in ("trec_eval", "irlab", "irlab1"):   # a C program, or irlab eval: wall time only
+        return {**info, "seconds": wall, "stdout": out, "means": printed_means(out)}
+    child = json.loads(out.decode().strip().splitlines()[-1])
+    return child if "skipped" in child else {**child, **info}
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def main(argv=None):
@@ -200,6 +236,7 @@ def main(argv=None):
     ap.add_argument("--tools", default="irlab,trec_eval,pytrec_eval,ranx")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool (best wall time is kept)")
     ap.add_argument("--dir", help="keep the generated files here instead of a temp dir")
+    ap.add_argument("--no-split", action="store_true", help="skip the extra run that times irlab's stages")
     ap.add_argument("--threads", type=int, default=0,
                     help="threads irlab may use (default: one per core, at most 4); 1 = single-threaded")
     args = ap.parse_args(argv)
@@ -222,7 +259,7 @@ def main(argv=None):
         print(f"# {args.topics} topics x {args.docs} docs = {args.topics * args.docs:,} run lines "
               f"({size:.0f} MiB, {args.layout}), ~{args.judged} judgments/topic; prepared in {gen:.1f}s")
         print(f"# python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} cpus, "
-              f"measures: {', '.join(MEASURES)}")
+              f"measures: {', '.join(MEASURES)}; load average at the start: {load_average()}")
         # tools alternate within each repeat, so that load from other processes
         # on the machine hits them alike; the best (minimum) wall time is kept
         runs = {tool: [] for tool in tools}
@@ -249,33 +286,44 @@ def main(argv=None):
                 walls = sorted(r["wall"] for r in runs[tool])
                 best["median"] = walls[len(walls) // 2]
                 best["maxrss_mb"] = max(r["maxrss_mb"] for r in runs[tool])
+                cpus = sorted(r["cpu"] for r in runs[tool])
+                best["median_cpu"] = cpus[len(cpus) // 2]
                 results[tool] = best
             else:
                 results[tool] = skipped[tool]
-        print(f"{'tool':<12} {'best wall s':>11} {'median s':>9} {'in-process s':>13} {'peak RSS MiB':>13}")
+        print(f"{'tool':<12} {'best wall s':>11} {'median s':>9} {'median CPU s':>13} {'peak RSS MiB':>13}")
         for tool, r in results.items():
             if "wall" in r:
-                inproc = "-" if tool == "trec_eval" else f"{r['seconds']:.2f}"  # a C program: wall time only
-                print(f"{tool:<12} {r['wall']:>11.2f} {r['median']:>9.2f} {inproc:>13} {r['maxrss_mb']:>13.0f}")
+                print(f"{tool:<12} {r['wall']:>11.2f} {r['median']:>9.2f} {r['median_cpu']:>13.2f} "
+                      f"{r['maxrss_mb']:>13.0f}")
             else:
                 print(f"{tool:<12} skipped: {r.get('skipped') or r.get('error')}")
         a, t = results.get("irlab", {}), results.get("trec_eval", {})
         if "wall" in a and "wall" in t:
-            print(f"# irlab / trec_eval: wall {a['wall'] / t['wall']:.2f}x, "
+            print(f"# irlab / trec_eval: wall {a['wall'] / t['wall']:.2f}x best, {a['median'] / t['median']:.2f}x "
+                  f"median, CPU {a['median_cpu'] / t['median_cpu']:.2f}x median; "
                   f"peak memory {a['maxrss_mb'] / t['maxrss_mb']:.2f}x")
-            printed = t["printed"]
-            same = [k for k in printed if k in a["means"] and f"{a['means'][k]:6.4f}".strip() == printed[k]]
-            differ = sorted(set(printed) - set(same))
-            print(f"# {len(same)} of {len(printed)} means printed by trec_eval are identical in irlab"
-                  + (f"; different: {', '.join(differ)}" if differ else ""))
+            same = all(r["stdout"] == t["stdout"] for r in runs["irlab"]) and len(set(
+                r["stdout"] for r in runs["trec_eval"])) == 1
+            print(f"# irlab eval's output is {'byte-identical to' if same else 'DIFFERENT from'} trec_eval's "
+                  f"({len(t['means'])} means, every repeat)")
         b = results.get("pytrec_eval", {})
         if "wall" in a and "wall" in b:
             print(f"# irlab / pytrec_eval: wall {a['wall'] / b['wall']:.2f}x, "
                   f"peak memory {a['maxrss_mb'] / b['maxrss_mb']:.2f}x")
             common = sorted(set(a["means"]) & set(b["means"]))
             diff = max(abs(a["means"][k] - b["means"][k]) for k in common) if common else float("nan")
-            print(f"# {len(common)} means compared with pytrec_eval, max |difference| = {diff:.2e}")
-
+            print(f"# {len(common)} means compared with pytrec_eval (irlab's printed to 4 decimals), "
+                  f"max |difference| = {diff:.2e}")
+        if "wall" in a and not args.no_split:
+            code = CHILD_SPLIT.format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES)
+            split = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                              check=True).stdout.decode().splitlines()[-1])
+            print("# irlab's time split (one more run, stages of irlab eval timed in-process): "
+                  + ", ".join(f"{k} {split[k]:.2f}s" for k in ("imports", "read", "join", "measures", "print"))
+                  + ("; the run was streamed topic by topic" if split["streamed"] else "; the run was read whole")
+                  + " (join: duplicate check, join and ranks)")
+        print(f"# load average at the end: {load_average()} ({os.cpu_count()} cpus)")
 
 if __name__ == "__main__":
     main()
