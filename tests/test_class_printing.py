@@ -216,7 +216,7 @@ def test_forty_names_of_ten_scripts_print_as_written(world_class):
     for student, name in names.items():  # each student's own PDFs, cut from the class's
         assert f"{name} ({student}), variant code" in pdf_text(out / f"{student}.pdf")
         assert f"Answer key of {name} ({student})" in pdf_text(out / f"{student}-key.pdf")
-    assert pages(out / "p01-key.pdf") == 4 and "<U+" not in pdf_text(out / "class-sheets.pdf")
+    assert "<U+" not in pdf_text(out / "class-sheets.pdf")
 
 
 @needs_lualatex
