@@ -353,6 +353,61 @@ DIVERSITY_NORMALISATION = Convention(
 )
 """α-nDCG and nERR-IA divide by the greedy ideal ranking's value, so they are the same under both choices."""
 
+# ir_measures' rules where they differ from trec_eval's defaults: how a whole run is evaluated (irlab eval's options,
+# irlab.evaluate's arguments), named in the explorer's rows and in the explanations of frames and experiments
+MISSING_TOPICS = Convention(
+    "missing_topics",
+    "A topic of the qrels that the run does not answer: does it count in the mean?",
+    (
+        Choice("skip", "left out: the mean is over the topics the run answers", "mean over the run's judged topics",
+               "trec_eval without -c (irlab eval's default)"),
+        Choice("zero", "it counts 0, as an empty ranking", "mean over every qrels topic, a missing one scoring 0",
+               "trec_eval -c; ir_measures (measure.DEFAULT); PyTerrier's pt.Experiment; irlab.evaluate(complete=True)"),
+    ),
+    "skip",
+)
+
+JUDGED_ONLY = Convention(
+    "judged_only",
+    "Documents of the run that the qrels do not judge: ranked as non-relevant, or removed first?",
+    (
+        Choice("kept", "kept in place and counted as non-relevant", "rank every retrieved document",
+               "trec_eval; ir_measures (judged_only=False, its default)"),
+        Choice("removed", "removed before evaluating, so the judged documents below them move up",
+               "rank only the judged documents", "trec_eval -J; ir_measures judged_only=True (condensed lists, "
+               "Sakai 2007)"),
+    ),
+    "kept",
+)
+
+ERR_TOP_GRADE = Convention(
+    "err_top_grade",
+    "ERR's stopping probability Pr(g) = (2^g - 1) / 2^gmax: which grade is gmax?",
+    (
+        Choice("topic", "the highest grade judged for the topic (or the scale's top grade when given)",
+               "gmax = max grade in the topic's qrels", "Chapelle, Metzler, Zhang & Grinspan 2009; irlab explain err"),
+        Choice("gdeval-4", "fixed at 4 whatever the qrels hold (gdeval refuses grades above 4; irlab eval widens "
+               "the scale to the top grade of the qrels there)", "gmax = 4",
+               "gdeval.pl MAX_JUDGMENT (TREC Web 2010-2014); ir_measures ERR@k, which runs gdeval"),
+    ),
+    "topic",
+)
+
+TIE_DOCNO_ORDER = Convention(
+    "tie_docno_order",
+    "Documents of a run with equal scores: which docno is ranked first?",
+    (
+        Choice("descending", "the larger docno first (strcmp order)", "sort by (score desc, docno desc)",
+               "trec_eval 9 and 10; pytrec_eval, hence ir_measures' AP, P, R, nDCG, RR"),
+        Choice("ascending", "the smaller docno first", "sort by (score desc, docno asc)",
+               "ir_measures' Judged@k and MS MARCO RR@k; pyndeval (ir_measures' alpha_nDCG, ERR_IA)"),
+    ),
+    "descending",
+)
+"""Only tied documents that straddle a cut-off (or, for the diversity measures, any tie) change a value."""
+
+RUN_EVALUATION = (MISSING_TOPICS, JUDGED_ONLY, ERR_TOP_GRADE, TIE_DOCNO_ORDER)
+
 # conventions only the explorer compares (irlab computes both sides in one explanation)
 COMPARED_ONLY = (SPEARMAN_TIES,)
 

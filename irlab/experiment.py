@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import exact
+from . import conventions as conv
 from .document import Document, Note, Paragraph, Section, Table
 from .errors import InputTypeError, ParameterError
 
@@ -423,11 +423,12 @@ def explain_experiment(table=None, perquery=None, *, baseline=None, correction=N
         intro += (f" {same} of {len(verdicts)} cells of pt.Experiment's table recomputed from the unrounded per-topic "
                   "values are the same" + (" (a few p-values to 1e-12: the sums run in another order)."
                                            if "equal to 1e-12" in verdicts else "."))
+    zero = conv.MISSING_TOPICS.choice("zero")
     blocks = [Paragraph(intro),
               Table(("measure", "system", "+", "-", "p-value", "reject", "p-value corrected"), tuple(summary),
                     "The significance columns"),
-              Note("convention", "per-topic values as pt.Experiment computes them with ir_measures: a qrels topic the "
-                                 "run does not answer counts 0 (trec_eval -c; missing_topics=zero)"),
+              Note("convention", f"per-topic values as pt.Experiment computes them with ir_measures: "
+                                 f"{conv.MISSING_TOPICS.name} = zero, {zero.summary} ({zero.reference})"),
               *sections]
     return Document("A PyTerrier experiment, explained", blocks,
                     {"baseline": baseline, "measures": measures, "test": test,

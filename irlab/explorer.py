@@ -97,7 +97,7 @@ def _row(tool, why, binary=False, max_grade=None, honours=(), **choices):
 
 
 def _convention(name):
-    for convention in conv.ALL + conv.RANKING_FROM_SCORES + conv.COMPARED_ONLY:
+    for convention in conv.ALL + conv.RANKING_FROM_SCORES + conv.COMPARED_ONLY + conv.RUN_EVALUATION:
         if convention.name == name:
             return convention
     raise KeyError(name)
@@ -264,9 +264,11 @@ ROWS = {
     ),
     "err": (
         _row(CHAPELLE, REFERENCE_WHY + " (gmax = the highest grade judged for the topic, as irlab's batch ERR)",
-             ties=DOCNO, judgments_seen=Q),
+             ties=DOCNO, judgments_seen=Q, err_top_grade="topic"),
         _row(GDEVAL, "gdeval fixes the top grade at 4, so every stopping probability (2^g - 1)/2^gmax is smaller.",
-             max_grade=4, ties=DOCNO, judgments_seen=Q),
+             max_grade=4, ties=DOCNO, judgments_seen=Q, err_top_grade="gdeval-4"),
+        _row(IR_MEASURES, "ERR@k runs gdeval: the top grade is 4, as in gdeval's row.", max_grade=4, ties=DOCNO,
+             judgments_seen=Q, err_top_grade="gdeval-4"),
     ),
     "11pt": (
         _row(TREC_EVAL_10, REFERENCE_WHY, ties=DOCNO, judgments_seen=Q, interpolation="trec-eval"),

@@ -230,3 +230,29 @@ def test_tie_aware_ap_is_the_mean_over_orders_of_the_tied_documents():
     # descending) before b: AP = 1
     assert ir_measures.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(11 / 12, abs=1e-15)
     assert math.isclose(ir_measures.calc_aggregate([ir_measures.AP], qrels, run)[ir_measures.AP], 1.0)
+
+
+# ---- ir_measures' rules as named conventions ------------------------------------------------------------------------
+
+def test_ir_measures_rules_are_named_conventions_shown_where_they_apply():
+    from irlab import conventions as conv
+    from irlab.explorer import Case, explore
+
+    assert {c.name for c in conv.RUN_EVALUATION} == {"missing_topics", "judged_only", "err_top_grade",
+                                                     "tie_docno_order"}
+    # ERR of grades 3,0,1,2 (by hand): topic scale gmax = 3 gives 5471/6144; gdeval's gmax = 4 gives 7765/16384
+    rows = {row.tool.name: (row, value) for row, value in explore("err", Case.from_ranking("3,0,1,2")).values}
+    assert rows["ir_measures"][1] == rows["gdeval (TREC Web track)"][1] == __import__("fractions").Fraction(7765, 16384)
+    assert rows["ir_measures"][0].choice("err_top_grade") == "gdeval-4"
+    assert rows["Chapelle et al. 2009"][1] == __import__("fractions").Fraction(5471, 6144)
+    text = explain_experiment(None, PER, baseline="BM25").render("text")
+    assert "missing_topics = zero, it counts 0, as an empty ranking (trec_eval -c; ir_measures" in text
+
+
+def test_a_missing_topic_counts_zero_in_pyterrier_as_the_convention_says(pt):
+    # topic 413 of collection() is judged and answered by no run: pt.Experiment's per-topic value is 0 for every run
+    runs, topics, qrels = collection(9)
+    perquery = pt.Experiment(runs[:2], topics, qrels, ["map"], names=["x", "y"], perquery=True)
+    assert perquery[perquery.qid == "413"]["value"].tolist() == [0.0, 0.0]
+    got = irlab.evaluate(runs[0], qrels, ["AP"]).per_topic
+    assert got["413"]["AP"] == 0 and irlab.evaluate(runs[0], qrels, ["AP"], complete=False).per_topic.get("413") is None
