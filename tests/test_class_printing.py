@@ -17,7 +17,7 @@ from irlab.printable import PrintError
 from irlab.tex_engine import engine, fallback_fonts
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
-BOOK = EXERCISES / "chapter8-book.toml"  # a sheet of one page, a key of four
+BOOK = EXERCISES / "chapter8-book.toml"  # a sheet of one page, a key of three or four (by the variant drawn)
 VARIANTS = EXERCISES / "homework-variants.toml"
 ROSTER = EXERCISES / "sample-roster.csv"  # s001 Ann Lee, s002 Bo Yu, s003 Cy Ng
 needs_latex = pytest.mark.skipif(not (pdflatex_available() and shutil.which("pdftotext") and shutil.which("pdfinfo")),
@@ -47,6 +47,16 @@ def overfull(tex: Path, tmp_path) -> list[float]:
     return [float(x) for x in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too", log)]
 
 
+def standalone_pages(tex: Path, tmp_path) -> int:
+    """The pages ``tex`` makes compiled on its own by its engine, in a directory of its own."""
+    build = tmp_path / f"alone-{tex.stem}"
+    build.mkdir()
+    shutil.copy(tex, build / tex.name)
+    subprocess.run([engine(tex.read_text(encoding="utf-8")), "-interaction=nonstopmode", "-halt-on-error", tex.name],
+                   cwd=build, capture_output=True, check=True, timeout=300)
+    return pages(build / tex.with_suffix(".pdf").name)
+
+
 @pytest.fixture(scope="module")
 def book_class(tmp_path_factory):
     """chapter8-book's class in PDF (run once: 8 pdflatex runs)."""
@@ -58,7 +68,7 @@ def book_class(tmp_path_factory):
 
 
 @needs_latex
-def test_every_student_gets_a_pdf_sheet_and_key_and_the_manifest_lists_them(book_class):
+def test_every_student_gets_a_pdf_sheet_and_key_and_the_manifest_lists_them(book_class, tmp_path):
     out = book_class
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["manifest.json", "class-sheets.pdf", "class-sheets.tex", "class-keys.pdf", "class-keys.tex"]
@@ -69,9 +79,14 @@ def test_every_student_gets_a_pdf_sheet_and_key_and_the_manifest_lists_them(book
     first = manifest["students"][0]
     assert (first["id"], first["name"], first["sheet"], first["key"], first["sheet_source"], first["key_source"]) == (
         "s001", "Ann Lee", "s001.pdf", "s001-key.pdf", "s001.tex", "s001-key.tex")
-    for student in NAMES:  # a sheet of one page, a key of four (chapter 8's exercise 8.9 solved step by step)
+    for student in NAMES:  # a sheet of one page, a key of three or four (exercise 8.9 of the student's variant)
         assert pages(out / f"{student}.pdf") == 1
-        assert pages(out / f"{student}-key.pdf") == 4
+        key = out / f"{student}-key.pdf"
+        # the key cut from the class's PDF has the pages its own source makes, compiled alone, and ends with the
+        # last question's answer: no page lost or gained in the cutting
+        assert pages(key) == standalone_pages(out / f"{student}-key.tex", tmp_path) in (3, 4)
+        last = page_text(key, pages(key))
+        assert "Largest error of the top-list estimate" in last and "Answer: error =" in last
         sheet = page_text(out / f"{student}.pdf", 1)
         code = next(s["code"] for s in manifest["students"] if s["id"] == student)
         assert f"{NAMES[student]} ({student}), variant code {code}" in sheet
@@ -82,16 +97,22 @@ def test_every_student_gets_a_pdf_sheet_and_key_and_the_manifest_lists_them(book
 @needs_latex
 def test_class_pdfs_are_duplex_safe_each_student_starting_on_an_odd_page(book_class):
     sheets, keys = book_class / "class-sheets.pdf", book_class / "class-keys.pdf"
-    # three one-page sheets: pages 1, 3, 5, a blank page after each but the last; keys of 4 pages need no padding
+    # three one-page sheets: pages 1, 3, 5, a blank page after each but the last; a key of an odd number of pages
+    # is padded by a blank page too, one of an even number is not
     assert pages(sheets) == 5
-    assert pages(keys) == 12
+    lengths = [pages(book_class / f"{student}-key.pdf") for student in NAMES]
+    starts = [1 + sum(n + n % 2 for n in lengths[:i]) for i in range(len(lengths))]
+    assert pages(keys) == starts[-1] + lengths[-1] - 1
+    for start, length in zip(starts[:-1], lengths):
+        if length % 2:
+            assert page_text(keys, start + length).strip() == ""
     for number, student in zip((1, 3, 5), NAMES):
         text = page_text(sheets, number)
         assert f"{NAMES[student]} ({student})" in text and text.count("variant code") == 1
     for blank in (2, 4):
         assert page_text(sheets, blank).strip() == ""
-    for start, student in zip((1, 5, 9), NAMES):
-        for page in range(start, start + 4):  # every page of the key says whose it is, numbered from 1
+    for start, length, student in zip(starts, lengths, NAMES):
+        for page in range(start, start + length):  # every page of the key says whose it is, numbered from 1
             text = page_text(keys, page)
             assert f"Answer key of {NAMES[student]} ({student})" in text
             assert re.search(rf"\b{page - start + 1}\s*$", text.splitlines()[0])
