@@ -25,7 +25,7 @@ from .exercise_inputs import UNRETRIEVED_PER_RANKING, exercise_rankings, parse_r
 from .limits import MAX_SET_BYTES, read_at_most
 from .metrics import REGISTRY, get_metric, mean_over_queries
 from .metrics.counts import mean_notes
-from .metrics.diversity import IntentRanking
+from .metrics.diversity import IntentRanking, intent_mean
 from .ranking import Ranking
 from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, judgments_columns, map_bounds
 from .solvers.extended import solve_extended
@@ -357,12 +357,27 @@ def _judge_columns(params, where):
     raise where.error("kappa needs parameters.judgments (rows: doc, judge 1, judge 2) or judge1/judge2", "parameters")
 
 
-def _intent_ranking(params, where):
-    """The ranking judged per subtopic of the diversity metrics: parameters.intents (and unretrieved_intents)."""
+def _intent_rankings(params, where) -> list:
+    """The rankings judged per subtopic of the diversity metrics: parameters.intents (and unretrieved_intents),
+    one written form or a list of them, one per query."""
     if "intents" not in params:
         raise where.error("a diversity metric needs parameters.intents, a ranking judged per subtopic such as "
                           "\"1+2 - 2 3 ?\"", "parameters")
-    return IntentRanking.parse(params["intents"], unretrieved=params.get("unretrieved_intents"))
+    texts, missed = params["intents"], params.get("unretrieved_intents")
+    if isinstance(texts, str):
+        if isinstance(missed, list):
+            raise where.error("a list (one per query) needs parameters.intents to be a list too",
+                              "parameters.unretrieved_intents")
+        return [IntentRanking.parse(texts, unretrieved=missed)]
+    if isinstance(missed, str) and missed.strip():
+        raise where.error(f"with {len(texts)} queries in parameters.intents, give one list entry per query (\"\" "
+                          "for none), so that each query's unretrieved documents are its own",
+                          "parameters.unretrieved_intents")
+    missed = missed if isinstance(missed, list) else [None] * len(texts)
+    if len(missed) != len(texts):
+        raise where.error(f"gives {len(missed)} entries for {len(texts)} queries in parameters.intents: one per query",
+                          "parameters.unretrieved_intents")
+    return [IntentRanking.parse(text, unretrieved=unretrieved or None) for text, unretrieved in zip(texts, missed)]
 
 
 def question_inputs(params: dict, question: Question, where: Where) -> tuple[list[Ranking], tuple | None]:
@@ -396,7 +411,11 @@ def solve_question(params: dict, question: Question, where: Where):
     metric = get_metric(question.solver)
     metric_options = {k: options[k] for k in options if k in {p.name for p in metric.parameters} | {c.name for c in metric.conventions}}
     if metric.inputs == "intents":
-        return Solution([Answer(metric.title, metric.compute(_intent_ranking(params, where), **metric_options))])
+        rankings = _intent_rankings(params, where)
+        if isinstance(params["intents"], str):
+            return Solution([Answer(metric.title, metric.compute(rankings[0], **metric_options))])
+        result = intent_mean(metric.name, rankings, **metric_options)
+        return Solution([Answer(result.title, result)])
     if metric.inputs == "judges":
         first, second = _judge_columns(params, where)
         return Solution([Answer(metric.title, metric.compute(first, second, **metric_options))])

@@ -284,24 +284,34 @@ def _column(value, problem):
         problem(str(error))
 
 
+def _per_query_texts(value, problem, wanted: str, allow_empty=False):
+    """One written form, or a list of them (one per query, up to MAX_QUERIES): the texts to check, numbered."""
+    if isinstance(value, str):
+        return [(None, value)]
+    if not isinstance(value, list) or not (value or allow_empty) or not all(isinstance(v, str) for v in value):
+        problem(f"must be {wanted}, or a list of them (one per query), got {_shown(value)}")
+    if len(value) > limits.MAX_QUERIES:
+        problem(f"lists {len(value):,} queries; at most {limits.MAX_QUERIES:,} (irlab's limit MAX_QUERIES)")
+    return list(enumerate(value, 1))
+
+
 def _intents(value, problem):
-    """An intent ranking as written: '1+2 - 2 3 ?' (subtopics joined by '+', '-' relevant to none, '?' unjudged)."""
-    if not isinstance(value, str):
-        problem(f"must be a ranking judged per subtopic such as \"1+2 - 2 3 ?\", got {_shown(value)}")
-    try:
-        IntentRanking.parse(value)
-    except IrlabError as error:
-        problem(str(error))
+    """An intent ranking as written: '1+2 - 2 3 ?' (subtopics joined by '+', '-' relevant to none, '?' unjudged);
+    a list of them for several queries."""
+    for number, text in _per_query_texts(value, problem, "a ranking judged per subtopic such as \"1+2 - 2 3 ?\""):
+        try:
+            IntentRanking.parse(text)
+        except IrlabError as error:
+            problem(f"query {number}: {error}" if number else str(error))
 
 
 def _unretrieved_intents(value, problem):
-    if not isinstance(value, str):
-        problem(f"must be the judged relevant documents not retrieved, by their subtopics, such as \"3 1+4\", got "
-                f"{_shown(value)}")
-    try:
-        IntentRanking.parse("-", unretrieved=value)
-    except IrlabError as error:
-        problem(str(error))
+    for number, text in _per_query_texts(value, problem, "the judged relevant documents not retrieved, by their "
+                                                         "subtopics, such as \"3 1+4\"", allow_empty=True):
+        try:
+            IntentRanking.parse("-", unretrieved=text)
+        except IrlabError as error:
+            problem(f"query {number}: {error}" if number else str(error))
 
 
 def _ids(value, problem):
@@ -467,11 +477,12 @@ def _keys() -> tuple[Key, ...]:
             solvers=("kappa", "cohen-kappa", "weighted-kappa"), check=_column,
             range="\"0,1,1\" or [0, 1, 1]"),
         Key("parameters", "intents", "intents", "a ranking judged per subtopic: each document its subtopics joined by "
-            "'+', '-' (relevant to none) or '?' (unjudged); written documents are named d1, d2, …", required=False,
-            solvers=intent_solvers, check=_intents, range="\"1+2 - 2 3 ?\""),
+            "'+' (a grade for alpha-dcg: '1:2'), '-' (relevant to none) or '?' (unjudged); written documents are named "
+            "d1, d2, …; a list of them for several queries (each query's value, then the mean)", required=False,
+            solvers=intent_solvers, check=_intents, range="\"1+2 - 2 3 ?\" or [\"1+2 -\", \"2 1\"]"),
         Key("parameters", "unretrieved_intents", "intents", "the judged relevant documents not retrieved, by their "
-            "subtopics (named u1, u2, …; they join the ideal ranking)", "\"\"", solvers=intent_solvers,
-            check=_unretrieved_intents, range="\"3 1+4\""),
+            "subtopics (named u1, u2, …; they join the ideal ranking); a list, one per query, with several queries",
+            "\"\"", solvers=intent_solvers, check=_unretrieved_intents, range="\"3 1+4\" or [\"3\", \"\"]"),
         Key("parameters", "a", "ids", "the first ranking of document ids", solvers=("kendall", "spearman"), check=_ids,
             range="\"d1,d2,d3\" or [\"d1\", \"d2\"]"),
         Key("parameters", "b", "ids", "the second ranking of document ids", solvers=("kendall", "spearman"), check=_ids,

@@ -64,9 +64,10 @@ from .. import conventions as conv
 from .. import exact
 from ..document import Formula, Note, Table
 from ..errors import InputTypeError, LimitError, ParameterError
-from ..limits import MAX_DIGITS, MAX_LOG_RUNNING, MAX_LOG_TERMS, MAX_RANKS, MAX_SUBTOPICS, MAX_TEXT, check_at_most, check_exact_digits, power_digits
+from ..limits import MAX_DIGITS, MAX_GRADE, MAX_QUERIES, MAX_LOG_RUNNING, MAX_LOG_TERMS, MAX_RANKS, MAX_SUBTOPICS, MAX_TEXT, check_at_most, check_exact_digits, power_digits
 from ..metric import Result, check_cutoff, check_fraction
 from ..trace import Traced, log, total
+from .mean import mean_over_queries
 
 DEFAULT_ALPHA = Fraction(1, 2)  # ndeval's ALPHA
 SUBTOPIC_ID = re.compile(r"[A-Za-z0-9_.]+\Z")
@@ -106,9 +107,12 @@ class IntentRanking:
     remarks: tuple[str, ...] = ()  # how the ranking was obtained (a TREC topic), stated by every result on it
     text: str | None = None  # the written form, when it was parsed
     warnings: tuple[str, ...] = ()  # how a written form that looks like another metric's was read, stated likewise
+    # graded per-subtopic labels (TF-Ranking's AlphaDCGMetric): (docno, ((subtopic, grade), …)) for the documents with
+    # a grade other than 1 ('1:2+3' written); empty: binary judgments, as Clarke et al. 2008 and ndeval read them
+    grades: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 
     def __post_init__(self):
-        for name in ("retrieved", "pool", "subtopics", "unjudged", "remarks", "warnings"):
+        for name in ("retrieved", "pool", "subtopics", "unjudged", "remarks", "warnings", "grades"):
             if not isinstance(getattr(self, name), tuple):
                 raise InputTypeError(f"IntentRanking.{name} is a tuple, got {type(getattr(self, name)).__name__}")
         check_at_most(len(self.retrieved), MAX_RANKS, "the retrieved documents of one ranking")
@@ -152,6 +156,14 @@ class IntentRanking:
                 raise ParameterError(f"IntentRanking.unjudged holds ranks 1..{len(self.retrieved)}, got {rank!r:.40}")
             if self.retrieved[rank - 1]:
                 raise ParameterError(f"rank {rank} is unjudged but relevant to a subtopic")
+        relevant_to = dict(self.pool)
+        for docno, graded in self.grades:
+            if docno not in relevant_to or {s for s, _ in graded} - relevant_to[docno]:
+                raise ParameterError(f"document {docno!r:.40} has a grade for a subtopic it is not relevant to")
+            for subtopic, grade in graded:
+                if isinstance(grade, bool) or not isinstance(grade, int) or not 1 <= grade <= MAX_GRADE:
+                    raise ParameterError(f"document {docno!r:.40}'s grade for subtopic {subtopic} is an integer 1 … "
+                                         f"{MAX_GRADE} (irlab's limit MAX_GRADE), got {grade!r:.40}")
 
     # -- building one ----------------------------------------------------------------------------------------------
     @classmethod
@@ -160,6 +172,10 @@ class IntentRanking:
         subtopic), ``?`` (unjudged) or its subtopic ids joined by ``+`` (ids: letters, digits, ``_``, ``.``).
         ``unretrieved`` lists the judged relevant documents not retrieved, in the same form (subtopics only).
         Retrieved documents get the docnos d1, d2, … and unretrieved ones u1, u2, …, for the ideal's tie rule.
+
+        A subtopic may carry a grade, ``1:2`` (subtopic 1, grade 2; integers 1 … MAX_GRADE, 1 when left out): the
+        graded per-subtopic labels of TF-Ranking's AlphaDCGMetric, read by ``alpha_dcg`` alone (the other metrics,
+        as Clarke et al. 2008 and ndeval, judge a document relevant to a subtopic or not, and refuse grades).
 
         Written forms of the other metrics are not guessed at: an R/N string ('RNR') is refused, and a list
         written with commas and no '+', '-' or '?' ('3,0,2,1', perhaps a grade list) or a subtopic named 0 is
@@ -175,7 +191,7 @@ class IntentRanking:
         source = text if isinstance(text, str) else " ".join(tokens)  # _tokens took a list of documents too
         _refuse_rn_string(source)
         missed = _tokens(unretrieved, "--unretrieved (unretrieved_intents)") if unretrieved is not None else []
-        retrieved, unjudged = [], []
+        retrieved, unjudged, grades = [], [], []
         for rank, token in enumerate(tokens, 1):
             if token == "?":
                 unjudged.append(rank)
@@ -183,17 +199,22 @@ class IntentRanking:
             elif token == "-":
                 retrieved.append(frozenset())
             else:
-                retrieved.append(_subtopics_of(token, f"document {rank} ({token[:40]!r})"))
+                relevant, graded = _subtopics_of(token, f"document {rank} ({token[:40]!r})")
+                retrieved.append(relevant)
+                grades += [(f"d{rank}", graded)] if graded else []
         pool = [(f"d{rank}", relevant) for rank, relevant in enumerate(retrieved, 1) if relevant]
         for number, token in enumerate(missed, 1):
             if token in ("-", "?"):
                 raise ParameterError(f"unretrieved document {number} is {token!r}: list only the judged relevant "
                                      "documents that were not retrieved, each by its subtopics ('3 1+4')")
-            pool.append((f"u{number}", _subtopics_of(token, f"unretrieved document {number} ({token[:40]!r})")))
+            relevant, graded = _subtopics_of(token, f"unretrieved document {number} ({token[:40]!r})")
+            pool.append((f"u{number}", relevant))
+            grades += [(f"u{number}", graded)] if graded else []
         subtopics = sorted({s for _, relevant in pool for s in relevant}, key=_natural)
         written = " ".join(tokens) + (f" (not retrieved: {' '.join(missed)})" if missed else "")
         return cls(tuple(retrieved), tuple(pool), tuple(subtopics), tuple(f"d{i}" for i in range(1, len(tokens) + 1)),
-                   tuple(unjudged), text=written, warnings=_other_format_warnings(source, tokens, subtopics))
+                   tuple(unjudged), text=written, warnings=_other_format_warnings(source, tokens, subtopics),
+                   grades=tuple(grades))
 
     @classmethod
     def from_qrels(cls, docnos, judgments, *, relevance_level: int = 1, remarks=()) -> "IntentRanking":
@@ -223,15 +244,21 @@ class IntentRanking:
 
     def describe(self) -> str:
         what = f"intent ranking {self.text}" if self.text else "ranking judged per subtopic"
+        graded = ", graded per subtopic (subtopic:grade)" if self.grades else ""
         return (f"{what}: {len(self.retrieved)} retrieved, S = {len(self.subtopics)} subtopics with a relevant "
                 f"document ({', '.join(self.subtopics) or 'none'}), {len(self.pool)} judged relevant documents "
-                "in the pool of the ideal ranking")
+                f"in the pool of the ideal ranking{graded}")
+
+    def grade_of(self, docno) -> dict:
+        """The grades of a document's subtopics, {subtopic: grade}: 1 unless written otherwise ('1:2')."""
+        return dict(dict(self.grades).get(docno, ())) if docno is not None else {}
 
     def label(self, rank: int) -> str:
         """The judgment at a rank as written: its subtopics joined by '+', '-' or '?'."""
         relevant = self.retrieved[rank - 1]
         if relevant:
-            return "+".join(sorted(relevant, key=_natural))
+            graded = self.grade_of(self.docnos[rank - 1] if self.docnos is not None else None)
+            return "+".join(f"{s}:{graded[s]}" if s in graded else s for s in sorted(relevant, key=_natural))
         return "?" if rank in self.unjudged else "-"
 
 
@@ -280,16 +307,25 @@ def _other_format_warnings(text: str, tokens, subtopics) -> tuple[str, ...]:
     return ()
 
 
-def _subtopics_of(token: str, where: str) -> frozenset:
-    parts = token.split("+")
-    for part in parts:
+def _subtopics_of(token: str, where: str) -> tuple[frozenset, tuple]:
+    """A document's subtopics, and the grades written other than 1 as sorted (subtopic, grade) pairs ('1:2+3')."""
+    parts, grades = [], []
+    for written in token.split("+"):
+        part, colon, grade = written.partition(":")
         if not SUBTOPIC_ID.match(part):
             raise ParameterError(f"{where}: {part[:40]!r} is not a subtopic id (letters, digits, '_', '.'); write "
                                  "a document as its subtopics joined by '+' (1+3), '-' (relevant to none) or '?' "
                                  "(unjudged)")
+        if colon:
+            if not (grade.isdigit() and len(grade) <= 3 and 1 <= int(grade) <= MAX_GRADE):
+                raise ParameterError(f"{where}: the grade of subtopic {part[:40]} is an integer 1 … {MAX_GRADE} "
+                                     f"(irlab's limit MAX_GRADE), got {grade[:40]!r}; leave a subtopic out for 0")
+            if int(grade) != 1:
+                grades.append((part, int(grade)))
+        parts.append(part)
     if len(set(parts)) != len(parts):
         raise ParameterError(f"{where}: a subtopic is listed twice")
-    return frozenset(parts)
+    return frozenset(parts), tuple(sorted(grades, key=lambda pair: _natural(pair[0])))
 
 
 # -- exact gains and the greedy ideal ------------------------------------------------------------------------------
@@ -306,19 +342,23 @@ def check_alpha(alpha) -> Fraction:
     return Fraction(value)
 
 
-def _gains(sets, alpha, subtopics):
-    """Per rank: the counts c_s before it (for the document's subtopics) and the gain Σ_s (1-α)^{c_s}."""
+def _gains(sets, alpha, subtopics, grades=None):
+    """Per rank: the counts c_s before it (for the document's subtopics) and the gain Σ_s (1-α)^{c_s}.
+
+    With graded labels (``grades``: per rank {subtopic: grade}, 1 where absent) TF-Ranking's gain
+    Σ_s y_s · (1-α)^{c_s}, c_s the sum of the labels y_s above; binary labels give Clarke et al.'s counts."""
     keep = 1 - alpha
     seen = dict.fromkeys(subtopics, 0)
     powers = [Fraction(1)]
     rows = []
-    for relevant in sets:
+    for rank, relevant in enumerate(sets):
+        label = grades[rank] if grades else {}
         counts = {s: seen[s] for s in relevant}
         while len(powers) <= max(counts.values(), default=0):
             powers.append(powers[-1] * keep)
-        rows.append((counts, sum((powers[c] for c in counts.values()), Fraction(0))))
+        rows.append((counts, sum((label.get(s, 1) * powers[c] for s, c in counts.items()), Fraction(0))))
         for s in relevant:
-            seen[s] += 1
+            seen[s] += label.get(s, 1)
     return rows
 
 
@@ -400,6 +440,14 @@ NDEVAL_FORMULAS = {
         + _GAIN_LATEX),
 }
 
+GRADED_FORMULA = Formula(
+    "α-DCG@k = Σ_{i<=k} g_i / log2(i+1), g_i = Σ_s y_{i,s} · (1-α)^c_s(i), c_s(i) = Σ_{j<i} y_{j,s}",
+    r"\alpha\text{-DCG}@k = \sum_{i=1}^{k} \frac{g_i}{\log_2(i+1)}, \quad g_i = \sum_s y_{i,s}\,"
+    r"(1-\alpha)^{c_s(i)}, \quad c_s(i) = \sum_{j<i} y_{j,s}")
+GRADED_NOTE = ("graded per-subtopic labels: α-DCG as TF-Ranking's AlphaDCGMetric defines it (a grade y multiplies its "
+               "subtopic's gain and adds y to that subtopic's count), the raw sum (diversity_normalisation = raw: "
+               "ndeval reads binary judgments only)")
+
 NORMALISATION_NOTE = {
     "alpha-dcg": "α-DCG@k is divided by the α-DCG@k of an \"ideal ideal\" list whose every document is relevant to "
                  "every subtopic (gain S · (1-α)^(i-1) at rank i), as ndeval's alpha-DCG@k",
@@ -420,8 +468,16 @@ class _Setup:
     notes: list
 
 
-def _setup(ranking, k, alpha) -> _Setup:
+GRADED_ONLY_ALPHA_DCG = ("graded per-subtopic labels ('1:2') are read by alpha-dcg alone, as TF-Ranking's "
+                         "AlphaDCGMetric defines them; {metric}, as Clarke et al. 2008 and ndeval, judges a document "
+                         "relevant to a subtopic or not: write its subtopics without grades")
+
+
+def _setup(ranking, k, alpha, metric=None) -> _Setup:
+    """The checked inputs of a metric; ``metric`` names one that refuses graded labels (all but α-DCG)."""
     ranking = _checked(ranking)
+    if ranking.grades and metric is not None:
+        raise ParameterError(GRADED_ONLY_ALPHA_DCG.format(metric=metric))
     alpha_value = check_alpha(alpha)
     k = check_cutoff(k)
     n = len(ranking.retrieved)
@@ -481,12 +537,14 @@ def _count_cells(ranking, counts, per_subtopic):
     return (", ".join(f"c_{s} = {counts[s]}" for s in sorted(counts, key=_natural)) or "",)
 
 
-def _terms_text(counts, alpha) -> str:
-    """(1-α)^c per subtopic of the document, as values: '1 + 1/2'."""
+def _terms_text(counts, alpha, grades=None) -> str:
+    """(1-α)^c per subtopic of the document, as values: '1 + 1/2' (graded: 'y · (1-α)^c', '2·1/2 + 1')."""
     if not counts:
         return "0"
     keep = 1 - alpha
-    return " + ".join(exact.exact_text(keep ** counts[s]) for s in sorted(counts, key=_natural))
+    grades = grades or {}
+    return " + ".join((f"{grades[s]}·" if grades.get(s, 1) != 1 else "") + exact.exact_text(keep ** counts[s])
+                      for s in sorted(counts, key=_natural))
 
 
 def _rows(setup, sets, docnos, labels, discount, mark=""):
@@ -496,7 +554,10 @@ def _rows(setup, sets, docnos, labels, discount, mark=""):
     if discount == "log" and len(sets) > MAX_LOG_RUNNING:  # its cumulative column re-adds logarithms at every rank
         _refuse_logarithms(len(sets), MAX_LOG_RUNNING, "MAX_LOG_RUNNING", f"α-DCG's cumulative Σ g_i / log2(i+1) "
                            f"over {len(sets):,} ranks{' of the ideal ranking' if mark else ''}")
-    gains = _gains(sets, setup.alpha, ranking.subtopics)
+    grades = [ranking.grade_of(docno) for docno in docnos] if ranking.grades and docnos is not None else None
+    if grades:  # c_s sums grades, so (1-α)^c_s may have more factors than ranks: bounded as _check_powers bounds them
+        _check_powers(setup.alpha, sum(sum(g.get(s, 1) for s in relevant) for g, relevant in zip(grades, sets)))
+    gains = _gains(sets, setup.alpha, ranking.subtopics, grades)
     rows, terms, running = [], [], 0
     for rank, (counts, gain) in enumerate(gains, 1):
         leaf = Traced(gain, f"g{mark}_{rank}")
@@ -505,7 +566,7 @@ def _rows(setup, sets, docnos, labels, discount, mark=""):
         running = exact.add(running, term.value)
         doc = (docnos[rank - 1],) if docnos is not None else ()
         rows.append((rank, *doc, labels[rank - 1], *_count_cells(ranking, counts, per_subtopic),
-                     _terms_text(counts, setup.alpha), gain, term, running))  # the term as written: (1/2)/log2(6)
+                     _terms_text(counts, setup.alpha, grades[rank - 1] if grades else {}), gain, term, running))  # the term as written: (1/2)/log2(6)
     divisor = "log2(i+1)" if discount == "log" else "i"
     columns = ("rank i", *(("docno",) if docnos is not None else ()), "subtopics", *count_names,
                "(1-α)^c_s", "gain g_i", f"g_i / {divisor}", "cumulative")
@@ -578,17 +639,34 @@ def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisatio
     By default (diversity_normalisation ``ndeval``) divided by the α-DCG@k of the ideal-ideal list (gain
     S · (1-α)^(i-1) at rank i), as ndeval's alpha-DCG@k; ``raw`` gives the paper's sum.
 
+    Graded per-subtopic labels y_{i,s} ('2:2 1+2'): TF-Ranking's AlphaDCGMetric, g_i = Σ_s y_{i,s} · (1-α)^{c_s(i)},
+    c_s(i) = Σ_{j<i} y_{j,s}, the raw sum: ndeval's normalisation assumes binary judgments, so with grades irlab
+    takes ``raw`` when no normalisation is named and refuses ``ndeval``.
+
     >>> alpha_dcg(IntentRanking.parse("1 1"), diversity_normalisation="raw").value  # 1 + (1/2) / log2(3)
     1 + 1/(2*log2(3))
+    >>> round(float(alpha_dcg(IntentRanking.parse("2:2 1 1+2"))), 6)  # TF-Ranking's ragged example, its 2nd list
+    3.00593
     """
     setup = _setup(ranking, k, alpha)
+    graded = bool(setup.ranking.grades)
+    if graded and diversity_normalisation is None:
+        diversity_normalisation = "raw"
+        setup.notes.append(Note("convention", GRADED_NOTE))
     choices = _normalisation(diversity_normalisation)
+    if graded and choices["diversity_normalisation"].key != "raw":
+        raise ParameterError("graded per-subtopic labels ('1:2') give TF-Ranking's α-DCG, the raw sum: ndeval reads "
+                             "binary judgments and divides by a list relevant to every subtopic, which grades do not "
+                             "define; ask for diversity_normalisation = raw, or write the subtopics without grades")
     symbol = f"α-DCG{setup.suffix}"
     if not setup.ranking.subtopics:
         return _zero_subtopics(setup, "alpha-dcg", "α-DCG", symbol, _parameters(setup), choices)
-    table, terms = _run_table(setup, "log", "Ranking: gain g_i = Σ_s (1-α)^c_s over the document's subtopics, "
-                                            "c_s the documents above it relevant to s")
+    caption = ("Ranking: gain g_i = Σ_s y_s · (1-α)^c_s over the document's subtopics, y_s its grade for s and c_s "
+               "the sum of the grades for s above it" if graded else
+               "Ranking: gain g_i = Σ_s (1-α)^c_s over the document's subtopics, c_s the documents above it relevant to s")
+    table, terms = _run_table(setup, "log", caption)
     raw = total(terms, symbol if choices["diversity_normalisation"].key == "raw" else f"α-DCG_raw{setup.suffix}",
+                "Sum of the discounted gains (TF-Ranking's AlphaDCGMetric)" if graded else
                 "Sum of the discounted gains (Clarke et al. 2008)")
     support = [_alpha_leaf(setup)]
     if choices["diversity_normalisation"].key == "raw":
@@ -601,7 +679,7 @@ def alpha_dcg(ranking: IntentRanking, k=None, alpha=None, diversity_normalisatio
         setup.notes.append(Note("reading", NORMALISATION_NOTE["alpha-dcg"]))
     return Result("alpha-dcg", "α-DCG (novelty- and diversity-aware DCG)", value, context=setup.ranking.describe(),
                   notes=setup.notes, tables=[table], conventions=choices, parameters=_parameters(setup),
-                  support=support, formula=_formula("alpha-dcg", choices))
+                  support=support, formula=GRADED_FORMULA if graded else _formula("alpha-dcg", choices))
 
 
 def alpha_ndcg(ranking: IntentRanking, k=None, alpha=None) -> Result:
@@ -614,7 +692,7 @@ def alpha_ndcg(ranking: IntentRanking, k=None, alpha=None) -> Result:
     >>> alpha_ndcg(IntentRanking.parse("1+2 2 1")).value
     1
     """
-    setup = _setup(ranking, k, alpha)
+    setup = _setup(ranking, k, alpha, metric="alpha-ndcg")
     symbol = f"α-nDCG{setup.suffix}"
     title = "α-nDCG (novelty- and diversity-aware nDCG)"
     if not setup.ranking.subtopics:
@@ -645,7 +723,7 @@ def err_ia(ranking: IntentRanking, k=None, alpha=None, diversity_normalisation=N
     >>> err_ia(IntentRanking.parse("1 2"), diversity_normalisation="raw").value  # (1/2)/2 · (1 + 1/2)
     Fraction(3, 8)
     """
-    setup = _setup(ranking, k, alpha)
+    setup = _setup(ranking, k, alpha, metric="err-ia")
     choices = _normalisation(diversity_normalisation)
     symbol = f"ERR-IA{setup.suffix}"
     title = "ERR-IA (intent-aware expected reciprocal rank)"
@@ -675,7 +753,7 @@ def nerr_ia(ranking: IntentRanking, k=None, alpha=None) -> Result:
     >>> nerr_ia(IntentRanking.parse("2 1+2")).value  # (1 + 1/2 · 3/2) / (2 + 1/2 · 1/2)
     Fraction(7, 9)
     """
-    setup = _setup(ranking, k, alpha)
+    setup = _setup(ranking, k, alpha, metric="nerr-ia")
     symbol = f"nERR-IA{setup.suffix}"
     title = "nERR-IA (intent-aware ERR over that of the ideal ranking)"
     if not setup.ranking.subtopics:
@@ -702,7 +780,7 @@ def subtopic_recall(ranking: IntentRanking, k=None) -> Result:
     >>> subtopic_recall(IntentRanking.parse("1 - 1", unretrieved="2"), k=2).value
     Fraction(1, 2)
     """
-    setup = _setup(ranking, k, None)
+    setup = _setup(ranking, k, None, metric="strec")
     symbol = f"strec{setup.suffix}"
     title = "Subtopic recall"
     if not setup.ranking.subtopics:
@@ -728,7 +806,7 @@ def precision_ia(ranking: IntentRanking, k=None) -> Result:
     >>> precision_ia(IntentRanking.parse("1+2 - 1"), k=4).value  # 3 / (4 · 2)
     Fraction(3, 8)
     """
-    setup = _setup(ranking, k, None)
+    setup = _setup(ranking, k, None, metric="p-ia")
     symbol = f"P-IA{setup.suffix}"
     title = "Intent-aware precision"
     if not setup.ranking.subtopics:
@@ -752,3 +830,36 @@ def precision_ia(ranking: IntentRanking, k=None) -> Result:
     value = (pairs / (Traced(setup.cutoff, "k") * S)).named(symbol, "Intent-aware precision")
     return Result("p-ia", title, value, context=setup.ranking.describe(), notes=setup.notes,
                   tables=[Table(columns, tuple(rows))], parameters={"k": setup.k})
+
+
+# -- several queries ----------------------------------------------------------------------------------------------------
+
+BY_NAME = {"alpha-ndcg": alpha_ndcg, "alpha-dcg": alpha_dcg, "err-ia": err_ia, "nerr-ia": nerr_ia,
+           "strec": subtopic_recall, "p-ia": precision_ia}
+MEAN_NOTE = ("each query's value, then their arithmetic mean over the queries, every query weighing the same: "
+             "ndeval's amean row and TF-Ranking's mean over lists")
+
+
+def intent_mean(metric, rankings, labels=None, **options) -> Result:
+    """An intent-aware metric over several queries: each query's value explained, then the mean (ndeval's amean).
+
+    ``metric``: a name (``alpha-ndcg``, ``alpha-dcg``, ``err-ia``, ``nerr-ia``, ``strec``, ``p-ia``) or one of
+    the functions; ``rankings``: IntentRankings or their written forms; ``options``: the metric's own (k, alpha…).
+
+    >>> intent_mean("p-ia", ["1+2 -", "1 1"], k=2).value  # (2 / (2 · 2) + 2 / (2 · 1)) / 2
+    Fraction(3, 4)
+    """
+    compute = BY_NAME.get(metric) if isinstance(metric, str) else metric
+    if compute not in BY_NAME.values():
+        raise ParameterError(f"intent_mean averages one of {', '.join(BY_NAME)}, got {str(metric)[:40]!r}")
+    if isinstance(rankings, (str, IntentRanking)) or not hasattr(rankings, "__iter__"):
+        raise InputTypeError("intent_mean takes a list of rankings judged per subtopic, one per query, "
+                             f"got {type(rankings).__name__}")
+    rankings = list(rankings)
+    check_at_most(len(rankings), MAX_QUERIES, "the queries of one mean")
+    rankings = [_checked(r) for r in rankings]
+    if compute is alpha_dcg and options.get("diversity_normalisation") is None and any(r.grades for r in rankings):
+        options = {**options, "diversity_normalisation": "raw"}  # one graded query makes every query's sum raw
+    result = mean_over_queries([compute(r, **options) for r in rankings], labels=labels)
+    result.notes.append(Note("convention", MEAN_NOTE))
+    return result
