@@ -416,7 +416,22 @@ COMPARED_ONLY = (SPEARMAN_TIES,)
 # ranking, already ordered)
 RANKING_FROM_SCORES = (TIES, JUDGMENTS_SEEN, NON_POSITIVE_SCORES)
 
+LIST_MEAN = Convention(
+    "list_mean",
+    "How are ARP and OPA averaged over several lists (queries)?",
+    (
+        Choice("per-list", "each list's value, then their arithmetic mean: every list weighs the same",
+               "mean = (1/Q) Σ_q value_q", "irlab's mean over queries, as MAP and trec_eval average"),
+        Choice("pooled", "the lists' numerators summed over their denominators summed: a list weighs by its label "
+               "mass Σ y (ARP) or its pairs with different labels (OPA)",
+               "ARP = Σ_q Σ_i rank_i y_i / Σ_q Σ_i y_i;  OPA = Σ_q C_q / Σ_q P_q",
+               "TF-Ranking ARPMetric and OPAMetric over a batch (their ragged examples: 1.75 and 0.5)"),
+    ),
+    "per-list",
+)
+"""Per list by default, as every other mean over queries in irlab; pooled reproduces TF-Ranking's batch value."""
+
 ALL = (AP_DENOMINATOR, PRECISION_DENOMINATOR, RECALL_DENOMINATOR, F_WEIGHT, GAIN, DISCOUNT, INTERPOLATION, KAPPA_MARGINALS,
        ALTERNATIVE, WILCOXON_METHOD, CONTINUITY_CORRECTION, ZERO_METHOD, MULTIPLE_COMPARISONS, GMAP_FLOOR, TAU_VARIANT, ERR_PROBABILITY, TIES, DIVERSITY_NORMALISATION,
-       EMPTY_RANKING)
+       EMPTY_RANKING, LIST_MEAN)
 BY_NAME = {convention.name: convention for convention in ALL}

@@ -26,6 +26,7 @@ from .limits import MAX_SET_BYTES, read_at_most
 from .metrics import REGISTRY, get_metric, mean_over_queries
 from .metrics.counts import mean_notes
 from .metrics.diversity import IntentRanking, intent_mean
+from .metrics.pairs import READS_SCORES, mean_over_lists
 from .ranking import Ranking
 from .solvers import Answer, Solution, aggregate_relevance, f_macro_micro, judgments_columns, map_bounds
 from .solvers.extended import solve_extended
@@ -423,7 +424,10 @@ def solve_question(params: dict, question: Question, where: Where):
         return Solution([Answer(metric.title, metric.compute(params["a"], params["b"], **metric_options))])
     rankings = exercise_rankings(params, where)
     results = [metric.compute(r, **metric_options) for r in rankings]
-    result = results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
+    if len(results) > 1 and metric.name in READS_SCORES:  # arp, opa: per list or pooled, as TF-Ranking (list_mean)
+        result = mean_over_lists(results, metric_options.get("list_mean"))
+    else:
+        result = results[0] if len(results) == 1 else mean_over_queries(results, metric.averaged_as)
     if len(results) > 1:
         result.notes += mean_notes(metric.name)
     answers = [Answer(result.title, result)]

@@ -17,7 +17,7 @@ from .err import expected_reciprocal_rank, normalized_err
 from .interpolation import eleven_point_average, interpolated_precision, precision_at_recall, precision_recall_points
 from .empty import scoring_empty
 from .mean import mean_over_queries
-from .pairs import TF_RANKING, arp, opa
+from .pairs import TF_RANKING, arp, mean_over_lists, opa
 from .r_precision import r_precision
 from .rank_correlation import kendall_tau, kendall_tau_distance, spearman_rho, spearman_rho_scores
 from .reciprocal_rank import reciprocal_rank
@@ -205,11 +205,12 @@ METRICS += (
 # TF-Ranking's list metrics over graded labels (ties of scores as TF-Ranking counts them)
 METRICS += (
     Metric("arp", "Average relevance position (ARP; lower is better)", "ARP = Σ_i rank_i · y_i / Σ_i y_i",
-           r"\mathrm{ARP} = \frac{\sum_i \mathrm{rank}_i\, y_i}{\sum_i y_i}", arp, TF_RANKING.format("ARPMetric")),
+           r"\mathrm{ARP} = \frac{\sum_i \mathrm{rank}_i\, y_i}{\sum_i y_i}", arp, TF_RANKING.format("ARPMetric"),
+           conventions=(conv.LIST_MEAN,)),
     Metric("opa", "Ordered-pair accuracy: pairs with different labels in the right order",
            "OPA = Σ_{i,j} I[s_i > s_j] · I[y_i > y_j] / Σ_{i,j} I[y_i > y_j]",
            r"\mathrm{OPA} = \frac{\sum_{i,j} I[s_i > s_j]\, I[y_i > y_j]}{\sum_{i,j} I[y_i > y_j]}", opa,
-           TF_RANKING.format("OPAMetric")),
+           TF_RANKING.format("OPAMetric"), conventions=(conv.LIST_MEAN,)),
 )
 
 # graded AP: Sakai's Q-measure, the blended ratio of precision and cumulative gain at the relevant ranks
@@ -263,7 +264,8 @@ METRICS += (
     Metric("alpha-dcg", "α-DCG: novelty-biased DCG (ndeval divides it by an ideal-ideal list)",
            "α-DCG@k = Σ_{i<=k} g_i / log2(i+1), g_i = Σ_{s ∈ d_i} (1-α)^c_s(i)",
            r"\alpha\text{-DCG}@k = \sum_{i=1}^{k} \frac{g_i}{\log_2(i+1)},\ g_i = \sum_{s \in d_i} (1-\alpha)^{c_s(i)}",
-           alpha_dcg, CLARKE + "; ndeval alpha-DCG@k", inputs="intents", parameters=(K, ALPHA), conventions=DIV_NORM),
+           alpha_dcg, CLARKE + "; ndeval alpha-DCG@k; graded per-subtopic labels ('1:2'): TF-Ranking AlphaDCGMetric",
+           inputs="intents", parameters=(K, ALPHA), conventions=DIV_NORM),
     Metric("err-ia", "ERR-IA: intent-aware expected reciprocal rank (uniform intents, satisfaction α)",
            "ERR-IA@k = (α / S) · Σ_{i<=k} g_i / i, g_i = Σ_{s ∈ d_i} (1-α)^c_s(i)",
            r"\mathrm{ERR\text{-}IA}@k = \frac{\alpha}{S} \sum_{i=1}^{k} \frac{g_i}{i},\ g_i = \sum_{s \in d_i} (1-\alpha)^{c_s(i)}",
