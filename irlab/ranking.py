@@ -264,7 +264,7 @@ class Ranking:
 
     def describe(self) -> str:
         """One line for the top of an explanation."""
-        parts = [f"{self.retrieved} retrieved", f"{self.relevant_retrieved} relevant retrieved"]
+        parts = [] if self.is_empty else [f"{self.retrieved} retrieved", f"{self.relevant_retrieved} relevant retrieved"]
         if self.relevant is not None or self.unretrieved:
             parts.append(f"R = {self.total_relevant} relevant in total")
         if self.unretrieved and len(self.unretrieved) <= 10:
@@ -277,6 +277,8 @@ class Ranking:
             parts.append(f"relevant means grade >= {self.threshold}")
         if self.scores is not None and self.retrieved <= 30:
             parts.append("scores " + ",".join(score_text(s) for s in self.scores))
+        if self.is_empty:  # no written form to show: say what the list is instead of a blank name
+            return "Empty ranking: no document retrieved" + (f" ({'; '.join(parts)})" if parts else "")
         return f"Ranking {self.written()} ({'; '.join(parts)})"
 
     def assumption(self) -> str | None:

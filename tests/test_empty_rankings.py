@@ -84,3 +84,10 @@ empty_ranking = "zero"
     path.write_text(path.read_text().replace('solver = "ap"', 'solver = "f-macro-micro"'))
     with pytest.raises(IrlabError, match="query 2's ranking is empty"):
         solve(path)
+
+
+def test_an_empty_rankings_description_names_it_instead_of_a_blank():
+    assert Ranking.parse("-").describe() == "Empty ranking: no document retrieved"
+    assert Ranking.parse("", relevant=3).describe() == "Empty ranking: no document retrieved (R = 3 relevant in total)"
+    text = get_metric("ap").compute(Ranking.parse("-", relevant=2), empty_ranking="zero").render("text")
+    assert "Empty ranking: no document retrieved (R = 2 relevant in total)" in text and "Ranking  (" not in text
