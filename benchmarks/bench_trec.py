@@ -10,6 +10,7 @@ files and reports wall time and peak memory (``ru_maxrss`` of that child via
     python benchmarks/bench_trec.py --topics 700     # quick try
     python benchmarks/bench_trec.py --tools irlab,pytrec_eval --repeat 3
     python benchmarks/bench_trec.py --tools irlab,irlab1,trec_eval --dir /tmp/b --reuse   # irlab1: one thread
+    python benchmarks/bench_trec.py --tools irlab,before,trec_eval --before /tmp/old   # /tmp/old/irlab: an older tree
 
 trec_eval 10.0 is compiled with -O2 from ../shared/trec_eval/trec_eval-10.0.tar.gz into the
 temporary directory (tests/trec_eval_oracle.py; skipped with a message when the tarball or a
@@ -160,8 +161,8 @@ print(json.dumps({{"seconds": time.perf_counter() - t0, "means": {{k: float(v) f
 """
 
 # irlab1: irlab restricted to one thread, to see what the other core brings
-CHILDREN = {"irlab": CHILD_IRLAB, "irlab1": CHILD_IRLAB, "trec_eval": None, "pytrec_eval": CHILD_PYTREC,
-            "ranx": CHILD_RANX}
+CHILDREN = {"irlab": CHILD_IRLAB, "irlab1": CHILD_IRLAB, "before": CHILD_IRLAB, "trec_eval": None,
+            "pytrec_eval": CHILD_PYTREC, "ranx": CHILD_RANX}   # before: irlab eval from --before DIR
 OPTIONS = [f"-m{m}" for m in MEASURES]   # the same command line for trec_eval and irlab eval
 
 
@@ -194,11 +195,12 @@ def printed_means(stdout: bytes):
     return {name: float(value) for name, value in trec_eval_means(stdout).items() if name != "runid"}
 
 
-def run_child(tool, qrels, run, trec_eval=None, threads=0):
+def run_child(tool, qrels, run, trec_eval=None, threads=0, before=None):
     if tool == "trec_eval":  # the C program itself: its wall time and peak memory are the child's
         argv = [str(trec_eval), *OPTIONS, str(qrels), str(run)]
     else:
-        code = CHILDREN[tool].format(repo=str(REPO), qrels=str(qrels), run=str(run), measures=MEASURES,
+        code = CHILDREN[tool].format(repo=str(before if tool == "before" else REPO), qrels=str(qrels), run=str(run),
+                                     measures=MEASURES,
                                      options=OPTIONS, threads=1 if tool == "irlab1" else threads)
         argv = [sys.executable, "-c", code]
     t0 = time.perf_counter()
@@ -212,7 +214,7 @@ def run_child(tool, qrels, run, trec_eval=None, threads=0):
         return {"error": err.decode(errors="replace").strip().splitlines()[-1:] or ["failed"]}
     info = {"wall": wall, "maxrss_mb": usage.ru_maxrss / 1024.0,   # Linux: kilobytes
             "cpu": usage.ru_utime + usage.ru_stime}
-    if tool in ("trec_eval", "irlab", "irlab1"):   # a C program, or irlab eval: wall time only
+    if tool in ("trec_eval", "irlab", "irlab1", "before"):   # a C program, or irlab eval: wall time only
         return {**info, "seconds": wall, "stdout": out, "means": printed_means(out)}
     child = json.loads(out.decode().strip().splitlines()[-1])
     return child if "skipped" in child else {**child, **info}
@@ -236,6 +238,8 @@ def main(argv=None):
     ap.add_argument("--tools", default="irlab,trec_eval,pytrec_eval,ranx")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool (best wall time is kept)")
     ap.add_argument("--dir", help="keep the generated files here instead of a temp dir")
+    ap.add_argument("--before", metavar="DIR",
+                    help="tool 'before': irlab eval from another irlab tree (e.g. `git archive REV irlab | tar -x -C DIR`)")
     ap.add_argument("--no-split", action="store_true", help="skip the extra run that times irlab's stages")
     ap.add_argument("--threads", type=int, default=0,
                     help="threads irlab may use (default: one per core, at most 4); 1 = single-threaded")
@@ -273,7 +277,7 @@ def main(argv=None):
             for tool in tools:
                 if tool in skipped:
                     continue
-                r = run_child(tool, qrels, run, binary, args.threads)
+                r = run_child(tool, qrels, run, binary, args.threads, args.before)
                 if "wall" in r:
                     runs[tool].append(r)
                 else:
@@ -307,6 +311,12 @@ def main(argv=None):
                 r["stdout"] for r in runs["trec_eval"])) == 1
             print(f"# irlab eval's output is {'byte-identical to' if same else 'DIFFERENT from'} trec_eval's "
                   f"({len(t['means'])} means, every repeat)")
+        o = results.get("before", {})
+        if "wall" in a and "wall" in o:
+            same = all(r["stdout"] == o["stdout"] for r in runs["irlab"] + runs["before"])
+            print(f"# irlab / before: wall {a['median'] / o['median']:.2f}x median, CPU "
+                  f"{a['median_cpu'] / o['median_cpu']:.2f}x median, peak memory {a['maxrss_mb'] / o['maxrss_mb']:.2f}x; "
+                  f"output {'byte-identical' if same else 'DIFFERENT'}")
         b = results.get("pytrec_eval", {})
         if "wall" in a and "wall" in b:
             print(f"# irlab / pytrec_eval: wall {a['wall'] / b['wall']:.2f}x, "
