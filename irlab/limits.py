@@ -90,8 +90,8 @@ MAX_CSV_LINE = 100_000  # characters of one line of a class CSV (a field longer 
 MAX_SUBMISSION_BYTES = 4 << 20  # bytes of one submitted output file
 MAX_SUBMISSION_PROBLEMS = 50  # layout problems listed one by one in a report (the rest are counted): a student reads
 #                               the first few and fixes the pattern
-MAX_BUG_PAIRS = 400  # pairs of catalogue bugs tried together on one cell no single bug explains: the 18 classics make
-#                      at most 153 pairs, a course may add its own; each pair is one recomputation of the cell
+MAX_BUG_PAIRS = 400  # pairs of catalogue bugs tried together on the cells no single bug explains: the classics make
+#                      under 300 pairs, a course may add its own; each pair recomputes at most the whole table
 
 
 def check_at_most(value: int, limit: int, what: str) -> int:

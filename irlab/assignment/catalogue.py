@@ -28,6 +28,7 @@ METRIC_SETTINGS = {
     "rr": ("ties",),
 }
 METRICS_WITH_K = ("precision", "recall", "ndcg")
+METRIC_RANGE = {metric: (0, 1) for metric in METRIC_SETTINGS}  # every value a metric can take lies in [low, high]
 MEAN = "mean"  # a bug's ``measures`` entry for the mean rows only (every metric's mean)
 
 # every setting: its choices (first = the default when an assignment does not say) and what it decides
@@ -40,15 +41,18 @@ SETTINGS = {
     "ap_denominator": (tuple(c.key for c in conv.AP_DENOMINATOR.choices), conv.AP_DENOMINATOR.question),
     "precision_denominator": (tuple(c.key for c in conv.PRECISION_DENOMINATOR.choices),
                               conv.PRECISION_DENOMINATOR.question),
-    "recall_denominator": (tuple(c.key for c in conv.RECALL_DENOMINATOR.choices) + ("retrieved",),
-                           conv.RECALL_DENOMINATOR.question + " (retrieved: the documents retrieved up to k)"),
+    "recall_denominator": (tuple(c.key for c in conv.RECALL_DENOMINATOR.choices) + ("retrieved", "k"),
+                           conv.RECALL_DENOMINATOR.question + " (retrieved: the documents retrieved up to k; k: the "
+                           "cut-off itself)"),
     "gain": (("linear", "exp"), conv.GAIN.question),
     "discount": (tuple(c.key for c in conv.DISCOUNT.choices), conv.DISCOUNT.question),
     "ideal_cutoff": (("k", "none"), "nDCG@k's ideal DCG: cut at k, or over the whole ideal ranking"),
     "k_shift": ((0, -1, 1), "the cut-off as declared (0), or one rank too early (-1) or too late (+1)"),
     "missing_topics": (("zero", "dropped"), "a judged topic the run lacks: scores 0 and counts in the mean (zero), or "
                        "has no row and leaves the mean (dropped)"),
-    "rounding": (("half-up", "truncate"), "the printed number: rounded half up, or its extra digits cut off"),
+    "rounding": (("half-up", "truncate", "fewer-decimals"),
+                 "the printed number: rounded half up, its extra digits cut off, or rounded to fewer decimals than "
+                 "declared (round(x, 2) or %.2f where 3 are asked; any 1 <= d < decimals)"),
     "mean": (("of-values", "of-rounded"), "the mean row: the mean of the exact values, or of the rounded ones"),
 }
 DEFAULTS = {name: choices[0] for name, (choices, _) in SETTINGS.items()}
@@ -106,29 +110,66 @@ BUGS: tuple[Bug, ...] = (
     Bug("recall-over-retrieved", "recall divided by the documents retrieved",
         "Rec@k = hits@k / the documents retrieved up to k", "recall divides by R (IIR 8.3; trec_eval recall_k)",
         ("recall",), (("recall_denominator", "retrieved"),)),
+    Bug("recall-over-k", "recall divided by the cut-off k", "Rec@k = hits@k / k (which is P@k)",
+        "recall divides by R (IIR 8.3; trec_eval recall_k)", ("recall",), (("recall_denominator", "k"),)),
     Bug("precision-over-retrieved", "P@k divided by the documents retrieved when fewer than k",
         "P@k = hits@k / min(k, documents retrieved)",
         "P@k divides by k, missing ranks counting as non-relevant (IIR 8.4; trec_eval P_k)", ("precision",),
         (("precision_denominator", "retrieved"),)),
     Bug("cutoff-one-early", "cut-off one rank early", "the measure at rank k - 1 (a 0-based index used as a count)",
-        "the measure at rank k", METRICS_WITH_K, (("k_shift", -1),)),
+        "the assignment cuts at rank k: {k}", METRICS_WITH_K, (("k_shift", -1),)),
     Bug("cutoff-one-late", "cut-off one rank late", "the measure at rank k + 1 (an inclusive slice [0:k+1])",
-        "the measure at rank k", METRICS_WITH_K, (("k_shift", 1),)),
+        "the assignment cuts at rank k: {k}", METRICS_WITH_K, (("k_shift", 1),)),
     Bug("ties-in-file-order", "equal scores kept in the run file's order", "ties ranked in the order of the run's lines",
-        "the assignment's tie order", ALL_METRICS, (("ties", "input-order"),)),
+        "the assignment orders equal scores {ties}", ALL_METRICS, (("ties", "input-order"),)),
     Bug("ties-docno-ascending", "equal scores by docno ascending", "ties ranked by document id, smallest first",
-        "the assignment's tie order", ALL_METRICS, (("ties", "docno-ascending"),)),
+        "the assignment orders equal scores {ties}", ALL_METRICS, (("ties", "docno-ascending"),)),
     Bug("ties-docno-descending", "equal scores by docno descending", "ties ranked by document id, largest first "
-        "(trec_eval's order)", "the assignment's tie order", ALL_METRICS, (("ties", "docno-descending"),)),
+        "(trec_eval's order)", "the assignment orders equal scores {ties}", ALL_METRICS, (("ties", "docno-descending"),)),
     Bug("missing-topic-dropped", "a topic the run lacks left out of the mean",
         "no row for the topic and a mean over the topics the run has",
         "the topic scores 0 and the mean divides by every judged topic (trec_eval -c)", ALL_METRICS + (MEAN,),
         (("missing_topics", "dropped"),)),
     Bug("truncated", "digits cut off instead of rounded", "the value truncated to the printed decimals (0.4127 -> 0.412)",
         "round half up (0.4127 -> 0.413)", ALL_METRICS + (MEAN,), (("rounding", "truncate"),)),
+    Bug("rounded-to-fewer-decimals", "rounded to fewer decimals than asked",
+        "the value rounded to fewer decimals than the assignment's (round(x, 2), or '%.2f' where 3 are asked)",
+        "print every number with the assignment's {decimals} decimals, rounded once", ALL_METRICS + (MEAN,),
+        (("rounding", "fewer-decimals"),)),
     Bug("mean-of-rounded", "the mean of rounded values", "the mean row averaging the per-topic values as printed",
         "the mean of the exact per-topic values, rounded once", (MEAN,), (("mean", "of-rounded"),)),
 )
+
+
+# how a reference names the assignment's own choice, where the catalogue's text says {setting}
+_CHOICE_TEXT = {"ties": {"docno-descending": "by docno descending (trec_eval's order)",
+                         "input-order": "in the run file's order", "docno-ascending": "by docno ascending"}}
+
+
+def reference_text(bug: Bug, measures=(), decimals: int | None = None) -> str:
+    """The bug's reference with the assignment's actual settings in place of {ties}, {k} and {decimals} (without an
+    assignment, as the catalogue lists it: "as declared")."""
+    orders = dict.fromkeys(_CHOICE_TEXT["ties"].get(m.settings["ties"], m.settings["ties"]) for m in measures)
+    cuts = dict.fromkeys(f"{m.column} counts the top {m.k}" for m in measures if m.k)
+    return (bug.reference.replace("{ties}", " or ".join(orders) or "as declared")
+            .replace("{k}", ", ".join(cuts) or "k as declared")
+            .replace("{decimals}", "declared" if decimals is None else str(decimals)))
+
+
+def expanded(bugs, decimals: int) -> tuple:
+    """The bugs as the checker tries them: a bug that rounds to fewer decimals is one bug per number of decimals d
+    (1 <= d < decimals, most first), each its own rounding = d, since a student's code rounds to one d everywhere."""
+    out = []
+    for bug in bugs:
+        if bug.settings.get("rounding") != "fewer-decimals":
+            out.append(bug)
+            continue
+        for d in range(decimals - 1, 0, -1):
+            overrides = tuple((k, d if k == "rounding" else v) for k, v in bug.overrides)
+            out.append(Bug(bug.name, f"rounded to {d} decimal{'s' if d > 1 else ''} instead of {decimals}",
+                           bug.computes.replace("fewer decimals than the assignment's", f"{d} decimal{'s' if d > 1 else ''}"),
+                           bug.reference, bug.measures, overrides))
+    return tuple(out)
 
 
 def check_setting(name: str, choice, where: str):
@@ -149,6 +190,6 @@ def catalogue_text(bugs=BUGS) -> str:
              "student's value):", ""]
     for bug in bugs:
         overrides = ", ".join(f"{k} = {v}" for k, v in bug.overrides)
-        lines += [f"{bug.name}: {bug.title}", f"  computes:  {bug.computes}", f"  reference: {bug.reference}",
+        lines += [f"{bug.name}: {bug.title}", f"  computes:  {bug.computes}", f"  reference: {reference_text(bug)}",
                   f"  measures:  {', '.join(bug.measures)}   (setting {overrides})", ""]
     return "\n".join(lines)

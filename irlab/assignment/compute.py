@@ -19,7 +19,12 @@ ABSENT = "absent"
 
 
 def rounded(value, decimals: int, rounding: str) -> Fraction:
-    """The value as printed with ``decimals`` places: half up, or truncated (toward zero)."""
+    """The value as printed with ``decimals`` places: half up, or truncated (toward zero); ``fewer-decimals`` rounds
+    half up to one place fewer (round(x, 2) where 3 are asked)."""
+    if rounding == "fewer-decimals":  # as printed one decimal short (the catalogue's bug tries each d: an int)
+        rounding = decimals - 1
+    if isinstance(rounding, int):
+        decimals, rounding = max(rounding, 0), "half-up"
     if exact.is_symbolic(value):
         value = Fraction(exact.decimal_text(value, decimals + 12, strip=False, scientific=False))
     value = Fraction(value)
@@ -37,6 +42,8 @@ def _metric_value(metric: str, ranking, k, s: dict):
     if metric == "recall":
         if s["recall_denominator"] == "retrieved":  # hits@k over the documents retrieved up to k
             return precision(ranking, k=k, precision_denominator="retrieved").value
+        if s["recall_denominator"] == "k":  # hits@k over k: P@k
+            return precision(ranking, k=k).value
         return recall(ranking, k=k, recall_denominator=s["recall_denominator"]).value
     if metric == "rprec":
         return r_precision(ranking).value
@@ -98,9 +105,19 @@ def matches(given: Fraction | None, value, rounding: str, decimals: int, toleran
     the exact value when rounded, or exactly its truncation; ABSENT is matched by a missing row only."""
     if value is ABSENT or given is None:
         return value is ABSENT and given is None
+    hair = Fraction(1, 10**(decimals + 9))  # a float's error: far below any printed digit
     if rounding == "truncate":  # a float a hair below the value truncates one unit lower (0.29 -> 0.289): both count
-        below = exact.sub(value, Fraction(1, 10**(decimals + 9)))
+        below = exact.sub(value, hair)
         return given in (rounded(value, decimals, "truncate"), rounded(below, decimals, "truncate"))
+    if isinstance(rounding, int):  # the value rounded to ``rounding`` places, fewer than asked (either way at a tie)
+        near = Fraction(exact.to_float(value)) if exact.is_symbolic(value) else Fraction(value)
+        return (given * 10**rounding).denominator == 1 and abs(given - near) <= Fraction(1, 2 * 10**rounding) + hair
     if exact.is_symbolic(value):
         return abs(float(given) - exact.to_float(value)) <= float(tolerance) * (1 + 1e-9)
     return abs(given - Fraction(value)) <= tolerance
+
+
+def printed(value, decimals: int, rounding: str):
+    """The number an evaluator with this rounding prints for ``value`` (ABSENT stays ABSENT): two settings change a
+    cell when their printed numbers differ."""
+    return value if value is ABSENT else rounded(value, decimals, rounding)

@@ -15,7 +15,8 @@ from fractions import Fraction
 
 from .. import exact
 from ..spreadsheet import writer
-from .check import Finding, Outcome, Verdict
+from .catalogue import METRIC_RANGE, reference_text
+from .check import Finding, Outcome, Verdict, _unit_name
 from .compute import ABSENT
 
 SHOWN_CELLS = 3  # cells of a finding shown with their numbers; the others are listed by place
@@ -53,10 +54,8 @@ def _places(verdicts) -> list[str]:
 
 
 def _bug_value(outcome: Outcome, bugs: tuple, verdict: Verdict):
-    settings = dict(verdict.cell.measure.settings)
-    for bug in bugs:
-        settings.update(bug.overrides)
-    return outcome.checker.value(verdict.cell, settings)
+    checker = outcome.checker
+    return checker.value(verdict.cell, checker._settings(verdict.cell, bugs))
 
 
 def _title(bugs: tuple) -> str:
@@ -68,34 +67,53 @@ def finding_lines(outcome: Outcome, finding: Finding) -> tuple[str, list[str]]:
     decimals = outcome.assignment.decimals
     cells = len(finding.verdicts)
     plural = "s" if cells != 1 else ""
-    if not finding.explanations and finding.verdicts[0].given is None:
-        return (f"missing: no number for {cells} cell{plural}",
+    if finding.kind == "no-number":
+        return (f"no-number: no number for {cells} cell{plural}",
                 ["Your file has no readable number for these cells: " + "; ".join(_places(finding.verdicts)) + "."])
+    if finding.kind == "impossible":
+        lines = [f"{v.cell.label}: you wrote {_given(v)}, which no {v.cell.measure.column} can be: it lies between "
+                 f"{METRIC_RANGE[v.cell.measure.metric][0]} and {METRIC_RANGE[v.cell.measure.metric][1]}; the "
+                 f"assignment's value is {_value(v.reference, decimals)}" for v in finding.verdicts[:SHOWN_CELLS]]
+        return f"impossible: numbers outside the measure's range ({cells} cell{plural})", lines + _rest(finding)
     if not finding.explanations:
         lines = ["No bug of the catalogue, alone or paired with another, reproduces these numbers. Compare your "
                  "computation with the reference's worked steps:"]
         for v in finding.verdicts[:SHOWN_CELLS]:
             lines.append(f"{v.cell.label}: you wrote {_given(v)}; the reference is {_value(v.reference, decimals)}"
                          f" — {_explain_command(outcome, v)}")
-        return f"wrong, no known cause ({cells} cell{plural})", lines + _rest(finding)
+        return f"no-known-cause: wrong, no known cause ({cells} cell{plural})", lines + _rest(finding)
     lines = []
-    if len(finding.explanations) > 1:
-        lines.append(f"{len(finding.explanations)} explanations give exactly these numbers (here they cannot be "
-                     "told apart; your code can):")
-    for bugs in finding.explanations:
-        lines += [f"{b.name}: your evaluator computes {b.computes}; {b.reference}." for b in bugs]
-    lines.append("Recomputing these cells that way gives your numbers:" if cells > 1 else
-                 "Recomputing this cell that way gives your number:")
-    first = finding.explanations[0]
-    for v in finding.verdicts[:SHOWN_CELLS]:
-        mistaken = _bug_value(outcome, first, v)
-        wrote = ("you wrote no row, as that way leaves it out" if mistaken is ABSENT else
-                 f"you wrote {_given(v)}, and that way it is {_value(mistaken, decimals)}")
-        also = [" + ".join(b.name for b in bugs) for bugs in v.explanations if bugs not in finding.explanations]
-        lines.append(f"{v.cell.label}: {wrote}; the assignment's value is {_value(v.reference, decimals)}"
-                     + (f" (also reproduced by {', '.join(also)})" if also else ""))
-    heading = " or ".join(_title(bugs) for bugs in finding.explanations)
-    return f"{finding.name}: {heading} ({cells} cell{plural})", lines + _rest(finding)
+    if any(len(unit) > 1 for unit in finding.units):
+        lines.append("Several explanations give exactly these numbers (here they cannot be told apart; your code can):")
+    measures = tuple(dict.fromkeys(v.cell.measure for v in finding.verdicts))
+    named = dict.fromkeys(b for unit in finding.units for bugs in unit for b in bugs)
+    lines += [f"{b.name}: your evaluator computes {b.computes}; {reference_text(b, measures, decimals)}." for b in named]
+    partners = finding.partners or (None,) * cells
+    for partner in sorted(dict.fromkeys(partners), key=lambda p: p is not None):  # alone first
+        mine = tuple(v for v, p in zip(finding.verdicts, partners) if p == partner)
+        if partner is None:
+            lines.append("Recomputing these cells that way gives your numbers:" if len(mine) > 1 else
+                         "Recomputing this cell that way gives your number:")
+        else:
+            at = next((n for n, f in enumerate(outcome.findings, 1) if partner in f.units), None)
+            lines.append(f"Together with {_unit_name(partner)}" + (f" (finding {at})" if at else "") +
+                         f", recomputing {'these cells' if len(mine) > 1 else 'this cell'} with both gives your "
+                         f"number{'s' if len(mine) > 1 else ''}:")
+        first = tuple(b for unit in finding.units + ((partner,) if partner else ()) for b in unit[0])
+        used = set(finding.explanations) | ({bugs + x for bugs in finding.explanations for x in partner} |
+                                            {x + bugs for bugs in finding.explanations for x in partner}
+                                            if partner else set())
+        for v in mine[:SHOWN_CELLS]:
+            mistaken = _bug_value(outcome, first, v)
+            wrote = ("you wrote no row, as that way leaves it out" if mistaken is ABSENT else
+                     f"you wrote {_given(v)}, and that way it is {_value(mistaken, decimals)}")
+            also = [" + ".join(b.name for b in bugs) for bugs in v.explanations if bugs not in used]
+            lines.append(f"{v.cell.label}: {wrote}; the assignment's value is {_value(v.reference, decimals)}"
+                         + (f" (also reproduced by {', '.join(also)})" if also else ""))
+        if mine[SHOWN_CELLS:]:
+            lines.append("The other cells: " + "; ".join(_places(mine[SHOWN_CELLS:])) + ".")
+    heading = " together with ".join(" or ".join(_title(bugs) for bugs in unit) for unit in finding.units)
+    return f"{finding.name}: {heading} ({cells} cell{plural})", lines
 
 
 def _rest(finding: Finding) -> list[str]:
@@ -177,7 +195,7 @@ def gradescope(outcome: Outcome) -> dict:
         for finding in outcome.findings:
             mine = [v for v in finding.verdicts if v.cell.measure.column == column]
             if mine:
-                heading, lines = finding_lines(outcome, Finding(finding.explanations, tuple(mine)))
+                heading, lines = finding_lines(outcome, finding.only(lambda v: v.cell.measure.column == column))
                 texts.append(heading + "\n" + "\n".join(lines))
         tests.append({"name": column, "score": float(score), "max_score": float(points),
                       "status": "passed" if right == cells else "failed", "visibility": a.visibility,

@@ -38,7 +38,7 @@ BUG_KEYS = {"name", "title", "computes", "reference", "measures", "settings"}
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's test visibilities
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per column: compared (and hashed) by identity, its settings a dict
 class Measure:
     column: str
     metric: str
