@@ -58,6 +58,7 @@ LATEX_UNICODE = {
     "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "²": r"$^2$", "√": r"$\surd$", "∞": r"$\infty$", "±": r"$\pm$",
     "ß": r"\ss{}", "Ø": r"\O{}", "ø": r"\o{}", "Æ": r"\AE{}", "æ": r"\ae{}",
     "Œ": r"\OE{}", "œ": r"\oe{}", "§": r"\S{}", "÷": r"$\div$",
+    "³": r"$^3$", "Φ": r"$\Phi$",  # Wilcoxon's normal approximation: Σ (t³ - t) of the ties, Φ the normal distribution
 }
 
 

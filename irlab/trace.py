@@ -341,7 +341,8 @@ def _write(node: Traced, fmt: str, show_values: bool, top: bool) -> tuple[str, i
         if fmt == "latex" and node.function == "sqrt":
             return rf"\sqrt{{{args}}}", 4
         if fmt == "latex":
-            name = {"log2": r"\log_2", "max": r"\max", "min": r"\min"}.get(node.function, rf"\operatorname{{{node.function}}}")
+            name = {"log2": r"\log_2", "max": r"\max", "min": r"\min", "Φ": r"\Phi"}.get(  # Φ: the normal distribution
+                node.function, rf"\operatorname{{{node.function}}}")
             if _log_base(node.function):
                 name = rf"\log_{{{_log_base(node.function)}}}"
             return rf"{name}\left({args}\right)", 4

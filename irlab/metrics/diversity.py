@@ -860,6 +860,10 @@ def intent_mean(metric, rankings, labels=None, **options) -> Result:
     rankings = [_checked(r) for r in rankings]
     if compute is alpha_dcg and options.get("diversity_normalisation") is None and any(r.grades for r in rankings):
         options = {**options, "diversity_normalisation": "raw"}  # one graded query makes every query's sum raw
-    result = mean_over_queries([compute(r, **options) for r in rankings], labels=labels)
+    results = [compute(r, **options) for r in rankings]
+    result = mean_over_queries(results, labels=labels)
+    result.formula = results[0].formula if all(r.formula == results[0].formula for r in results) else None
+    if compute is alpha_dcg and any(r.grades for r in rankings):
+        result.formula = GRADED_FORMULA  # binary labels are grades 1: the graded definition covers every query
     result.notes.append(Note("convention", MEAN_NOTE))
     return result

@@ -31,10 +31,11 @@ def mean_over_queries(results, symbol: str | None = None, labels=None) -> Result
     if len(metrics) != 1:
         raise ParameterError(f"cannot average different metrics together: {', '.join(sorted(metrics))}")
     metric = results[0].metric
-    base = results[0].symbol
+    # without a cut-off a list's symbol names its own length (α-DCG@2, α-DCG@3): the mean then names none
+    base = results[0].symbol if len({r.symbol for r in results}) == 1 else results[0].symbol.split("@")[0]
     symbol = symbol or MEAN_NAMES.get(metric, f"mean {base}")
     labels = list(labels) if labels else [f"q{i}" for i in range(1, len(results) + 1)]
-    leaves = [Traced(r.value, f"{base}({label})", origin=r.traced) for r, label in zip(results, labels)]
+    leaves = [Traced(r.value, f"{r.symbol}({label})", origin=r.traced) for r, label in zip(results, labels)]
     value = mean(leaves, symbol, f"Mean over {len(results)} queries")
     table = Table(("query", base), tuple((label, r.value) for label, r in zip(labels, results)), "Per query")
     sections = [r.section(f"Query {label}: {r.title}") for label, r in zip(labels, results)]

@@ -107,9 +107,9 @@ def opa(ranking, list_mean=None) -> Result:
 
 
 # the traced sums each list's value is a quotient of: (numerator, denominator, their names in the mean)
-POOLED_PARTS = {"arp": ("Σ rank·y", "Σ y", "ΣΣ rank·y", "ΣΣ y", "rank times label, summed over every list",
+POOLED_PARTS = {"arp": ("Σ rank·y", "Σ y", "pooled Σ rank·y", "pooled Σ y", "rank times label, summed over every list",
                         "labels summed over every list"),
-                "opa": ("C", "P", "ΣC", "ΣP", "pairs scored in the right order, over every list",
+                "opa": ("C", "P", "pooled C", "pooled P", "pairs scored in the right order, over every list",
                         "pairs with different labels, over every list")}
 
 

@@ -23,7 +23,7 @@ _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[0-9]+(?:\.[0-9]+)?|[A-Za-z]|\s+|.", re.S)
 
 _IDENTIFIERS = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "rho": "ρ", "tau": "τ", "pi": "π",
-    "sigma": "σ", "mu": "μ", "Sigma": "Σ", "Delta": "Δ", "Pi": "Π", "infty": "∞",
+    "sigma": "σ", "mu": "μ", "Sigma": "Σ", "Delta": "Δ", "Pi": "Π", "Phi": "Φ", "infty": "∞",
 }
 _OPERATORS = {
     "cdot": "·", "times": "×", "approx": "≈", "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "in": "∈",
