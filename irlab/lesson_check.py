@@ -66,6 +66,8 @@ def exact_number(value) -> Fraction | None:
     """``value`` as an exact Fraction when it is a number or an irlab result (a float read as what it prints as:
     0.375 is 3/8), else None."""
     exact = getattr(value, "value", value)  # an irlab Result carries its exact value
+    if type(exact).__module__ == "numpy" and getattr(exact, "shape", None) == ():
+        exact = exact.item()  # a numpy scalar (a pandas cell): numpy 2 reprs it np.float64(0.5), not as a number
     if getattr(exact, "is_Rational", False):  # a sympy Rational or Integer, without importing sympy
         exact = Fraction(int(exact.p), int(exact.q))
     if isinstance(exact, float) and exact == exact and abs(exact) != float("inf"):

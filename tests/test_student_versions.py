@@ -106,6 +106,16 @@ def test_check_value_is_polite_outside_jupyter(capsys):
     assert capsys.readouterr().out.startswith("Could not read your answer (ValueError: no repr)")
 
 
+def test_numpy_scalars_are_numbers(capsys):
+    """A value read from a pandas frame is a numpy scalar (numpy 2 reprs np.float64(0.375)): compared as its number."""
+    np = pytest.importorskip("numpy")
+    assert digest(np.float64(0.375)) == digest(Fraction(3, 8)) == digest(0.375)
+    assert digest(np.int64(7)) == digest(np.float64(7.0)) == digest(7)
+    assert digest(np.bool_(True)) != digest(1)   # a truth value is not a number, as True is not
+    assert check_value(np.float64(0.4286), digest(Fraction(3, 7))) is False
+    assert capsys.readouterr().out.startswith("Not the expected answer yet: your value displays as")
+
+
 def test_a_solution_without_prompt_or_value_is_refused(tmp_path):
     lesson = tmp_path / "01_tiny.md"
     header = "---\nkernelspec:\n  display_name: Python 3 (ipykernel)\n  language: python\n  name: python3\n---\n\n"
