@@ -112,3 +112,14 @@ solver = "arp"
     path.write_text(text.replace('list_mean = "pooled"', 'list_mean = "batch"', 1))
     with pytest.raises(IrlabError, match="list_mean"):
         solve(str(path))
+
+
+def test_explain_on_the_command_line_pools_or_averages(capsys):
+    from irlab.cli import main
+
+    assert main(["explain", "arp", "0,1", "2,0,1", "--list-mean", "pooled"]) == 0
+    assert "Result: pooled ARP = 7/4 = 1.75" in capsys.readouterr().out
+    assert main(["explain", "opa", "0,1", "2,0,1"]) == 0
+    assert "Result: mean OPA = 1/3" in capsys.readouterr().out
+    assert main(["explain", "opa", "0,1", "2,0,1", "--list-mean", "batch"]) == 2
+    assert "irlab: error: unknown list_mean 'batch'" in capsys.readouterr().err

@@ -13,6 +13,7 @@ from ..document import Document
 from ..errors import ParameterError
 from ..metrics import COUNTS_METRICS, Counts, get_metric, mean_over_queries
 from ..metrics.counts import mean_notes, table_columns
+from ..metrics.pairs import READS_SCORES, mean_over_lists
 from ..metrics.diversity import IntentRanking
 from ..metrics.cwl import check_user_model, with_user_model
 from ..metrics.pairs import READS_SCORES
@@ -301,6 +302,8 @@ def _compute(metric, options, inputs, notes):
         result.notes[:0] = notes
     if len(results) == 1:
         return results[0]
+    if metric.name in READS_SCORES:  # arp, opa: per list or pooled, as TF-Ranking (--list-mean)
+        return mean_over_lists(results, options.get("list_mean"))
     mean = mean_over_queries(results, metric.averaged_as)
     mean.notes += mean_notes(metric.name)
     return mean
