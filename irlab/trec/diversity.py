@@ -811,6 +811,7 @@ def _running(values):
     return out
 
 
+@functools.lru_cache(maxsize=1024)   # the same few (S, α, k) for every topic and measure of a run
 def _ideal_ideal(n_subtopics, alpha, k, discounted):
     """ndeval's "ideal ideal" normaliser: every document relevant to every subtopic, gain S(1-α)^i at the 0-based
     rank i, discounted as ``discounted(gain, i)`` and summed over the top k."""
