@@ -52,7 +52,7 @@ from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missi
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_reader, data_rows, normalise_student, read_code, read_csv_text,
                        read_manifest, read_roster, variant_code)
-from .jsonstream import Lazy, write_json
+from .jsonstream import Lazy, Raw, fragment, write_json
 from .key import cached_key, answer_key, clear_key_caches, split_reference
 from .mistakes import BY_NAME
 
@@ -193,6 +193,40 @@ def _median(values: list[Fraction]) -> Fraction:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+def _score_counts(grades: list[QuestionGrade]) -> tuple[dict, int]:
+    """({score: how many of ``grades`` have it}, how many were answered), each list of parts that several grades
+    share (an unanswered question's, an answer to a shared sheet) scored and read once."""
+    shared: dict = {}  # the parts' ids -> [parts, count]; the report holds every part, so the ids stay theirs
+    for g in grades:
+        key = tuple(map(id, g.parts))
+        group = shared.get(key)
+        if group is None:
+            shared[key] = [g.parts, 1]
+        else:
+            group[1] += 1
+    scores: dict = {}
+    answered = 0
+    for parts, count in shared.values():
+        score = _exact_sum([p.credit for p in parts])
+        scores[score] = scores.get(score, 0) + count
+        if any(_answered(p) for p in parts):
+            answered += count
+    return scores, answered
+
+
+def _median_of_counts(counts: dict) -> Fraction:
+    """``_median`` of the list holding each value of ``counts`` as many times as it counts."""
+    size = sum(counts.values())
+    if not size:
+        return Fraction(0)
+    wanted = {size // 2} if size % 2 else {size // 2 - 1, size // 2}  # the middle positions in sorted order
+    middle, seen = [], 0
+    for value, count in sorted(counts.items()):
+        middle += [value] * len([i for i in wanted if seen <= i < seen + count])
+        seen += count
+    return middle[0] if len(middle) == 1 else (middle[0] + middle[1]) / 2
+
+
 @dataclass
 class GradeReport:
     file: str
@@ -250,13 +284,19 @@ class GradeReport:
                     graded[q.exercise, q.question].append(q)
         rows = []
         for (exercise, question), grades in graded.items():
-            scores = [g.score for g in grades]
-            total = sum(scores, Fraction(0))
+            if _REUSE:  # each distinct parts' list (shared by everyone who wrote the same) scored once
+                scores, answered = _score_counts(grades)
+                total = _exact_sum(list(scores), list(scores.values()))
+                full = scores.get(1, 0)
+                median = _median_of_counts(scores)
+            else:
+                listed = [g.score for g in grades]
+                total, median = sum(listed, Fraction(0)), _median(listed)
+                full = sum(1 for score in listed if score == 1)
+                answered = sum(1 for g in grades if any(_answered(p) for p in g.parts))
             mean = total / len(grades) if grades else Fraction(0)
-            full = sum(1 for score in scores if score == 1)
-            answered = sum(1 for g in grades if any(_answered(p) for p in g.parts))
             rows.append({"exercise": exercise, "question": question, "students": len(grades), "answered": answered,
-                         "fully_correct": full, "mean": mean, "median": _median(scores),
+                         "fully_correct": full, "mean": mean, "median": median,
                          "share_correct": Fraction(full, len(grades)) if grades else Fraction(0)})
         return rows
 
@@ -286,14 +326,22 @@ class GradeReport:
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
         memo: dict = {}
+        totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
         for s in self.students + self.kept_out:
             shown = [_question_cells(q, memo, writer) for q in s.questions]  # each question summed and joined once
-            for q, (_, cells, _) in zip(s.questions, shown):  # writerow([s.student, q.exercise, ..., q.lines])
-                writer.write_joined(s.student, cells + "," + writer.joined((q.status, " ".join(map(str, q.lines)))))
+            for q, (_, cells, _, unanswered) in zip(s.questions, shown):  # writerow([s.student, q.exercise, ..., q.lines])
+                writer.write_joined(s.student, cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
+                                    if q.lines else unanswered)
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
-            writer.writerow([s.student, "", "total", _decimal(_exact_sum([cells[0] for cells in shown])), s.max_score,
+            total = totals.get(tuple(map(id, shown))) if _REUSE else None
+            if total is None:
+                total = (_decimal(_exact_sum([cells[0] for cells in shown])), shown)
+                if len(totals) >= _MEMO_SIZE:
+                    totals.clear()
+                totals[tuple(map(id, shown))] = total
+            writer.writerow([s.student, "", "total", total[0], s.max_score,
                              "", "", s.kept_out, "kept-out" if s.kept_out else "total", ""])
         for row in self.orphan_rows():
             writer.writerow([row.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
@@ -402,11 +450,38 @@ def _student_json(s: StudentGrade, memo: dict | None = None) -> dict:
     caller may change) keeps each question's score and parts' dicts by the parts' objects, as the CSV report does."""
     shown = [_question_json(q, {} if memo is None else memo) for q in s.questions]  # each question summed once
     score = _exact_sum([q_shown[0] for q_shown in shown])
+    if memo is None:
+        questions = [_question_object(q, text, decimal, parts) for q, (_, text, decimal, parts, _) in zip(s.questions, shown)]
+    else:  # written: each question's object as JSON text, made once for everyone who shares its parts
+        questions = [_question_fragment(q, q_shown, memo) for q, q_shown in zip(s.questions, shown)]
     return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
-            "decimal": float(score), "max": s.max_score,
-            "questions": [{"exercise": q.exercise, "question": q.question, "score": text, "decimal": decimal, "max": 1,
-                           "lines": list(q.lines), "parts": parts}
-                          for q, (_, text, decimal, parts, _) in zip(s.questions, shown)]}
+            "decimal": float(score), "max": s.max_score, "questions": questions}
+
+
+def _question_object(q: QuestionGrade, text: str, decimal: float, parts, lines=None) -> dict:
+    return {"exercise": q.exercise, "question": q.question, "score": text, "decimal": decimal, "max": 1,
+            "lines": list(q.lines) if lines is None else lines, "parts": parts}
+
+
+_QUESTION_LEVEL = 4  # a question's object in the report: top object, "students" list, student, "questions" list
+_LINES = Raw("\0lines\0")  # where a question's lines go in its object's text (no JSON text holds a raw NUL)
+
+
+def _question_fragment(q: QuestionGrade, shown: tuple, memo: dict) -> Raw:
+    """A question's object as :func:`write_json` writes it in the report: the text around its lines is made once
+    for the parts (and question) it shares, kept in ``memo`` with the parts (so their ids stay theirs)."""
+    key = ("fragment", q.exercise, q.question, *map(id, shown[4]))
+    found = memo.get(key) if _REUSE else None
+    if found is None:
+        before, after = fragment(_question_object(q, shown[1], shown[2], shown[3], _LINES),
+                                 _QUESTION_LEVEL).text.split(_LINES.text)
+        found = (before, after, Raw(before + "[]" + after), shown[4])
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[key] = found
+    if not q.lines:
+        return found[2]
+    return Raw(found[0] + fragment(list(q.lines), _QUESTION_LEVEL + 1).text + found[1])
 
 
 def _question_json(question: QuestionGrade, memo: dict) -> tuple:
@@ -433,18 +508,22 @@ def _decimal(value: Fraction) -> str:
     return exact.decimal_text(value)
 
 
-def _exact_sum(values: list[Fraction]) -> Fraction:
-    """``sum(values, Fraction(0))``, over the values' common denominator at once: one reduction, not one a term."""
+def _exact_sum(values: list[Fraction], times: list[int] | None = None) -> Fraction:
+    """``sum(values, Fraction(0))`` (each value taken ``times`` times, when given), over the values' common
+    denominator at once: one reduction, not one a term."""
     common = math.lcm(*(value.denominator for value in values))
-    return Fraction(sum(value.numerator * (common // value.denominator) for value in values), common)
+    if times is None:
+        return Fraction(sum(value.numerator * (common // value.denominator) for value in values), common)
+    return Fraction(sum(value.numerator * (common // value.denominator) * n for value, n in zip(values, times)), common)
 
 
 _MEMO_SIZE = 4096  # questions' cells kept while a CSV report is written: every distinct one in a shared-sheet class
 
 
 def _question_cells(question: QuestionGrade, memo: dict, writer) -> tuple:
-    """(score, the row's cells from exercise to feedback as ``writer`` joins them, parts) of a question's row in the
-    CSV report: exercise, question, score, max, answers, mistakes and feedback.
+    """(score, the row's cells from exercise to feedback as ``writer`` joins them, parts, every cell after the id
+    when no row answered it) of a question's row in the CSV report: exercise, question, score, max, answers,
+    mistakes and feedback (then status and lines).
 
     ``memo`` keeps them by the parts' objects, which students who wrote the same answer to a shared sheet share
     (grade_rows makes them once); each entry holds its parts, so their ids stay theirs while the memo lives."""
@@ -458,6 +537,7 @@ def _question_cells(question: QuestionGrade, memo: dict, writer) -> tuple:
                                        "; ".join(name for p in parts for name in p.mistakes),
                                        " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in parts))),
                  tuple(parts))
+        found += (found[1] + "," + writer.joined(("no-answer", "")),)  # the cells after the id when no row answered it
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[key] = found
