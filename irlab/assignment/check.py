@@ -166,9 +166,12 @@ class Checker:
 
     def _attempt(self, bugs: tuple, targets: list, scope: list, sheet: "_Sheet") -> None:
         """Name ``bugs`` on the target cells they reproduce, if they obey the rule over ``scope``."""
+        targeted = set(targets)  # the wrong cells first: most bugs fail the rule on the first one they change
+        if not self._consistent(targets + [c for c in scope if c not in targeted], sheet, bugs):
+            return
         reproduced = [cell for cell in targets if self._reproduces(cell, sheet.givens[cell], bugs)]
         # evidence is a number the student wrote; a missing row alone names nothing
-        if any(sheet.givens[c] is not None for c in reproduced) and self._consistent(scope, sheet, bugs):
+        if any(sheet.givens[c] is not None for c in reproduced):
             for cell in reproduced:
                 sheet.found[cell].append(bugs)
 

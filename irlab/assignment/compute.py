@@ -67,6 +67,7 @@ class Calculator:
         self.collection = collection
         self.decimals = decimals
         self._topic_values: dict = {}
+        self._by_ranking: dict = {}  # many settings (a tie order on a topic without ties) give the same ranking
 
     def topic_value(self, system: str, topic: str, metric: str, k, settings: dict):
         """The exact value of one topic's cell (ABSENT for a row the settings drop), before rounding."""
@@ -83,7 +84,11 @@ class Calculator:
             return ABSENT if s["missing_topics"] == "dropped" else 0
         if k is not None:
             k = max(k + s["k_shift"], 1)
-        return _metric_value(metric, ranking, k, s)
+        used = tuple(s[name] for name in METRIC_SETTINGS[metric] if name not in ("ties", "judgments_seen", "k_shift"))
+        key = (metric, ranking.grades, ranking.unretrieved, ranking.relevant, k, used)
+        if key not in self._by_ranking:
+            self._by_ranking[key] = _metric_value(metric, ranking, k, s)
+        return self._by_ranking[key]
 
     def cell(self, system: str, topic: str | None, metric: str, k, settings: dict):
         """The exact value of a cell under ``settings`` (before the printed rounding), or ABSENT; ``topic`` None is
