@@ -182,13 +182,17 @@ class Checker:
         columns: dict = {}
         for cell in sheet.cells:
             columns.setdefault(cell.measure.column, []).append(cell)
+        touching = {column: {id(bug) for cell in scope for bug in self.applicable(cell)}  # bugs by identity: cheap
+                    for column, scope in columns.items()}
 
         def runs(bugs, targets):
             if any(_table_wide(bug) for bug in bugs):
                 return [(targets, sheet.cells)] if targets else []
-            return [([c for c in targets if c.measure.column == column], scope) for column, scope in columns.items()
-                    if any(c.measure.column == column for c in targets) and all(
-                        any(bug in self.applicable(c) for c in scope) for bug in bugs)]
+            mine = {}
+            for cell in targets:
+                mine.setdefault(cell.measure.column, []).append(cell)
+            return [(cells, columns[column]) for column, cells in mine.items()
+                    if all(id(bug) in touching[column] for bug in bugs)]
 
         for bug in self.bugs:
             for targets, scope in runs((bug,), wrong):

@@ -96,6 +96,13 @@ class Calculator:
         ones."""
         if topic is not None:
             return self.topic_value(system, topic, metric, k, settings)
+        used = ("mean", "rounding", "missing_topics") + METRIC_SETTINGS[metric]
+        key = (system, None, metric, k, tuple(settings[name] for name in used))
+        if key not in self._topic_values:
+            self._topic_values[key] = self._mean(system, metric, k, settings)
+        return self._topic_values[key]
+
+    def _mean(self, system: str, metric: str, k, settings: dict):
         values = [self.topic_value(system, t, metric, k, settings) for t in self.collection.topics]
         values = [v for v in values if v is not ABSENT]
         if not values:
