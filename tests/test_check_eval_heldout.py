@@ -127,3 +127,21 @@ def test_a_bug_with_another_is_listed_once_with_both_kinds_of_cells(outcomes):
 def test_an_impossible_value_is_called_impossible(outcomes):
     text = render(outcomes["ttds", "cutoff_plus_one"], "s")
     assert "you wrote 1.100, which no P@10 can be: it lies between 0 and 1" in text
+
+
+def test_a_reference_states_the_assignment_s_own_setting(outcomes):
+    """The tie-order and cut-off bugs say what the assignment does, not an empty "the assignment's tie order"."""
+    from irlab.assignment.catalogue import BUGS, reference_text
+
+    assignment = outcomes["ttds", "correct"].assignment
+    late = next(b for b in BUGS if b.name == "cutoff-one-late")
+    ties = next(b for b in BUGS if b.name == "ties-docno-descending")
+    assert reference_text(late, assignment.measures[:2]) == \
+        "the assignment cuts at rank k: P@10 counts the top 10, R@50 counts the top 50"
+    assert reference_text(ties, assignment.measures) == "the assignment orders equal scores in the run file's order"
+
+
+def test_a_rounding_bug_shows_the_number_as_printed(outcomes):
+    text = render(outcomes["ttds", "combo_ap_rel_retrieved_round2"], "s")
+    assert "system 1, topic 1, R@50: you wrote 0.880, and that way it is 0.88 (7/8 = 0.875 printed that way)" in text
+    assert "Together with ap-over-relevant-retrieved (finding 2)" in text

@@ -17,7 +17,7 @@ from .. import exact
 from ..spreadsheet import writer
 from .catalogue import METRIC_RANGE, reference_text
 from .check import Finding, Outcome, Verdict, _unit_name
-from .compute import ABSENT
+from .compute import ABSENT, printed
 
 SHOWN_CELLS = 3  # cells of a finding shown with their numbers; the others are listed by place
 
@@ -105,8 +105,12 @@ def finding_lines(outcome: Outcome, finding: Finding) -> tuple[str, list[str]]:
                                             if partner else set())
         for v in mine[:SHOWN_CELLS]:
             mistaken = _bug_value(outcome, first, v)
+            rounding = outcome.checker._settings(v.cell, first)["rounding"]
+            shown = _value(mistaken, decimals)
+            if mistaken is not ABSENT and rounding != v.cell.measure.settings["rounding"]:  # the bug is the printing
+                shown = f"{number(printed(mistaken, decimals, rounding))} ({shown} printed that way)"
             wrote = ("you wrote no row, as that way leaves it out" if mistaken is ABSENT else
-                     f"you wrote {_given(v)}, and that way it is {_value(mistaken, decimals)}")
+                     f"you wrote {_given(v)}, and that way it is {shown}")
             also = [" + ".join(b.name for b in bugs) for bugs in v.explanations if bugs not in used]
             lines.append(f"{v.cell.label}: {wrote}; the assignment's value is {_value(v.reference, decimals)}"
                          + (f" (also reproduced by {', '.join(also)})" if also else ""))
