@@ -92,3 +92,29 @@ def test_the_whole_file_reader_names_the_line_at_fault(tmp_path, monkeypatch, ru
     (tmp_path / "run").write_text(run)
     with pytest.raises(InputFileError, match=f"run:{line}: "):
         evaluate_module.evaluate(tmp_path / "qrels", tmp_path / "run", ["map"])
+
+
+single_spaced_token = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=12).filter(
+    lambda t: not t.startswith("#"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(st.tuples(st.sampled_from(["1", "2", "301", "q7"]), single_spaced_token,
+                                st.integers(0, 99), st.sampled_from(["0", "1.5", "-2.25", "12.125", "7", "x", "1e3"]),
+                                st.sampled_from([" ", "\t", "  ", "\r"])), min_size=1, max_size=25),
+       blanks=st.integers(0, 2))
+def test_blank_separated_lines_split_as_the_general_splitting(lines, blanks):
+    """_single_spaced (the usual file: one blank byte after every token) gives _vector_parse the same columns as
+    the general splitting, or declines; most drawn files have one blank after every token, some not."""
+    text = "".join(f"{q} Q0 {d} {r} {s} run{sep if i < blanks else ' '}x\n"
+                   for i, (q, d, r, s, sep) in enumerate(lines)).replace(" x\n", "\n")
+    data = bytearray(text.encode())
+    spec = readers._Spec("run")
+    fast = readers._vector_parse(spec, data)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_single_spaced", lambda u, nf: None)
+        general = readers._vector_parse(spec, data)
+    assert (fast is None) == (general is None)
+    if fast is not None:
+        assert [a.tolist() for a in fast[:2]] == [b.tolist() for b in general[:2]]
+        assert fast[2].view(np.uint64).tolist() == general[2].view(np.uint64).tolist()

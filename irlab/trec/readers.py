@@ -835,59 +835,93 @@ def _token_lengths(word, starts, nexts):
     return nexts - starts - 1
 
 
+
+def _single_spaced(u, nf):
+    """(token starts, the blank byte after each token) when every token is followed by exactly one blank byte, every
+    line holds ``nf`` tokens and the data ends with a newline -- the usual file, split with one comparison and one
+    ``flatnonzero`` over its bytes; None for anything else (the general splitting then decides)."""
+    n = len(u)
+    if n == 0 or u[0] <= 32 or u[n - 1] != 10:
+        return None
+    blank = np.flatnonzero(u <= 32)
+    m = len(blank)
+    if m % nf or (m > 1 and int((blank[1:] - blank[:-1]).min()) == 1):   # a token after every blank but the last
+        return None
+    newline = u[blank] == 10
+    if not newline[nf - 1::nf].all() or int(np.count_nonzero(newline)) != m // nf:   # newlines end every nf tokens
+        return None
+    starts = np.empty(m, dtype=np.int64)
+    starts[0] = 0
+    np.add(blank[:-1], 1, out=starts[1:])
+    return starts, blank
+
+
+def _lines_within_bound(first, n):
+    """No line longer than MAX_LINE_BYTES: from one line's first token to the next one's is at most that and its
+    newline (a longer gap may be blanks before a token, which _LineBounds tells apart)."""
+    return not (int(first[0]) > MAX_LINE_BYTES or n - int(first[-1]) > MAX_LINE_BYTES + 1 or
+                (len(first) > 1 and int((first[1:] - first[:-1]).max()) > MAX_LINE_BYTES + 1))
+
+
 def _vector_parse(spec, data):
     """The common case -- ASCII lines of exactly the expected fields, plain
     decimal numbers -- split and converted with array operations (faster than
     loadtxt).  Returns (qid, docno, value) arrays, or None for anything else
     (the loadtxt and line-by-line readers then decide, and report errors).
 
-    Tokens are the runs of bytes > 32; one pass finds where they start.  When
-    every line starts in column 0 and its fields are one byte apart (the usual
-    file), that is all: the token lengths follow from the starts, and the
-    newline count proves that each line holds exactly ``nfields`` tokens."""
+    Tokens are the runs of bytes > 32.  When every line starts in column 0 and
+    its fields are one blank byte apart (the usual file), finding the blank
+    bytes is all (:func:`_single_spaced`): each token runs from the byte after
+    a blank to the next blank.  Otherwise one pass finds where tokens start,
+    and the newline count proves that each line holds exactly ``nfields`` tokens."""
     if not data or not data.isascii() or b"#" in data or any(c in data for c in _SUSPECT_BYTES):
         return None
     u = np.frombuffer(data, dtype=np.uint8)
     n = len(u)
-    word = u > 32
-    begins = np.empty(n, dtype=bool)
-    begins[0] = word[0]
-    np.greater(word[1:], word[:-1], out=begins[1:])
-    starts = np.flatnonzero(begins)
-    del begins
     nf = spec.nfields
-    lines = int(np.count_nonzero(u == 10))
-    if len(starts) != lines * nf or lines == 0:
-        return None
-    first = starts[::nf]
-    # each line holds exactly nf tokens when every line's first token follows
-    # a newline and the file ends with one: that accounts for every newline
-    if not (u[n - 1] == 10 and (u[first[1:] - 1] == 10).all()):
-        newlines = np.flatnonzero(u == 10)
-        if (starts[nf - 1::nf] > newlines).any() or (first[1:] < newlines[:-1]).any():
-            return None
-    # no line longer than MAX_LINE_BYTES: from one line's first token to the next one's is at most that and its
-    # newline (a longer gap may be blanks before a token, which _LineBounds tells apart)
-    if int(first[0]) > MAX_LINE_BYTES or n - int(first[-1]) > MAX_LINE_BYTES + 1 or \
-            (len(first) > 1 and int((first[1:] - first[:-1]).max()) > MAX_LINE_BYTES + 1):
-        return None
     vf = 4 if spec.kind == "run" else 3
-    # one separator byte after every token (as many blank bytes as tokens, and
-    # none before the first): each length follows from where the next token starts
-    single = bool(word[0]) and n - int(np.count_nonzero(word)) == len(starts)
-    lengths = {}
-    for f in (0, 2, vf):
-        nexts = starts[f + 1::nf] if f + 1 < nf else np.append(first[1:], n)
-        lengths[f] = nexts - starts[f::nf] - 1 if single else _token_lengths(word, starts[f::nf], nexts)
-    if any(v is None for v in lengths.values()):
-        # separators longer than one byte somewhere: find where tokens end
-        ends = np.empty(n, dtype=bool)
-        ends[-1] = word[-1]
-        np.greater(word[:-1], word[1:], out=ends[:-1])
-        stops = np.flatnonzero(ends) + 1
-        del ends
+    spaced = _single_spaced(u, nf)
+    if spaced is not None:   # the usual file, in two passes over its bytes: each token ends at the blank after it
+        starts, stops = spaced
+        first = starts[::nf]
+        if not _lines_within_bound(first, n):
+            return None
         lengths = {f: stops[f::nf] - starts[f::nf] for f in (0, 2, vf)}
-    del word
+    else:
+        word = u > 32
+        begins = np.empty(n, dtype=bool)
+        begins[0] = word[0]
+        np.greater(word[1:], word[:-1], out=begins[1:])
+        starts = np.flatnonzero(begins)
+        del begins
+        lines = int(np.count_nonzero(u == 10))
+        if len(starts) != lines * nf or lines == 0:
+            return None
+        first = starts[::nf]
+        # each line holds exactly nf tokens when every line's first token follows
+        # a newline and the file ends with one: that accounts for every newline
+        if not (u[n - 1] == 10 and (u[first[1:] - 1] == 10).all()):
+            newlines = np.flatnonzero(u == 10)
+            if (starts[nf - 1::nf] > newlines).any() or (first[1:] < newlines[:-1]).any():
+                return None
+        if not _lines_within_bound(first, n):
+            return None
+        # one separator byte after every token (as many blank bytes as tokens, and
+        # none before the first): each length follows from where the next token starts
+        single = bool(word[0]) and n - int(np.count_nonzero(word)) == len(starts)
+        lengths = {}
+        for f in (0, 2, vf):
+            nexts = starts[f + 1::nf] if f + 1 < nf else np.append(first[1:], n)
+            lengths[f] = nexts - starts[f::nf] - 1 if single else _token_lengths(word, starts[f::nf], nexts)
+        if any(v is None for v in lengths.values()):
+            # separators longer than one byte somewhere: find where tokens end
+            ends = np.empty(n, dtype=bool)
+            ends[-1] = word[-1]
+            np.greater(word[:-1], word[1:], out=ends[:-1])
+            stops = np.flatnonzero(ends) + 1
+            del ends
+            lengths = {f: stops[f::nf] - starts[f::nf] for f in (0, 2, vf)}
+        del word
     q_len, d_len = lengths[0], lengths[2]
     if max(int(q_len.max()), int(d_len.max())) > 32:
         return None
