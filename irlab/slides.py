@@ -1,9 +1,10 @@
 """Slides: a worked solution built up the way a lecturer builds it on the board.
 
 The data first (the statement, the conventions), then each table row by row (a long table continues on further
-slides of at most ROWS_PER_SLIDE rows, never shrunk), then the steps one at a time, then the formula they applied,
-then the answer. ``write_slides(document, "talk.pdf")`` compiles landscape slides (16:9), one page per
-reveal, with their LaTeX source beside them; ``write_slides(document, "talk.html")`` writes one self-contained page
+slides of at most ROWS_PER_SLIDE rows, its header repeated, never shrunk), then the formula, then the steps that
+apply it one at a time, then the answer, large. ``write_slides(document, "talk.pdf")`` compiles Beamer slides
+(16:9, body text 14.4 pt on a 90 mm page: more than 1/18 of its height), one page per reveal, with their LaTeX
+source beside them; ``write_slides(document, "talk.html")`` writes one self-contained page
 (MathML, no script or font from elsewhere) that the arrow keys, the space bar and clicks advance.
 
 Both are built from the same frames, and every piece is set by the LaTeX or the HTML renderer's own functions, so
@@ -12,6 +13,7 @@ the escaping of text taken from students' files is theirs.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -21,14 +23,17 @@ from .errors import OutputFileError, ParameterError
 from .messages import say
 from .outputs import check_target, write_file
 from .printable import compile_pdf, source_note, write_latex_files
-from .render.common import cell_latex
+from . import exact
+from .escape import latex_escape
+from .render.common import break_latex, cell_latex, ratio_chain, ratio_exact_latex, value_latex
 from .render.html import html_blocks, visible_controls_html
-from .render.latex import latex_blocks, latex_text, step_lines, table_lines
+from .render.latex import latex_blocks, latex_paragraphs, latex_text, step_lines
+from .trace import symbol_latex
 
-ROWS_PER_SLIDE = 12  # a longer table continues on the next slide, its header repeated
-ROWS_STACKED = 8  # rows per slide when the table holds stacked fractions, which need more height
-STEP_LINES = 9  # lines of steps on one slide (a long step set on several aligned lines counts them all)
-DATA_CHARACTERS = 700  # characters of statement and notes on one slide
+# what fits on a 90 mm slide below its title at body size (14.4 pt), measured on the rendered pages
+ROWS_PER_SLIDE = 7  # a longer table continues on the next slide, its header repeated, never shrunk
+ROWS_STACKED = 4  # rows per slide when the table holds fractions, displayed at full size and so taller
+DATA_CHARACTERS = 400  # characters of statement and notes on one slide
 SUFFIXES = (".pdf", ".html")
 
 
@@ -39,6 +44,7 @@ class Frame:
 
     title: str
     pieces: list = field(default_factory=list)
+    continued: bool = False  # a PDF slide that continues a step too tall for one slide (HTML scrolls instead)
 
     @property
     def reveals(self) -> int:
@@ -56,7 +62,7 @@ def frames(document: Document) -> list[Frame]:
     return out
 
 
-_ORDER = {Paragraph: 0, Note: 0, Table: 1, Steps: 2, Formula: 3, Answer: 4, Figure: 5}
+_ORDER = {Paragraph: 0, Note: 0, Table: 1, Formula: 2, Steps: 3, Answer: 4, Figure: 5}
 
 
 def _kind(block) -> int:
@@ -67,7 +73,8 @@ def _section_frames(blocks, title, out) -> None:
     run = []
     for block in list(blocks) + [None]:
         if block is None or isinstance(block, Section):
-            # a run of blocks is presented as on the board: data, tables, steps, the formula, the answer
+            # a run of blocks is presented as on the board: data, tables, the formula, the steps that apply it,
+            # the answer
             _run_frames(sorted(run, key=_kind), title, out)  # sorted() is stable: each kind keeps its order
             run = []
             if block is not None:
@@ -93,32 +100,52 @@ def _run_frames(blocks, title, out) -> None:
             out.append(Frame(title, [("blocks", [b]) for b in data]))
             data, size = [], 0
         if isinstance(block, Table):
-            per = ROWS_STACKED if _stacked(block) else ROWS_PER_SLIDE
-            for start in range(0, max(len(block.rows), 1), per):
-                part = f"rows {start + 1}-{min(start + per, len(block.rows))} of {len(block.rows)}"
-                caption = block.caption if len(block.rows) <= per else (
-                    f"{block.caption} ({part})" if block.caption else part[0].upper() + part[1:])
-                chunk = Table(block.columns, block.rows[start:start + per], caption, block.names)
-                out.append(Frame(title, [("rows", chunk)]))
+            groups = _column_groups(block)
+            for group in groups:  # a table too wide for the slide at body size: its columns in parts, the first kept
+                part = block if len(groups) == 1 else Table(
+                    tuple(block.columns[i] for i in group), tuple(tuple(row[i] for i in group) for row in block.rows),
+                    block.caption, block.names)
+                columns = "" if len(groups) == 1 else (f"columns {group[1] + 1}-{group[-1] + 1}" if len(group) > 2 else
+                                                       f"column {group[1] + 1}") + f" of {len(block.columns)}"
+                most = ROWS_STACKED if _stacked(part) or _wrapped(part) else ROWS_PER_SLIDE
+                most -= _heading_lines(part) - 1  # each further line of a heading takes a row's room, and so
+                most -= len(block.caption or "") + len(columns) + 20 > CAPTION_CHARACTERS  # a caption of two lines
+                most = max(most - _title_lines(title) + 1, 2)  # and a title of several
+                count = len(block.rows)
+                parts = max(-(-count // most), 1)  # parts of (nearly) equal length: 3 + 3, not 5 + 1
+                for start, end in ((count * i // parts, count * (i + 1) // parts) for i in range(parts)):
+                    rows = "" if parts == 1 else f"rows {start + 1}-{end} of {count}"
+                    where = ", ".join(x for x in (rows, columns) if x)
+                    caption = (f"{block.caption} ({where})" if block.caption else where[0].upper() + where[1:]
+                               ) if where else block.caption
+                    chunk = Table(part.columns, part.rows[start:end], caption, block.names)
+                    out.append(Frame(title, [("rows", chunk)]))
         elif isinstance(block, Steps):
-            steps_frame, lines = None, 0
+            steps_frame, used = None, 0
+            heading = f"{title}: steps" if len(title) <= 30 else title
+            room = _room(heading)
             for step in block.steps:
-                height = _step_height(step)
-                if steps_frame is None or lines + height > STEP_LINES:
-                    steps_frame = Frame(f"{title}: steps" if len(title) <= 60 else title, [("steps", [], number)])
+                lines = slide_step_lines(step)
+                height = _height(lines)
+                if height > room:  # a step taller than a slide: its rows go on, at full size, on the next ones
+                    _split_step(step, lines, number, heading, room, out)
+                    steps_frame, number = None, number + 1
+                    continue
+                if steps_frame is None or used + height > room:
+                    steps_frame = Frame(heading, [("steps", [], number)])
                     out.append(steps_frame)
-                    lines = 0
+                    used = 0
                 steps_frame.pieces[0][1].append(step)
-                lines += height
+                used += height
                 number += 1
         elif isinstance(block, Formula):
-            out.append(Frame(f"{title}: the formula" if len(title) <= 55 else title, [("blocks", [block])]))
+            out.append(Frame(f"{title}: the formula" if len(title) <= 26 else title, [("blocks", [block])]))
         elif isinstance(block, Answer):
             last = out[-1]
-            if last.title.endswith("the answer") and len(last.pieces) < 3:  # a question's answers on one slide
+            if last.title.endswith("the answer") and len(last.pieces) < 2 and not last.pieces[0][1][0].ratio:  # a question's answers on one slide
                 last.pieces.append(("blocks", [block]))
             else:
-                out.append(Frame(f"{title}: the answer" if len(title) <= 55 else title, [("blocks", [block])]))
+                out.append(Frame(f"{title}: the answer" if len(title) <= 28 else title, [("blocks", [block])]))
         elif isinstance(block, Figure):
             out.append(Frame(title, [("blocks", [block])]))
     if data:
@@ -130,81 +157,297 @@ def _stacked(table) -> bool:
     return any(r"\frac" in cell_latex(cell, latex_text, inline=True) for row in table.rows for cell in row)
 
 
-def _step_height(step) -> int:
+# a table's width in slide_width units (half ems of the body): the slide's 148 mm of text, the columns' padding in
+TABLE_WIDTH = 58
+CAPTION_CHARACTERS = 60  # an italic caption longer than this takes two lines
+TEXT_CELL = 14  # a text cell or heading longer than this wraps at its spaces (to its column's width)
 
-    lines = step_lines(step)
-    return 1 if len(lines) == 1 else 1 + lines[2].count("\\\\") + 1
+
+def _wrap(text: str, width: float) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken at spaces (a longer word keeps its line)."""
+    lines = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
-# --- PDF: one landscape page per reveal -----------------------------------------------------------------------------
-# Beamer needs pgf (Debian's texlive-pictures), which the machines irlab prints on do not have; the article class
-# on a landscape 16:9 page does the same with what texlive-latex-base and -recommended hold: a slide that builds up
-# in n reveals is n pages, each showing one more row, step or piece, so a PDF viewer's "next page" is the next reveal.
-# The page is as wide in characters as the LaTeX renderer's A4 text (12 pt on 216 mm), so its tables and broken
-# formulas fit as they are; a row not yet revealed is there invisibly (\phantom), so the columns never move.
+def _cell_width(cell, wrap: float) -> float:
+    if isinstance(cell, str):
+        return max([min(len(cell), wrap)] + [len(word) for word in cell.split()])
+    return slide_width(cell_latex(cell, latex_text, inline=True))
 
-PREAMBLE = r"""\documentclass[12pt]{article}
-\usepackage{amsmath,amssymb,graphicx,tabularx}
-\usepackage[papersize={240mm,135mm},hmargin=12mm,top=9mm,bottom=11mm,footskip=6mm]{geometry}
-\setlength{\parindent}{0pt}
-\setlength{\parskip}{0.4em}
+
+def _column_widths(table) -> list[float]:
+    """Each column's width: its widest cell, its heading wrapped to it (bold: 1.15 a letter); where the columns
+    are too wide for the slide, long texts wrap, at 22 characters, then at TEXT_CELL."""
+    for wrap in (float("inf"), 22, TEXT_CELL):
+        widths = []
+        for i, heading in enumerate(table.columns):
+            cells = max([_cell_width(row[i], wrap) for row in table.rows] + [0])
+            words = max([len(word) for word in heading.split()] + [1])
+            widths.append(max(cells, 1.15 * (words if wrap < float("inf") or not cells else min(len(heading), 22)))
+                          + 1)
+        if sum(widths) <= TABLE_WIDTH:
+            break
+    return widths
+
+
+def _column_groups(table) -> list[list[int]]:
+    """The columns of each slide: all where they fit the slide's width, else the first column (the rank, the topic)
+    with as many of the next as fit, then again with the next ones."""
+    widths = _column_widths(table)
+    if sum(widths) <= TABLE_WIDTH or len(widths) < 3:
+        return [list(range(len(widths)))]
+    groups = [[0]]
+    for i in range(1, len(widths)):
+        if len(groups[-1]) > 1 and sum(widths[j] for j in groups[-1]) + widths[i] > TABLE_WIDTH:
+            groups.append([0])
+        groups[-1].append(i)
+    return groups
+
+
+def _heading_lines(table) -> int:
+    """The lines of ``table``'s tallest heading, wrapped to its column."""
+    return max(len(_wrap(c, w - 1)) for c, w in zip(table.columns, _column_widths(table)))
+
+
+def _wrapped(table) -> bool:
+    """Whether a cell of ``table`` is set on several lines."""
+    widths = _column_widths(table)
+    return any(isinstance(cell, str) and len(_wrap(cell, widths[i] - 1)) > 1 for row in table.rows
+               for i, cell in enumerate(row))
+
+
+def _stacked_lines(lines, bold: bool = False) -> str:
+    """Lines of text set one above another in a table cell."""
+    escaped = [latex_text(line) for line in lines]
+    if bold:
+        escaped = [rf"\textbf{{{line}}}" for line in escaped]
+    return escaped[0] if len(escaped) == 1 else r"\begin{tabular}[c]{@{}c@{}}" + r" \\ ".join(escaped) + r"\end{tabular}"
+
+
+def slide_step_lines(step) -> list[str]:
+    """A step as the slides set it: broken to the slide's width, every fraction at full size (a text-size fraction's
+    numerator is smaller than the body)."""
+    return [line.replace(r"\tfrac{", r"\dfrac{") for line in step_lines(step, STEP_WIDTH, STEP_LINE, slide_width)]
+
+
+_FRACTION = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}")
+
+
+def slide_width(latex: str) -> float:
+    """The width of math on a slide in half ems (about a digit's width): a fraction as wide as its wider part, a
+    binary operator with its spaces 2.5, a command 1 (log 3), brackets' sizing commands nothing."""
+    latex = re.sub(r" ?\\[bB]igg?/ ?", "oo", latex)  # a quotient's big slash, spaced as an operator
+    latex = re.sub(r"\\(left|right|[bB]igg?[lr]?)\b", "", latex)
+    while _FRACTION.search(latex):  # innermost fractions first
+        latex = _FRACTION.sub(lambda m: "x" * round(max(slide_width(m.group(1)), slide_width(m.group(2)))), latex)
+    latex = re.sub(r"\\log\b", "xxx", latex)
+    latex = re.sub(r" ?(\\approx|\\cdot|[-+=]) ?", "oo", latex)  # an operator's spaces: 'o' counts 1.25
+    latex = re.sub(r"\\[A-Za-z]+", "x", latex)
+    return sum(0 if char in "{}^_ " else 1.25 if char == "o" else 1 for char in latex)
+
+
+# the heights, in points, of what a slide of steps holds, measured on the rendered slides (14.4 pt body)
+LINE_POINTS = 23  # a line of text or of an equation without fractions
+FRACTION_POINTS = 32  # a line holding a full-size fraction
+DISPLAY_POINTS = 10  # the space around a displayed equation
+ROOM_POINTS = 190  # below a one-line title, above the frame number (the page is 255 pt high)
+TITLE_CHARACTERS = 40  # a longer title takes two lines, LINE_POINTS more
+
+
+def _title_lines(title: str) -> int:
+    return len(_wrap(title, TITLE_CHARACTERS))
+
+
+def _room(title: str) -> int:
+    return ROOM_POINTS - (LINE_POINTS + 4) * (_title_lines(title) - 1)
+
+
+def _row_height(latex: str) -> int:
+    return FRACTION_POINTS if "frac{" in latex else LINE_POINTS
+
+
+def _height(lines: list[str]) -> int:
+    if len(lines) == 1:
+        return _row_height(lines[0])
+    return LINE_POINTS + DISPLAY_POINTS + sum(_row_height(row) for row in lines[2].split(" \\\\\n"))
+
+
+def _split_step(step, lines, number, heading, room, out) -> None:
+    """Frames for one step too tall for a slide: its label and first rows, then its further rows, each slide as
+    full as its room allows; the piece's fourth item is the slice of the step's rows it shows."""
+    rows = lines[2].split(" \\\\\n")
+    start, used = 0, LINE_POINTS + DISPLAY_POINTS
+    for end in range(len(rows) + 1):
+        if end == len(rows) or (end > start and used + _row_height(rows[end]) > room):
+            out.append(Frame(heading if start == 0 else f"{heading} (continued)",
+                             [("steps", [step], number, (start, end))], continued=start > 0))
+            start, used, room = end, DISPLAY_POINTS, _room(f"{heading} (continued)")
+        if end < len(rows):
+            used += _row_height(rows[end])
+
+
+# --- PDF: Beamer, one page per reveal -----------------------------------------------------------------------------
+# Beamer's 16:9 page is 160 mm x 90 mm; its 14pt option sets the body in 14.4 pt (5.08 mm), more than 1/18 of the
+# height (5 mm), which a back row of a lecture hall reads. Nothing on a slide is set smaller than the body: tables at
+# body size as wide as the slide (a longer one continues on the next slide rather than shrinking), captions and
+# notes at body size, the answer larger. Beamer ships in Debian's texlive-latex-recommended; it needs pgf
+# (texlive-pictures). The serif font theme keeps the Computer Modern of irlab's other PDFs, which LuaLaTeX's
+# fallback fonts (irlab.tex_engine) extend for names beyond ASCII. A row not yet revealed is there invisibly
+# (\uncover), so the columns never move.
+
+BODY_POINTS = 14.4  # Beamer's 14pt option (size14.clo)
+PAGE_HEIGHT_MM = 90  # Beamer's aspectratio=169 page: 160 mm x 90 mm
+STEP_WIDTH = 38  # slide_width of an aligned step row: 29 ems of 14.4 pt on the 148 mm text, less the indent
+STEP_LINE = 48  # slide_width of a step set on one line, its label included
+FORMULA_WIDTH = 44
+ANSWER_WIDTH = 32  # the answer is set \Large (20.7 pt)
+
+PREAMBLE = r"""\documentclass[aspectratio=169,14pt]{beamer}
+\usepackage{amsmath,amssymb,array}
+\usefonttheme{serif}
+\setbeamertemplate{navigation symbols}{}
+\setbeamertemplate{footline}{\hfill\insertframenumber\hspace{3mm}\vspace{2mm}}
+\setbeamercolor{title}{fg=black}
+\setlength{\tabcolsep}{3pt}
+\setbeamersize{text margin left=6mm,text margin right=6mm}
+\setbeamercovered{invisible}
+\setbeamercolor{frametitle}{fg=black}
+\setbeamerfont{frametitle}{series=\bfseries}
+\setbeamertemplate{enumerate item}{\insertenumlabel.}
 \setlength{\emergencystretch}{3em}
-\setlength{\abovedisplayskip}{0.2em}
-\setlength{\belowdisplayskip}{0.2em}
-\newcommand\irlabslide[1]{\newpage{\Large\bfseries #1\par}\vspace{0.2em}\hrule\vspace{0.6em}}
+\makeatletter % Beamer's \normalsize and \Large set their own display skips: displays close to their text
+\def\irlab@skips{\abovedisplayskip 4pt\belowdisplayskip 4pt\abovedisplayshortskip 2pt\belowdisplayshortskip 2pt}
+\g@addto@macro\normalsize{\irlab@skips}\g@addto@macro\Large{\irlab@skips}
+\makeatother
 \begin{document}
 """
 
 
 def slides_latex(document: Document) -> str:
-    """The LaTeX source of the slides (printable ASCII, as the LaTeX renderer writes): one page per reveal."""
+    """The LaTeX source of the slides (printable ASCII, as the LaTeX renderer writes): a Beamer frame per slide,
+    one page per reveal."""
 
     lines = [PREAMBLE]
     for frame in frames(document):
         if frame.pieces[0][0] == "title":
-            lines += [r"\thispagestyle{empty}", r"\vspace*{\fill}\begin{center}",
-                      rf"{{\LARGE\bfseries {latex_text(frame.title)}\par}}\vspace{{1em}}",
-                      r"worked step by step\end{center}\vspace*{\fill}", ""]
+            lines += [rf"\title{{{latex_text(frame.title)}}}", r"\subtitle{worked step by step}", r"\date{}",
+                      r"\begin{frame}[plain]", r"\titlepage", r"\end{frame}", ""]
             continue
-        for shown in range(1, max(sum(_units(piece) for piece in frame.pieces), 1) + 1):
-            lines.append(rf"\irlabslide{{{latex_text(frame.title)}}}")
-            left = shown
-            for piece in frame.pieces:
-                if left <= 0:
-                    break
-                lines += _piece_latex(piece, left)
-                left -= _units(piece)
-            lines.append("")
+        lines.append(rf"\begin{{frame}}[t]{{{latex_text(frame.title)}}}")
+        first = 1
+        for piece in frame.pieces:
+            lines += _piece_latex(piece, first)
+            first += _units(piece)
+        lines += [r"\end{frame}", ""]
     return "\n".join(lines) + "\\end{document}\n"
 
 
 def _units(piece) -> int:
-    """How many pages a piece adds: one per row as the LaTeX renderer sets the table (a long table of a few short
-    columns is set across the page, one line per column), one per step, one for anything else."""
-
+    """How many reveals a piece adds: one per row, one per step, one for anything else."""
     if piece[0] == "rows":
-        lines = table_lines(piece[1])
-        header = next(i for i, line in enumerate(lines) if line.endswith(r"\hline"))
-        return max(sum(1 for line in lines[header + 1:] if line.endswith("\\\\")), 1)
+        return max(len(piece[1].rows), 1)
     return len(piece[1]) if piece[0] == "steps" else 1
 
 
-def _piece_latex(piece, shown: int) -> list[str]:
-    """A piece with its first ``shown`` rows or steps (all of them when ``shown`` is larger)."""
+def _piece_latex(piece, first: int) -> list[str]:
+    """A piece whose first row, step or block appears on the frame's page ``first``, the next ones a page later."""
 
     kind, content = piece[0], piece[1]
-    if kind == "blocks":  # with the blank line after it, so pieces stay paragraphs of their own
-        return latex_blocks(content, 3)
-    if kind == "rows":  # the rows not yet revealed are there, invisible, so the columns keep their widths
-        lines = table_lines(content)
-        header = next(i for i, line in enumerate(lines) if line.endswith(r"\hline"))
-        body = [i for i in range(header + 1, len(lines)) if lines[i].endswith("\\\\")]
-        for i in body[shown:]:
-            cells = lines[i][:-2].split(" & ")
-            lines[i] = " & ".join(rf"\phantom{{{cell}}}" if cell.strip() else cell for cell in cells) + r" \\"
-        return lines
-    items = [line for step in content[:shown] for line in step_lines(step)]  # numbered on from the previous slide
-    return [r"\begin{enumerate}", rf"\setcounter{{enumi}}{{{piece[2] - 1}}}", *items, r"\end{enumerate}"]
+    if kind == "rows":
+        return [rf"\onslide<{first}->"] + _table_latex(content, first)
+    if kind == "steps" and len(piece) > 3:  # rows start:end of a step too tall for one slide
+        lines = slide_step_lines(content[0])
+        start, end = piece[3]
+        rows = [r"\begin{align*}", " \\\\\n".join(lines[2].split(" \\\\\n")[start:end]), r"\end{align*}"]
+        if start:
+            return [rf"\onslide<{first}->", *rows]
+        return [rf"\onslide<{first}->", r"\begin{enumerate}", rf"\setcounter{{enumi}}{{{piece[2] - 1}}}",
+                lines[0], *rows, r"\end{enumerate}"]
+    if kind == "steps":  # numbered on from the previous slide
+        items = []
+        for offset, step in enumerate(content):
+            lines = slide_step_lines(step)
+            items += [lines[0].replace(r"\item", rf"\item<{first + offset}->", 1), *lines[1:]]
+        return [rf"\onslide<{first}->", r"\begin{enumerate}", rf"\setcounter{{enumi}}{{{piece[2] - 1}}}", *items,
+                r"\end{enumerate}"]
+    (block,) = content
+    if isinstance(block, Answer):
+        body = _answer_latex(block)
+    elif isinstance(block, Formula):
+        body = _formula_latex(block)
+    elif isinstance(block, Figure):
+        body = [r"\begin{center}",
+                rf"\includegraphics[width=\linewidth,height=0.55\textheight,keepaspectratio]{{{block.name}}}\\",
+                latex_paragraphs(block.caption), r"\end{center}"]
+    else:
+        body = latex_blocks(content, 3)
+    return [rf"\onslide<{first}->", *body, ""]
+
+
+def _table_latex(table: Table, first: int) -> list[str]:
+    """The table at body size, as wide as the slide: its caption, header, and each row appearing a page after the
+    one before; fractions displayed (full size), long text wrapped, never a scaled box."""
+
+    text = latex_escape if table.names else latex_text
+    widths = _column_widths(table)
+    lines = []
+    if table.caption:
+        lines.append(rf"\begin{{center}}\textit{{{latex_text(table.caption)}}}\end{{center}}\vspace{{-0.6em}}")
+    columns = "c" * len(table.columns)
+    stretch = "1.75" if _stacked(table) else "1.3" if _wrapped(table) else "1.15"
+    header = [_stacked_lines(_wrap(c, w - 1), bold=True) if not table.names else rf"\textbf{{{text(c)}}}"
+              for c, w in zip(table.columns, widths)]
+    lines += [rf"{{\renewcommand{{\arraystretch}}{{{stretch}}}",
+              rf"\begin{{tabular*}}{{\linewidth}}{{@{{\extracolsep{{\fill}}}}{columns}@{{}}}}\hline",
+              " & ".join(header) + r" \\ \hline"]
+    for offset, row in enumerate(table.rows):
+        cells = []
+        for cell, width in zip(row, widths):
+            if isinstance(cell, str) and not table.names and len(_wrap(cell, width - 1)) > 1:
+                latex = _stacked_lines(_wrap(cell, width - 1))
+            else:
+                latex = cell_latex(cell, text, inline=True)
+                latex = rf"$\displaystyle {latex}$" if latex else ""
+            cells.append(rf"\uncover<{first + offset}->{{{latex}}}" if latex else "")
+        lines.append(" & ".join(cells) + r" \\")
+    return lines + [r"\hline", r"\end{tabular*}}"]
+
+
+def _formula_latex(block: Formula) -> list[str]:
+    formulas = [part.strip() for part in block.latex.replace(r"\qquad", r"\quad").split(r", \quad")]
+    rows = [piece for formula in formulas for piece in break_latex(formula, FORMULA_WIDTH, slide_width)]
+    caption = [rf"\textit{{{latex_text(block.caption)}:}}", ""] if block.caption else []
+    return caption + [r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}"]
+
+
+def _exact_quotient(block: Answer) -> list[str]:
+    """A quotient's exact form at body size, where its parts fit the slide's width as one fraction; a longer one is
+    left to the step that computed it (taller than a slide, it would push the answer off its own slide)."""
+    (_, _, _, top), (_, _, _, bottom) = block.ratio
+    if max(slide_width(top), slide_width(bottom)) <= STEP_WIDTH:
+        return [r"\begin{gather*}", ratio_exact_latex(block), r"\end{gather*}"]
+    return []
+
+
+def _answer_latex(block: Answer) -> list[str]:
+    """The answer large: its label and value (a quotient through its parts' values), then a quotient's exact form
+    at body size, broken to the slide's width."""
+
+    label, symbol = rf"\textbf{{{latex_text(block.label)}:}}", symbol_latex(block.symbol)
+    if block.ratio:
+        chain = ratio_chain(block, "latex")
+        if chain is not None:  # the label beside the first line of the chain, so the exact form has the room
+            first, *rest = break_latex(chain, ANSWER_WIDTH, slide_width)
+            more = [r"\begin{gather*}", " \\\\\n".join(rest), r"\end{gather*}"] if rest else [r"\par"]
+            return [r"{\Large " + label + rf" \( {first} \)", *more, "}"] + _exact_quotient(block)
+    value = value_latex(block.value, block.written_latex if exact.is_symbolic(block.value) else None, inline=True)
+    rows = break_latex(f"{symbol} = {value}", ANSWER_WIDTH, slide_width)
+    return [r"{\Large " + label, r"\begin{gather*}", " \\\\\n".join(rows), r"\end{gather*}}"]
 
 
 def slides_pdf(document: Document, path) -> Path:
@@ -282,7 +525,7 @@ def slides_html(document: Document) -> str:
     """The slides as one self-contained page."""
 
     parts = []
-    for frame in frames(document):
+    for frame in (frame for frame in frames(document) if not frame.continued):  # HTML scrolls a tall step
         if frame.pieces[0][0] == "title":
             parts.append(f'<section class="slide title" data-reveals="1"><h1>{escape(frame.title)}</h1>'
                          "<p>worked step by step</p></section>")

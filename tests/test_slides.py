@@ -37,15 +37,23 @@ def page_count(path) -> tuple[int, float, float]:
 
 
 def test_frames_follow_the_board_order_and_split_a_long_table():
-    doc = document("ap", "RNNRRNRNNRRNRNRRNNRRN", "--relevant", "12")  # 21 ranks: two slides of rows
+    doc = document("ap", "RNNRRNRNNRRNRNRRNNRRN", "--relevant", "12")  # 21 ranks: several slides of rows
     built = frames(doc)
     assert built[0].pieces[0][0] == "title"
     kinds = [piece[0] for frame in built[1:] for piece in frame.pieces]
     rows = [piece[1] for frame in built for piece in frame.pieces if piece[0] == "rows"]
-    assert [len(t.rows) for t in rows] == [ROWS_PER_SLIDE, 21 - ROWS_PER_SLIDE]
-    assert rows[1].caption == "Rows 13-21 of 21"  # the table has no caption of its own
+    ranking = [t for t in rows if t.columns[0] == "rank"]
+    # the rows continue on further slides, nearly equal parts (5, 5, 5, 6, not 7, 7, 7 with a short last one
+    # shrunk), each with the whole header, and every rank once, in order
+    assert [len(t.rows) for t in ranking] == [5, 5, 5, 6]
+    assert all(t.columns == ranking[0].columns for t in ranking)
+    assert [row[0] for t in ranking for row in t.rows] == list(range(1, 22))
+    assert [t.caption for t in ranking] == ["Rows 1-5 of 21", "Rows 6-10 of 21", "Rows 11-15 of 21", "Rows 16-21 of 21"]
+    # the board's order: data, the table, the formula, then the steps that apply it, the answer
     first = {kind: kinds.index(kind) for kind in ("rows", "steps")}
-    assert kinds[0] == "blocks" and first["rows"] < first["steps"]
+    formula = next(i for i, f in enumerate(built) if f.title.endswith("the formula"))
+    steps = next(i for i, f in enumerate(built) if f.pieces[0][0] == "steps")
+    assert kinds[0] == "blocks" and first["rows"] < first["steps"] and formula < steps
     assert "the answer" in built[-1].title or "the answer" in built[-2].title
 
 
@@ -64,8 +72,8 @@ def test_pdf_is_landscape_one_page_per_reveal_in_board_order(cli, tmp_path):
     assert pages == reveals
     # 1 title + data (paragraph, convention notes) + 5 rows + the steps one a page + formula + answer
     text = pdf_text(target)
-    order = [text.index(marker) for marker in ("Ranking RNNRR", "contribution", "Average precision: steps",
-                                                "the formula", "the answer")]
+    order = [text.index(marker) for marker in ("Ranking RNNRR", "contribution", "the formula",
+                                                "Average precision: steps", "the answer")]
     assert order == sorted(order)
     pages_text = text.split("\f")[:-1]
     assert "Result" in pages_text[-2] and "Precision-recall curve" in pages_text[-1]  # the answer, then the figure

@@ -152,14 +152,15 @@ def visible_width(latex: str) -> float:
     return width
 
 
-def break_latex(latex: str, width: int = 60) -> list[str]:
+def break_latex(latex: str, width: int = 60, measure=None) -> list[str]:
     """Split a long LaTeX expression at its top-level '+', '-', '=' and ',' into lines of about ``width`` characters.
 
     Never breaks inside braces; \\left/\\right brackets of a long expression become \\bigl/\\bigr so that a line
     may end inside them. A piece after the first starts with its operator ('+ \\frac{1}{\\log_2 5}'), as a textbook
-    continues a long sum.
+    continues a long sum. ``measure`` gives a piece's width (by default ``visible_width``).
     """
-    if visible_width(latex) <= width:
+    measure = measure or visible_width
+    if measure(latex) <= width:
         return [latex]
     latex = re.sub(r"\\left(?=[(\[.]|\\lceil|\\\{)", r"\\bigl", latex)
     latex = re.sub(r"\\right(?=[)\].]|\\rceil|\\\})", r"\\bigr", latex)
@@ -178,7 +179,7 @@ def break_latex(latex: str, width: int = 60) -> list[str]:
     pieces.append(latex[start:])
     lines = []
     for piece in pieces:
-        if lines and visible_width(lines[-1] + " " + piece) <= width:
+        if lines and measure(lines[-1] + " " + piece) <= width:
             lines[-1] += " " + piece
         else:
             lines.append(piece)

@@ -192,10 +192,12 @@ def _inline_fractions(latex: str) -> str:
     return _NUMERIC_FRACTION.sub(inline, latex)
 
 
-def step_lines(step) -> list[str]:
+def step_lines(step, width: int = 85, line: int = 112, measure=visible_width) -> list[str]:
     """One step: its label, then the chain of equalities aligned at '=', one side per line group.
 
-    A long side breaks at its top-level '+' and continues indented, so nothing runs past the margin.
+    A long side breaks at its top-level '+' and continues indented, so nothing runs past the margin: ``width`` and
+    ``line`` are the characters of an aligned row and of a one-line step (the A4 page's; slides have fewer), as
+    ``measure`` counts them.
     """
     note = f" ({latex_text(step.note)})" if step.note else ""
     parts = step_parts(step, "latex")
@@ -205,18 +207,18 @@ def step_lines(step) -> list[str]:
     inline = [_inline_fractions(part.replace(r"\frac{", r"\tfrac{")) for part in parts]
     nested = any(_has_nested_fraction(part) for part in inline)
     symbol, *sides = [part.replace(r"\frac{", r"\dfrac{") for part in parts] if nested else inline
-    if not nested and sum(visible_width(side) + 3 for side in sides) + visible_width(symbol) + len(step.label + note) <= 112:
+    if not nested and sum(measure(side) + 3 for side in sides) + measure(symbol) + len(step.label + note) <= line:
         return [rf"\item {latex_text(step.label)}{note}: \( {' = '.join([symbol, *sides])} \)"]
-    rows, width = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
+    rows, used = [], 0.0  # sides share a row while they fit, as a textbook writes "= 141/40 = 3.525" on one line
     for side in sides:
-        pieces = break_latex(side, 85)
-        if rows and len(pieces) == 1 and width + visible_width(pieces[0]) + 3 <= 85:
+        pieces = break_latex(side, width, measure)
+        if rows and len(pieces) == 1 and used + measure(pieces[0]) + 3 <= width:
             rows[-1] += f" = {pieces[0]}"
-            width += visible_width(pieces[0]) + 3
+            used += measure(pieces[0]) + 3
             continue
         rows.append(f"&= {pieces[0]}")
         rows += [rf"&\quad {piece}" for piece in pieces[1:]]
-        width = visible_width(pieces[-1]) + (3 if len(pieces) == 1 else 6)
+        used = measure(pieces[-1]) + (3 if len(pieces) == 1 else 6)
     rows[0] = f"{symbol} {rows[0]}"
     return [rf"\item {latex_text(step.label)}{note}:", r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}"]
 
