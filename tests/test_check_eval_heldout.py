@@ -137,7 +137,7 @@ def test_a_reference_states_the_assignment_s_own_setting(outcomes):
     late = next(b for b in BUGS if b.name == "cutoff-one-late")
     ties = next(b for b in BUGS if b.name == "ties-docno-descending")
     assert reference_text(late, assignment.measures[:2]) == \
-        "the assignment cuts at rank k: P@10 counts the top 10, R@50 counts the top 50"
+        "the assignment cuts at the declared rank k: P@10 counts the top 10, R@50 counts the top 50"
     assert reference_text(ties, assignment.measures) == "the assignment orders equal scores in the run file's order"
 
 

@@ -117,9 +117,9 @@ BUGS: tuple[Bug, ...] = (
         "P@k divides by k, missing ranks counting as non-relevant (IIR 8.4; trec_eval P_k)", ("precision",),
         (("precision_denominator", "retrieved"),)),
     Bug("cutoff-one-early", "cut-off one rank early", "the measure at rank k - 1 (a 0-based index used as a count)",
-        "the assignment cuts at rank k: {k}", METRICS_WITH_K, (("k_shift", -1),)),
+        "the assignment cuts at the declared rank k{k}", METRICS_WITH_K, (("k_shift", -1),)),
     Bug("cutoff-one-late", "cut-off one rank late", "the measure at rank k + 1 (an inclusive slice [0:k+1])",
-        "the assignment cuts at rank k: {k}", METRICS_WITH_K, (("k_shift", 1),)),
+        "the assignment cuts at the declared rank k{k}", METRICS_WITH_K, (("k_shift", 1),)),
     Bug("ties-in-file-order", "equal scores kept in the run file's order", "ties ranked in the order of the run's lines",
         "the assignment orders equal scores {ties}", ALL_METRICS, (("ties", "input-order"),)),
     Bug("ties-docno-ascending", "equal scores by docno ascending", "ties ranked by document id, smallest first",
@@ -152,7 +152,7 @@ def reference_text(bug: Bug, measures=(), decimals: int | None = None) -> str:
     orders = dict.fromkeys(_CHOICE_TEXT["ties"].get(m.settings["ties"], m.settings["ties"]) for m in measures)
     cuts = dict.fromkeys(f"{m.column} counts the top {m.k}" for m in measures if m.k)
     return (bug.reference.replace("{ties}", " or ".join(orders) or "as declared")
-            .replace("{k}", ", ".join(cuts) or "k as declared")
+            .replace("{k}", ": " + ", ".join(cuts) if cuts else "")
             .replace("{decimals}", "declared" if decimals is None else str(decimals)))
 
 
