@@ -16,8 +16,10 @@ Nothing here knows an answer: every mistaken value is computed by the same solve
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 
 from .. import exact, trace
 from ..errors import IrlabError
@@ -25,7 +27,7 @@ from ..exercise_set import Question, Where, resolve_question
 from ..ranking import Ranking
 from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
                       rational_value, rounded)
-from .drawing import variant_set
+from .drawing import file_stamp, variant_set
 from .key import answer_key
 from .mistakes import MISTAKES, Mistake, mistaken_results
 
@@ -437,9 +439,26 @@ def set_too_close(path, student=None, seed=None, exercise_id=None) -> list[TooCl
     return findings
 
 
-def question_findings(path, student=None, seed=None, exercise_id=None):
-    """Yields (exercise, question, its :func:`key_too_close` findings or the IrlabError its key raised) for every
-    question of the set graded by value (free-text ones are not)."""
+# A class's sheets ask for each variant's findings twice (the sheet warns the teacher, the key lists them): the
+# findings of the last variants asked for, by the set file as it is now (its date and size), are kept.
+_FINDINGS: OrderedDict = OrderedDict()
+_FINDINGS_SIZE = 16
+
+
+def question_findings(path, student=None, seed=None, exercise_id=None) -> list:
+    """(exercise, question, its :func:`key_too_close` findings or the IrlabError its key raised) for every question
+    of the set graded by value (free-text ones are not), in the set's order; computed once per variant."""
+    path = Path(path)
+    asked = (str(path.resolve()), file_stamp(path), student, None if seed is None else str(seed), exercise_id)
+    found = _FINDINGS.get(asked)
+    if found is None:
+        found = _FINDINGS[asked] = list(_question_findings(path, student, seed, exercise_id))
+        if len(_FINDINGS) > _FINDINGS_SIZE:
+            _FINDINGS.popitem(last=False)
+    return found
+
+
+def _question_findings(path, student, seed, exercise_id):
     exercise_set = variant_set(path, student, seed)
     for exercise in [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises:
         for question in exercise.questions:
