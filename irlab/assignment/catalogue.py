@@ -166,8 +166,9 @@ def expanded(bugs, decimals: int) -> tuple:
             continue
         for d in range(decimals - 1, 0, -1):
             overrides = tuple((k, d if k == "rounding" else v) for k, v in bug.overrides)
-            out.append(Bug(bug.name, f"rounded to {d} decimal{'s' if d > 1 else ''} instead of {decimals}",
-                           bug.computes.replace("fewer decimals than the assignment's", f"{d} decimal{'s' if d > 1 else ''}"),
+            places = f"{d} decimal{'s' if d > 1 else ''}"
+            out.append(Bug(bug.name, f"rounded to {places} instead of {decimals}",
+                           bug.computes.replace("fewer decimals than the assignment's", places),
                            bug.reference, bug.measures, overrides))
     return tuple(out)
 

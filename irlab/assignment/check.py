@@ -50,8 +50,7 @@ class Verdict:
     @property
     def impossible(self) -> bool:
         """A wrong number no value of the measure can be (P@10 = 1.100)."""
-        low, high = METRIC_RANGE[self.cell.measure.metric]
-        return not self.right and self.given is not None and not low <= self.given.value <= high
+        return not self.right and self.given is not None and _out_of_range(self.cell, self.given)
 
 
 def _unit_name(unit: tuple) -> str:

@@ -87,7 +87,8 @@ def finding_lines(outcome: Outcome, finding: Finding) -> tuple[str, list[str]]:
         lines.append("Several explanations give exactly these numbers (here they cannot be told apart; your code can):")
     measures = tuple(dict.fromkeys(v.cell.measure for v in finding.verdicts))
     named = dict.fromkeys(b for unit in finding.units for bugs in unit for b in bugs)
-    lines += [f"{b.name}: your evaluator computes {b.computes}; {reference_text(b, measures, decimals)}." for b in named]
+    lines += [f"{b.name}: your evaluator computes {b.computes}; {reference_text(b, measures, decimals)}."
+              for b in named]
     partners = finding.partners or (None,) * cells
     for partner in sorted(dict.fromkeys(partners), key=lambda p: p is not None):  # alone first
         mine = tuple(v for v, p in zip(finding.verdicts, partners) if p == partner)
