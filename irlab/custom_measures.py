@@ -18,6 +18,10 @@ answer counts 0, as ir_measures counts it (missing_topics=zero).
 from __future__ import annotations
 
 from .errors import InputTypeError, ParameterError
+from .frames import to_qrels, to_run
+from .metrics import get_metric
+from .metrics.diversity import IntentRanking
+from .topic_ranking import topic_ranking
 
 __all__ = ["ir_measure"]
 
@@ -29,8 +33,6 @@ def _name(metric, options) -> str:
 
 def _ranking_values(metric, options, threshold, qrels_frame, run_frame):
     """(qid, value) for every topic of the run that the qrels judge."""
-    from .frames import to_qrels, to_run
-    from .topic_ranking import topic_ranking
 
     qrels, run = to_qrels(qrels_frame), to_run(run_frame)
     judged = {t.decode("utf-8", "surrogateescape") for t in qrels.topics.tolist()}
@@ -44,8 +46,6 @@ def _ranking_values(metric, options, threshold, qrels_frame, run_frame):
 
 def _intent_values(metric, options, threshold, qrels_frame, run_frame):
     """(qid, value) for the diversity metrics: qrels with an ``iteration`` column naming the subtopic."""
-    from .frames import to_run
-    from .metrics.diversity import IntentRanking
 
     if "iteration" not in list(qrels_frame.columns):
         raise InputTypeError(f"{metric.name} needs diversity qrels: an iteration column naming each judgment's subtopic")
@@ -76,7 +76,6 @@ def ir_measure(metric: str, *, name: str | None = None, threshold: int = 1, **op
         import ir_measures  # deferred: ir_measures is PyTerrier's evaluator, not irlab's dependency
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError("irlab.ir_measure needs ir_measures: pip install ir_measures (PyTerrier installs it)") from None
-    from .metrics import get_metric
 
     found = get_metric(metric)
     if found.inputs not in ("ranking", "intents"):

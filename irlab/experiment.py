@@ -22,7 +22,11 @@ from fractions import Fraction
 
 from . import conventions as conv
 from .document import Document, Note, Paragraph, Section, Table
+from .compare import comparison_document
 from .errors import InputTypeError, ParameterError
+from .metrics.significance import adjust
+from .plots import difference_bars
+from .printable import figure
 
 __all__ = ["explain_experiment", "reproduce", "multipletests", "read_perquery", "CORRECTIONS", "DEFAULT_THRESHOLD"]
 
@@ -150,7 +154,6 @@ def multipletests(pvalues, alpha=0.05, method="holm"):
     out_reject, out_corrected = np.empty(m, dtype=bool), np.empty(m)
     out_reject[order], out_corrected[order] = reject, corrected
     if method in ("holm", "bonferroni") and np.isfinite(p).all():
-        from .metrics.significance import adjust
 
         out_corrected = np.array([float(v) for v in adjust([float(v) for v in p], method)])
     return out_reject.tolist(), out_corrected.tolist()
@@ -271,7 +274,6 @@ def _carriers(topics, differences, threshold):
 def _comparison(values, system, baseline, measure, cells, table_row, *, test, correction, alpha, threshold, figures):
     """One system against the baseline on one measure: the reproduced cells, then the test as irlab compare
     explains it, the effect size with its interval, the topics that carry the difference and the chart."""
-    from .compare import comparison_document
 
     topics, own, base = _aligned(values, system, baseline, measure)
     differences = [a - b for a, b in zip(own, base)]
@@ -335,8 +337,6 @@ def _comparison(values, system, baseline, measure, cells, table_row, *, test, co
                             tuple((t, f"{d:+.4f}", f"{share:.0%}") for t, d, share in carried),
                             f"Topics with |Δ| > {threshold}"))
     if figures and total:
-        from .plots import difference_bars
-        from .printable import figure
 
         fig = difference_bars(dict(zip(topics, differences)), measure, (system, baseline), threshold=threshold)
         blocks.append(figure(fig, f"Per-topic Δ{measure} = {measure}({system}) - {measure}({baseline}), bars for |Δ| "

@@ -19,7 +19,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from .conventions import ALL
 from .errors import InputTypeError
+from .limits import MAX_ID_BYTES
+from .trec.named import evaluate_specs
+from .trec.readers import Qrels, Run
 
 __all__ = ["Metric", "Evaluation", "evaluate", "explain", "to_run", "to_qrels"]
 
@@ -77,7 +81,6 @@ def _triples(obj, what, columns, fields):
 
 def _ids(values, what):
     """Ids as UTF-8 bytes in a numpy S array (the readers' representation); numbers are written as text."""
-    from .limits import MAX_ID_BYTES
 
     out = []
     for v in values:
@@ -112,7 +115,6 @@ def _no_duplicates(topic_idx, docno, topics, what):
 
 def to_run(run, runid="run"):
     """A run in any of the accepted forms as :class:`irlab.trec.readers.Run`."""
-    from .trec.readers import Run
 
     if isinstance(run, Run):
         return run
@@ -134,7 +136,6 @@ def to_run(run, runid="run"):
 
 def to_qrels(qrels):
     """Qrels in any of the accepted forms as :class:`irlab.trec.readers.Qrels`."""
-    from .trec.readers import Qrels
 
     if isinstance(qrels, Qrels):
         return qrels
@@ -194,8 +195,6 @@ def evaluate(run, qrels, measures=("AP", "nDCG@10"), *, complete=True, relevance
     ``run`` judged by ``qrels``, each in any accepted form (a PyTerrier or ir_measures DataFrame, a dict of dicts,
     records, ranx objects). ``complete``: a qrels topic the run does not answer counts 0 (ir_measures');
     ``relevance_level``, ``depth``, ``judged_only``: trec_eval's -l, -M and -J."""
-    from .trec.named import evaluate_specs
-
     if isinstance(measures, str):
         measures = [measures]
     measures = list(measures)
@@ -212,14 +211,13 @@ def explain(measure, run, qrels, *, topic, depth=None, **options):
     ir_measures name such as nDCG@10), as ``irlab explain MEASURE --qrels --run --topic`` explains it: the
     topic's ranking in trec_eval's order, R and the ideal ranking from the qrels, unjudged documents as
     non-relevant. ``options``: the metric's options by their Python names (k=10, threshold=2, persistence=0.8)."""
-    from argparse import Namespace
+    from types import SimpleNamespace
 
-    from .cli.explain import _ALL_OPTIONS, explain_result
-    from .conventions import ALL
+    from .explanation import ALL_OPTIONS, explain_result  # deferred: the metrics and the printing layer, for one call
 
-    args = Namespace(metric=measure, rankings=[], qrels=to_qrels(qrels), run=to_run(run), topic=str(topic),
+    args = SimpleNamespace(metric=measure, rankings=[], qrels=to_qrels(qrels), run=to_run(run), topic=str(topic),
                      depth=None if depth is None else str(depth), user_model=False, counts=None)
-    for name in _ALL_OPTIONS + tuple(c.name for c in ALL):
+    for name in ALL_OPTIONS + tuple(c.name for c in ALL):
         if not hasattr(args, name):
             setattr(args, name, None)
     for name, value in options.items():

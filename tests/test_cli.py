@@ -50,6 +50,8 @@ ALL_METRICS = {
     "inst": ["RNURN", "--target", "2", "--max-depth", "20"],
     "insq": ["2,0,1", "--target", "3/2"],
     "sdcg": ["RNR", "--k", "3"],
+    "arp": ["2,0,1", "--scores", "0.9,0.8,0.8"],
+    "opa": ["2,0,1", "--scores", "0.9,0.8,0.8"],
     "q-measure": ["3,0,1,2", "--unretrieved", "3", "--beta", "1/2", "--gains", "1=1,2=2,3=3"],
     "alpha-ndcg": ["1+2 - 2 3 ?", "--unretrieved", "3 1+4", "--k", "4"],
     "alpha-dcg": ["1+2 - 2 3", "--alpha", "1/4"],

@@ -7,12 +7,11 @@ domain modules below the command line take the values and never see argv.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 from ..errors import ParameterError
-from ..limits import LimitError
+from ..option_values import integer, per_query  # noqa: F401  (the commands' option readers, defined below the CLI)
 from ..outputs import check_outputs
 from ..render import FORMATS
 
@@ -47,33 +46,6 @@ def add_format(parser, formats=FORMATS, help="output format (default: text)"):
 def add_printable(parser, pdf_help="also write a printable PDF (pdflatex; the .tex is kept beside it); FILE ends in .pdf"):
     parser.add_argument("--pdf", metavar="FILE", help=pdf_help)
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (no LaTeX needed)")
-
-
-def integer(text, what, minimum=None):
-    """An integer option as typed: ASCII digits only ('３' and '1_0' are refused), at most 15 of them."""
-    if text is None:
-        return None
-    cleaned = str(text).strip()
-    if not re.fullmatch(r"[+-]?[0-9]+", cleaned, re.ASCII):
-        shown = repr(cleaned) if len(cleaned) <= 40 else f"{cleaned[:40]!r}…"
-        raise ParameterError(f"{what} must be an integer written with the digits 0-9, got {shown}")
-    if len(cleaned.lstrip("+-")) > 15:
-        raise LimitError(f"{what} has {len(cleaned.lstrip('+-'))} digits; irlab's limit is 15 (no exercise needs more)")
-    value = int(cleaned)
-    if minimum is not None and value < minimum:
-        raise ParameterError(f"{what} must be an integer >= {minimum}, got {value}")
-    return value
-
-
-def per_query(text, count, option, separator, parse):
-    """One value per ranking: ``text`` split at ``separator`` into ``count`` parsed items."""
-    if text is None:
-        return [None] * count
-    parts = text.split(separator)
-    if len(parts) != count:
-        raise ParameterError(f"{option} gives {len(parts)} values for {count} rankings; give one per ranking, "
-                             f"separated by {separator!r}")
-    return [parse(part) for part in parts]
 
 
 def check_argv(argv) -> list[str]:
