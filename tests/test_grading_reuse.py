@@ -7,6 +7,7 @@ off), on generated Moodle and Canvas exports and irlab CSVs with repeated, right
 import csv
 import io
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,24 @@ def test_a_safe_writer_past_its_memo_size_writes_the_same(monkeypatch):
         spreadsheet.writer(fresh).writerow(row)
     assert small.getvalue() == fresh.getvalue()
     assert small.getvalue().startswith("'=s0,-0,a;'=b,0\n'=s1,-1,")  # a signed number is text only first
+
+
+@given(st.lists(st.fractions(min_value=0, max_value=1, max_denominator=12), max_size=40))
+def test_a_question_summed_and_medianed_over_its_distinct_scores_is_the_same_as_over_every_score(scores):
+    counts: dict = {}
+    for score in scores:
+        counts[score] = counts.get(score, 0) + 1
+    assert grading._median_of_counts(counts) == grading._median(scores)
+    assert grading._exact_sum(list(counts), list(counts.values())) == sum(scores, Fraction(0))
+
+
+def test_a_question_object_written_from_its_shared_text_is_what_write_json_writes():
+    from irlab.homework.jsonstream import write_json
+    part = grading.missing_part(answer_key(SET, "1", "a"), answer_key(SET, "1", "a").parts[0])
+    for lines in ((), (3,), (4, 17)):
+        question = grading.QuestionGrade("s1", "1", "a", [part], lines)
+        shown = grading._question_json(question, {})
+        pieces: list = []
+        write_json(grading._question_object(question, *shown[1:4]), pieces.append, grading._QUESTION_LEVEL)
+        assert grading._question_fragment(question, shown, {}).text == "".join(pieces)
+        assert ('"lines": []' in "".join(pieces)) == (not lines)
