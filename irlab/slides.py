@@ -160,13 +160,16 @@ def _stacked(table) -> bool:
 # a table's width in slide_width units (half ems of the body): the slide's 148 mm of text, the columns' padding in
 TABLE_WIDTH = 58
 CAPTION_CHARACTERS = 60  # an italic caption longer than this takes two lines
+LONGEST_WORD = 24  # a longer word (a path) is cut to wrap in its cell
 TEXT_CELL = 14  # a text cell or heading longer than this wraps at its spaces (to its column's width)
 
 
 def _wrap(text: str, width: float) -> list[str]:
     """``text`` in lines of at most ``width`` characters, broken at spaces (a longer word keeps its line)."""
     lines = []
-    for word in text.split():
+    width = max(int(width), 1)
+    words = [word[i:i + LONGEST_WORD] for word in text.split() for i in range(0, len(word), LONGEST_WORD)]
+    for word in words:  # a word longer than LONGEST_WORD (a file's path) is cut into pieces that fit
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
@@ -176,7 +179,7 @@ def _wrap(text: str, width: float) -> list[str]:
 
 def _cell_width(cell, wrap: float) -> float:
     if isinstance(cell, str):
-        return max([min(len(cell), wrap)] + [len(word) for word in cell.split()])
+        return max([min(len(cell), wrap)] + [min(len(word), LONGEST_WORD) for word in cell.split()])
     return slide_width(cell_latex(cell, latex_text, inline=True))
 
 

@@ -170,3 +170,85 @@ def test_arrow_keys_reach_the_last_step_in_chromium(tmp_path):
     assert numbers["seen"] == list(range(2, total + 1)) + [total] * 4  # one reveal a press, stopping at the last
     assert numbers["hidden"] == 0 and numbers["last"] == frames(document("ap", "RNNRR", "--relevant", "3"))[-1].title
     assert numbers["back"] == total - 1 and numbers["clicked"] == total
+
+
+LONG = "3,2,3,0,1,2,0,0,1,3,2,1,0,0,2,1,0,3,1,0"  # 20 grades: tables and steps longer than a slide
+
+
+def compile_log(tex: Path, build: Path, engine: str = "pdflatex") -> str:
+    """The log of ``tex`` compiled in ``build`` (with the figures beside it)."""
+    build.mkdir()
+    for path in tex.parent.iterdir():
+        if path.suffix in (".tex", ".png"):
+            shutil.copy(path, build / path.name)
+    subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=build,
+                   capture_output=True, timeout=300, check=True)
+    return (build / tex.with_suffix(".log").name).read_text(errors="replace")
+
+
+@needs_latex
+def test_body_type_is_at_least_an_eighteenth_of_the_slide_height(tmp_path):
+    from irlab.slides import write_slides
+
+    target = write_slides(document("ndcg", "3,2,3,0,1,2"), tmp_path / "out" / "ndcg.pdf")
+    _, width, height = page_count(target)
+    assert abs(width / height - 16 / 9) < 0.01
+    # the size TeX sets the body in, as the class and its options make it (not as irlab says it is)
+    tex = target.with_suffix(".tex")
+    source = tex.read_text()
+    tex.write_text(source.replace("\\begin{document}", "\\makeatletter\\AtBeginDocument{\\typeout{irlab-body=\\f@size}}"
+                                  "\\makeatother\n\\begin{document}", 1))
+    body = float(re.search(r"irlab-body=([\d.]+)", compile_log(tex, tmp_path / "build")).group(1))
+    height_tex_points = height * 72.27 / 72  # pdfinfo's points are PostScript points
+    assert body / height_tex_points >= 1 / 18, (body, height_tex_points)  # 14.4 pt on 256 pt (90 mm)
+
+
+@needs_latex
+def test_a_long_ranking_is_split_across_slides_never_shrunk(tmp_path):
+    from irlab.slides import ROWS_PER_SLIDE, write_slides
+
+    doc = document("ndcg", LONG)
+    source = slides_latex(doc)
+    for shrinking in (r"\resizebox", r"\scalebox", r"\small", r"\footnotesize", r"\scriptsize", r"\tiny", r"\tfrac",
+                      r"\textstyle", r"\fontsize"):
+        assert shrinking not in source, shrinking  # nothing on a slide set below the body's size
+    tables = [p[1] for f in frames(doc) for p in f.pieces if p[0] == "rows"]
+    ranking = [t for t in tables if t.caption.startswith("Ranking")]
+    assert 1 < len(ranking) and all(len(t.rows) <= ROWS_PER_SLIDE for t in tables)
+    assert [row[0] for t in ranking for row in t.rows] == list(range(1, 21))  # every rank once, its header on each
+    assert all(t.columns == ranking[0].columns for t in ranking)
+    # a step taller than a slide goes on on the next one (continued), and nothing runs off a slide
+    assert any(f.continued for f in frames(doc))
+    target = write_slides(doc, tmp_path / "out" / "long.pdf")
+    log = compile_log(target.with_suffix(".tex"), tmp_path / "build")
+    assert [m for m in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too", log) if float(m) > 1] == []
+
+
+@needs_latex
+def test_the_formula_slide_comes_before_the_steps_that_use_it(tmp_path):
+    from irlab.slides import write_slides
+
+    target = write_slides(document("ndcg", "3,2,3,0,1,2"), tmp_path / "ndcg.pdf")
+    pages = pdf_text(target).split("\f")
+    formula = next(i for i, page in enumerate(pages) if re.search(r"nDCG@k\s*=", page))
+    first_step = next(i for i, page in enumerate(pages) if "1. Discounted cumulative gain" in page)
+    answer = next(i for i, page in enumerate(pages) if "Result:" in page)
+    assert formula < first_step < answer
+
+
+@pytest.mark.skipif(not (shutil.which("lualatex") and shutil.which("pdftotext")), reason="LuaLaTeX is needed")
+def test_a_run_name_beyond_ascii_is_printed_as_written_by_lualatex(cli, tmp_path):
+    from irlab.tex_engine import MARKER
+
+    run = tmp_path / "run.txt"
+    run.write_text((COMPARE / "expansion.txt").read_text().replace("expansion", "Łódź-größe"))
+    target = tmp_path / "out" / "c.pdf"
+    target.parent.mkdir()
+    done = cli("compare", str(COMPARE / "qrels.txt"), str(COMPARE / "baseline.txt"), str(run),
+               "--test", "sign", "--slides", str(target))
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+    assert MARKER in target.with_suffix(".tex").read_text(encoding="utf-8")  # compiled by LuaLaTeX
+    text = pdf_text(target)
+    assert "Comparing baseline and Łódź-größe" in text and "<U+" not in text
+    log = compile_log(target.with_suffix(".tex"), tmp_path / "build", "lualatex")
+    assert [m for m in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too", log) if float(m) > 1] == []
