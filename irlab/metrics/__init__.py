@@ -34,8 +34,8 @@ from .rbp import rank_biased_precision
 from .cwl import inst, insq, sdcg, user_model
 from .auc import roc_auc
 from .qmeasure import REFERENCE as Q_REFERENCE, q_measure
-from .diversity import (CHAPELLE, CLARKE, IntentRanking, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, precision_ia,
-                        subtopic_recall)
+from .diversity import (CHAPELLE, CLARKE, IntentRanking, alpha_dcg, alpha_ndcg, err_ia, intent_mean, nerr_ia,
+                        precision_ia, subtopic_recall)
 
 K = Parameter("k", "int", "cut-off: only the first k ranks count")
 BETA = Parameter("beta", "number", "weight of recall against precision (F1 for beta = 1)", 1)
@@ -336,7 +336,7 @@ def get_metric(name: str) -> Metric:
 __all__ = [
     "METRICS", "REGISTRY", "get_metric", "average_precision", "cohen_kappa", "cumulative_gain", "dcg",
     "eleven_point_average", "expected_reciprocal_rank", "f_measure", "hits", "idcg", "interpolated_precision",
-    "kendall_tau", "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
+    "kendall_tau", "kendall_tau_distance", "mean_over_queries", "intent_mean", "mean_over_lists", "ndcg", "normalized_err", "precision", "precision_at_recall",
     "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores", "success",
     "t_test", "wilcoxon_test", "sign_test", "permutation_test", "bootstrap_interval",
     "inst", "insq", "sdcg", "user_model",
