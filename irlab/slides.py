@@ -113,13 +113,15 @@ def _run_frames(blocks, title, out) -> None:
                 most = max(most - _title_lines(title) + 1, 2)  # and a title of several
                 count = len(block.rows)
                 parts = max(-(-count // most), 1)  # parts of (nearly) equal length: 3 + 3, not 5 + 1
-                for start, end in ((count * i // parts, count * (i + 1) // parts) for i in range(parts)):
+                bounds = [-(-count * i // parts) for i in range(parts + 1)]  # the longer parts first
+                widths = _column_widths(part)  # the whole table's, so its headings look the same on every slide
+                for start, end in zip(bounds, bounds[1:]):
                     rows = "" if parts == 1 else f"rows {start + 1}-{end} of {count}"
                     where = ", ".join(x for x in (rows, columns) if x)
                     caption = (f"{block.caption} ({where})" if block.caption else where[0].upper() + where[1:]
                                ) if where else block.caption
                     chunk = Table(part.columns, part.rows[start:end], caption, block.names)
-                    out.append(Frame(title, [("rows", chunk)]))
+                    out.append(Frame(title, [("rows", chunk, widths)]))
         elif isinstance(block, Steps):
             steps_frame, used = None, 0
             heading = f"{title}: steps" if len(title) <= 30 else title
@@ -159,7 +161,7 @@ def _stacked(table) -> bool:
 
 # a table's width in slide_width units (half ems of the body): the slide's 148 mm of text, the columns' padding in
 TABLE_WIDTH = 58
-CAPTION_CHARACTERS = 60  # an italic caption longer than this takes two lines
+CAPTION_CHARACTERS = 66  # an italic caption longer than this takes two lines
 LONGEST_WORD = 24  # a longer word (a path) is cut to wrap in its cell
 TEXT_CELL = 14  # a text cell or heading longer than this wraps at its spaces (to its column's width)
 
@@ -190,12 +192,17 @@ def _column_widths(table) -> list[float]:
         widths = []
         for i, heading in enumerate(table.columns):
             cells = max([_cell_width(row[i], wrap) for row in table.rows] + [0])
-            words = max([len(word) for word in heading.split()] + [1])
-            widths.append(max(cells, 1.15 * (words if wrap < float("inf") or not cells else min(len(heading), 22)))
-                          + 1)
+            words = max([_heading_width(word) for word in heading.split()] + [1])
+            whole = _heading_width(heading)
+            widths.append(max(cells, words if wrap < float("inf") or not cells else min(whole, 22)) + 1)
         if sum(widths) <= TABLE_WIDTH:
             break
     return widths
+
+
+def _heading_width(heading: str) -> float:
+    """A bold heading's width: 1 a letter, 0.6 a space, a sub- or superscript (2^g, log2) 0.7, its marks nothing."""
+    return sum(0 if char in "^_" else 0.6 if char == " " else 0.7 if char.isdigit() else 1 for char in heading)
 
 
 def _column_groups(table) -> list[list[int]]:
@@ -217,9 +224,9 @@ def _heading_lines(table) -> int:
     return max(len(_wrap(c, w - 1)) for c, w in zip(table.columns, _column_widths(table)))
 
 
-def _wrapped(table) -> bool:
+def _wrapped(table, widths=None) -> bool:
     """Whether a cell of ``table`` is set on several lines."""
-    widths = _column_widths(table)
+    widths = widths or _column_widths(table)
     return any(isinstance(cell, str) and len(_wrap(cell, widths[i] - 1)) > 1 for row in table.rows
                for i, cell in enumerate(row))
 
@@ -362,7 +369,7 @@ def _piece_latex(piece, first: int) -> list[str]:
 
     kind, content = piece[0], piece[1]
     if kind == "rows":
-        return [rf"\onslide<{first}->"] + _table_latex(content, first)
+        return [rf"\onslide<{first}->"] + _table_latex(content, first, piece[2] if len(piece) > 2 else None)
     if kind == "steps" and len(piece) > 3:  # rows start:end of a step too tall for one slide
         lines = slide_step_lines(content[0])
         start, end = piece[3]
@@ -392,17 +399,17 @@ def _piece_latex(piece, first: int) -> list[str]:
     return [rf"\onslide<{first}->", *body, ""]
 
 
-def _table_latex(table: Table, first: int) -> list[str]:
+def _table_latex(table: Table, first: int, widths=None) -> list[str]:
     """The table at body size, as wide as the slide: its caption, header, and each row appearing a page after the
     one before; fractions displayed (full size), long text wrapped, never a scaled box."""
 
     text = latex_escape if table.names else latex_text
-    widths = _column_widths(table)
+    widths = widths or _column_widths(table)
     lines = []
     if table.caption:
         lines.append(rf"\begin{{center}}\textit{{{latex_text(table.caption)}}}\end{{center}}\vspace{{-0.6em}}")
     columns = "c" * len(table.columns)
-    stretch = "1.75" if _stacked(table) else "1.3" if _wrapped(table) else "1.15"
+    stretch = "1.75" if _stacked(table) else "1.3" if _wrapped(table, widths) else "1.15"
     header = [_stacked_lines(_wrap(c, w - 1), bold=True) if not table.names else rf"\textbf{{{text(c)}}}"
               for c, w in zip(table.columns, widths)]
     lines += [rf"{{\renewcommand{{\arraystretch}}{{{stretch}}}",

@@ -43,12 +43,12 @@ def test_frames_follow_the_board_order_and_split_a_long_table():
     kinds = [piece[0] for frame in built[1:] for piece in frame.pieces]
     rows = [piece[1] for frame in built for piece in frame.pieces if piece[0] == "rows"]
     ranking = [t for t in rows if t.columns[0] == "rank"]
-    # the rows continue on further slides, nearly equal parts (5, 5, 5, 6, not 7, 7, 7 with a short last one
-    # shrunk), each with the whole header, and every rank once, in order
-    assert [len(t.rows) for t in ranking] == [5, 5, 5, 6]
+    # the rows continue on further slides in nearly equal parts (6, 5, 5, 5: at most 6 rows under this table's
+    # two-line headings, and no short last slide), each with the whole header, and every rank once, in order
+    assert [len(t.rows) for t in ranking] == [6, 5, 5, 5]
     assert all(t.columns == ranking[0].columns for t in ranking)
     assert [row[0] for t in ranking for row in t.rows] == list(range(1, 22))
-    assert [t.caption for t in ranking] == ["Rows 1-5 of 21", "Rows 6-10 of 21", "Rows 11-15 of 21", "Rows 16-21 of 21"]
+    assert [t.caption for t in ranking] == ["Rows 1-6 of 21", "Rows 7-11 of 21", "Rows 12-16 of 21", "Rows 17-21 of 21"]
     # the board's order: data, the table, the formula, then the steps that apply it, the answer
     first = {kind: kinds.index(kind) for kind in ("rows", "steps")}
     formula = next(i for i, f in enumerate(built) if f.title.endswith("the formula"))
