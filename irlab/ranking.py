@@ -19,7 +19,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, wraps
+from functools import cached_property
 
 from .display import ranking_document
 from . import exact
@@ -304,19 +304,6 @@ def as_ranking(value) -> Ranking:
         return Ranking.from_grades(value)
     raise InputTypeError(f"a metric takes a Ranking, e.g. Ranking.parse('RNNRR', relevant=5) (an R/N string or a list of "
                          f"grades also works), got {type(value).__name__} {_clip(value)}")
-
-
-def accepting_text(metric):
-    """``metric`` as the public API offers it: its ranking may also be written as text (``irlab.precision("RNR")``)."""
-    from .metrics.empty import scoring_empty  # deferred: the metrics import this module
-
-    scored = scoring_empty(metric, metric.__name__)
-
-    @wraps(metric)
-    def checked(ranking, *args, **options):
-        return scored(as_ranking(ranking), *args, **options)
-
-    return checked
 
 
 def score_text(score) -> str:

@@ -19,6 +19,7 @@ from irlab.trec.evaluate import evaluate
 from irlab.trec.readers import equal_key_pairs, pair_keys, read_qrels
 
 evaluate_module = importlib.import_module("irlab.trec.evaluate")  # irlab.trec.evaluate is also a function
+ranks_module = importlib.import_module("irlab.trec.ranks")
 
 
 def write(tmp_path, qrels, run):
@@ -54,7 +55,7 @@ def test_key_slots_find_every_equal_key(sorted_keys, probes, top_bits):
         probes = [k >> (64 - 8 * top_bits) for k in probes]
     sorted_keys = np.array(sorted(sorted_keys + sorted_keys[:5]), dtype=np.uint64)
     keys = np.array(probes + sorted_keys[::3].tolist(), dtype=np.uint64)
-    got = evaluate_module._KeySlots(sorted_keys).find(keys)
+    got = ranks_module.KeySlots(sorted_keys).find(keys)
     want = equal_key_pairs(sorted_keys, keys)
     assert sorted(zip(*(x.tolist() for x in got))) == sorted(zip(*(x.tolist() for x in want)))
 
@@ -202,7 +203,7 @@ def test_join_and_ranks_in_small_slices_and_chunks(tmp_path_factory, files):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(readers, "_WHOLE_FILE_LIMIT", 0)
         mp.setattr(readers, "_CHUNK_BYTES", 64)
-        mp.setattr(evaluate_module, "_SLICE_ROWS", 3)
+        mp.setattr(ranks_module, "SLICE_ROWS", 3)
         check(tmp_path_factory.mktemp("join"), files)
 
 

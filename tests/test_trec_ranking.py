@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 ev = importlib.import_module("irlab.trec.evaluate")
+rk = importlib.import_module("irlab.trec.ranks")
 
 docno_st = st.binary(min_size=1, max_size=12).filter(lambda b: b"\0" not in b)
 rows_st = st.lists(
@@ -50,17 +51,17 @@ def test_ranks_match_reference(rows, layout, packed, coarse_bits):
     all_rows = np.arange(len(rows))
     if packed:
         # with 8 bits of score, distinct scores share groups and need the exact sort
-        saved_bits = ev._COARSE_BITS_MAX
-        ev._COARSE_BITS_MAX = coarse_bits
+        saved_bits = rk._COARSE_BITS_MAX
+        rk._COARSE_BITS_MAX = coarse_bits
         try:
-            got = ev._ranks(seg, score, docno, all_rows, 4)
+            got = rk.topic_ranks(seg, score, docno, all_rows, 4)
         finally:
-            ev._COARSE_BITS_MAX = saved_bits
+            rk._COARSE_BITS_MAX = saved_bits
     else:
-        saved = ev._coarse_order
-        ev._coarse_order = lambda *a: None  # force the full-sort fallback
+        saved = rk._coarse_order
+        rk._coarse_order = lambda *a: None  # force the full-sort fallback
         try:
-            got = ev._ranks(seg, score, docno, all_rows, 4)
+            got = rk.topic_ranks(seg, score, docno, all_rows, 4)
         finally:
-            ev._coarse_order = saved
+            rk._coarse_order = saved
     assert got.tolist() == ranks

@@ -109,7 +109,7 @@ def test_blank_separated_lines_split_as_the_general_splitting(lines, blanks):
     text = "".join(f"{q} Q0 {d} {r} {s} run{sep if i < blanks else ' '}x\n"
                    for i, (q, d, r, s, sep) in enumerate(lines)).replace(" x\n", "\n")
     data = bytearray(text.encode())
-    spec = readers._Spec("run")
+    spec = readers.ColumnSpec("run")
     fast = readers._vector_parse(spec, data)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(readers, "_single_spaced", lambda u, nf: None)

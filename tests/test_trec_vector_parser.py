@@ -65,15 +65,15 @@ def test_vector_parser_matches_line_by_line(tmp_path_factory, text):
 
 
 def test_vector_parser_takes_the_common_shape_and_leaves_the_rest():
-    spec = readers._Spec("run")
+    spec = readers.ColumnSpec("run")
     q, d, v = readers._vector_parse(spec, b"1 Q0 FR940405-2-00040 1 12.25 r\n1\tQ0 x 2 -3 r\r\n")
     assert q.tolist() == [b"1", b"1"] and d.tolist() == [b"FR940405-2-00040", b"x"] and v.tolist() == [12.25, -3.0]
     for other in (b"1 Q0 a 1 1e3 r\n", b"1 Q0 a 1 nan r\n", b"1 Q0 a 1 1 r extra\n", b"1 Q0 a 1 1 r\n\n",
                   "1 Q0 é 1 1 r\n".encode(), b"1 Q0 a 1 1.2.3 r\n"):
         assert readers._vector_parse(spec, other) is None, other
-    q, d, v = readers._vector_parse(readers._Spec("qrels"), b"301 0 d1 -2\n301 0 d2 +3\n")
+    q, d, v = readers._vector_parse(readers.ColumnSpec("qrels"), b"301 0 d1 -2\n301 0 d2 +3\n")
     assert v.dtype == np.int64 and v.tolist() == [-2, 3]
-    assert readers._vector_parse(readers._Spec("qrels"), b"301 0 d1 1.5\n") is None
+    assert readers._vector_parse(readers.ColumnSpec("qrels"), b"301 0 d1 1.5\n") is None
 
 
 short_token = st.one_of(
@@ -114,7 +114,7 @@ def test_word_parser_examples():
     assert got.tolist() == [12.34, -0.5, 5.0, -0.0, 99999999.0] and np.signbit(got[3])
     # a token in the first 8 bytes, or longer than 8 bytes: the column-by-column parser
     assert readers._parse_short_decimals(u, np.array([0]), np.array([1]), True) is None
-    assert readers._parse_decimals(u, np.array([0]), np.array([1]), True).tolist() == [1]
+    assert readers.parse_decimals(u, np.array([0]), np.array([1]), True).tolist() == [1]
 
 
 @pytest.mark.parametrize("text", [
@@ -128,5 +128,5 @@ def test_token_lengths_with_one_or_more_separator_bytes(tmp_path, text):
     fast, slow = read_both(tmp_path, text, "run")
     assert fast.docno.tolist() == slow.docno.tolist() == [b"a", b"bb"]
     assert fast.score.tolist() == slow.score.tolist() == [2.5, -1.0]
-    q, d, v = readers._vector_parse(readers._Spec("run"), text.encode())
+    q, d, v = readers._vector_parse(readers.ColumnSpec("run"), text.encode())
     assert q.tolist() == [b"1", b"1"] and d.tolist() == [b"a", b"bb"] and v.tolist() == [2.5, -1.0]

@@ -53,7 +53,7 @@ class Verdict:
         return not self.right and self.given is not None and _out_of_range(self.cell, self.given)
 
 
-def _unit_name(unit: tuple) -> str:
+def unit_name(unit: tuple) -> str:
     return " or ".join(" + ".join(b.name for b in bugs) for bugs in unit)
 
 
@@ -81,7 +81,7 @@ class Finding:
     def name(self) -> str:
         if not self.units:
             return self.kind
-        names = [_unit_name(u) for u in self.units]
+        names = [unit_name(u) for u in self.units]
         return " + ".join(f"({n})" if len(u) > 1 and len(self.units) > 1 else n for n, u in zip(names, self.units))
 
     def only(self, keep) -> "Finding":

@@ -16,7 +16,7 @@ from fractions import Fraction
 from .. import exact
 from ..spreadsheet import writer
 from .catalogue import METRIC_RANGE, reference_text
-from .check import Finding, Outcome, Verdict, _unit_name
+from .check import Finding, Outcome, Verdict, unit_name
 from .compute import ABSENT, printed
 
 SHOWN_CELLS = 3  # cells of a finding shown with their numbers; the others are listed by place
@@ -97,7 +97,7 @@ def finding_lines(outcome: Outcome, finding: Finding) -> tuple[str, list[str]]:
                          "Recomputing this cell that way gives your number:")
         else:
             at = next((n for n, f in enumerate(outcome.findings, 1) if partner in f.units), None)
-            lines.append(f"Together with {_unit_name(partner)}" + (f" (finding {at})" if at else "") +
+            lines.append(f"Together with {unit_name(partner)}" + (f" (finding {at})" if at else "") +
                          f", recomputing {'these cells' if len(mine) > 1 else 'this cell'} with both gives your "
                          f"number{'s' if len(mine) > 1 else ''}:")
         first = tuple(b for unit in finding.units + ((partner,) if partner else ()) for b in unit[0])

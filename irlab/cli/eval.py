@@ -211,7 +211,7 @@ def run(args) -> int:
 def _write_result(result, args) -> None:
     """The result on stdout as trec_eval prints it: ids byte for byte into a file or a pipe, as trec_eval writes
     them (on a terminal, irlab.cli.main shows a control character in them as '<U+001B>')."""
-    from ..trec.output import format_result
+    from ..trec.output import format_result  # deferred: irlab.trec loads numpy, which no other command needs
 
     sys.stdout.write(format_result(result, args.format, per_topic=args.per_topic,
                                    summary=getattr(args, "summary", True)))

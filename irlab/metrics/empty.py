@@ -18,6 +18,7 @@ from functools import wraps
 from .. import conventions as conv
 from ..document import Note
 from ..errors import RankingError
+from ..ranking import as_ranking
 from ..metric import Result
 from ..trace import Traced
 
@@ -53,3 +54,14 @@ def scoring_empty(compute, name: str):
         return result
 
     return scored
+
+
+def accepting_text(metric):
+    """``metric`` as the public API offers it: its ranking may also be written as text (``irlab.precision("RNR")``)."""
+    scored = scoring_empty(metric, metric.__name__)
+
+    @wraps(metric)
+    def checked(ranking, *args, **options):
+        return scored(as_ranking(ranking), *args, **options)
+
+    return checked

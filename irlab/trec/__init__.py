@@ -21,7 +21,8 @@ line (trec_eval truncates a grade of 1.7 to 1, accepts "nan" scores, ...);
 ``-l`` must be >= 0; a gain for level -1 (not in the qrels) is refused.
 """
 
-from irlab.trec.evaluate import EvalResult, TopicJudgments, evaluate, topic_judgments
+from irlab.trec.evaluate import EvalResult, TopicJudgments, topic_judgments
+from irlab.trec.named import evaluate
 from irlab.trec.measures import MEASURES, NICKNAMES, UNSUPPORTED, parse_measures
 from irlab.trec.output import format_csv, format_json, format_result, format_text
 from irlab.trec.readers import Qrels, Run, read_qrels, read_run

@@ -64,7 +64,7 @@ from irlab.limits import (MAX_ID_BYTES, MAX_IDEAL_WORK, MAX_LINE_BYTES, MAX_RANK
                           check_at_most)
 from irlab.metrics.diversity import IntentRanking
 from irlab.trec.context import EvalResult
-from irlab.trec.readers import _parse_decimals, listed, open_maybe_gzip
+from irlab.trec.readers import parse_decimals, listed, open_maybe_gzip
 
 __all__ = ["NDEVAL_MEASURES", "FAMILIES", "DiversityQrels", "DiversityRun", "TopicIntents", "Measure",
            "read_diversity_qrels", "read_diversity_run", "read_diversity_topic", "parse_diversity_measures", "greedy_ideal",
@@ -188,7 +188,7 @@ class _Lines:
         start, length = begins[field::self.fields], lengths[field::self.fields]
         if integer and len(start) and not ((u[start] >= 48) & (u[start] <= 57)).all():
             return None   # a sign: no natural number
-        values = _parse_decimals(u, start, length, integer)
+        values = parse_decimals(u, start, length, integer)
         return None if values is None else values.tolist()
 
     def _flood(self, blank_lines):

@@ -34,293 +34,13 @@ from irlab.errors import InputTypeError, IrlabError, ParameterError
 from irlab.trec.context import EvalContext, EvalResult
 from irlab.trec.measures import compute_all, parse_measures
 from irlab.trec.stream import RankedRun, read_ranked
-from irlab.trec.readers import (Qrels, Run, duplicate_check, equal_key_pairs, in_parallel, listed, pair_keys, raise_duplicate,
-                                read_both, read_qrels, read_run, release_free_memory, whole_topic_slices)
+from irlab.trec import ranks
+from irlab.trec.ranks import UNJUDGED, KeySlots, index_in, rank_order, topic_ranks
+from irlab.trec.readers import (Qrels, Run, duplicate_check, in_parallel, listed, pair_keys, raise_duplicate, read_both,
+                                read_qrels, read_run, release_free_memory)
 
-__all__ = ["EvalContext", "prepare", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
+__all__ = ["EvalContext", "prepare", "evaluate_trec_eval_names", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
            "topic_coverage_notes"]
-
-NONPOOL = -1
-UNJUDGED = -2
-
-
-# ---------------------------------------------------------------------------
-# preparation: select topics, rank, cut at depth, join with qrels
-
-
-def _index_in(sorted_vals, vals):
-    """Position of each of ``vals`` in the sorted unique array, -1 if absent."""
-    if len(sorted_vals) == 0:
-        return np.full(len(vals), -1, dtype=np.int64)
-    p = np.searchsorted(sorted_vals, vals)
-    pc = np.minimum(p, len(sorted_vals) - 1)
-    found = sorted_vals[pc] == vals
-    return np.where(found, pc, -1).astype(np.int64)
-
-
-def rank_order(seg, score, docno):
-    """Indices sorting rows by (seg asc, score desc, docno desc) -- trec_eval's
-    ranking.
-
-    Fast path (the usual shape of run files): every topic's lines are
-    contiguous and already in non-increasing score order; then only the
-    topic blocks are permuted and tied scores re-ordered, without a full
-    sort.  Otherwise: stable argsort by score, then stable (radix) sort by
-    topic."""
-    n = len(seg)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    order = _presorted_order(seg, score)
-    if order is None:
-        o1 = np.argsort(-score, kind="stable")
-        segs = seg[o1]
-        if segs.max(initial=0) < 65536:
-            segs = segs.astype(np.uint16)  # radix sort
-        order = o1[np.argsort(segs, kind="stable")]
-    _resolve_ties(order, seg, score, docno)
-    return order
-
-
-def _presorted_order(seg, score):
-    n = len(seg)
-    brk = seg[1:] != seg[:-1]
-    starts = np.concatenate(([0], np.flatnonzero(brk) + 1))
-    codes = seg[starts]
-    if len(np.unique(codes)) != len(codes):
-        return None  # some topic is split over several blocks
-    inc = score[1:] > score[:-1]
-    if (inc & ~brk).any():
-        return None  # scores not in descending order within a topic
-    lens = np.diff(np.append(starts, n))
-    perm = np.argsort(codes, kind="stable")
-    new_starts = np.concatenate(([0], np.cumsum(lens[perm])[:-1]))
-    shift = np.repeat(starts[perm] - new_starts, lens[perm])
-    return np.arange(n, dtype=np.int64) + shift
-
-
-def _resolve_ties(order, seg, score, docno):
-    """Within runs of equal (topic, score), order rows by docno descending."""
-    n = len(order)
-    s = score[order]
-    g = seg[order]
-    tie = (s[1:] == s[:-1]) & (g[1:] == g[:-1])
-    if not tie.any():
-        return
-    in_tie = np.zeros(n, dtype=bool)
-    in_tie[1:] |= tie
-    in_tie[:-1] |= tie
-    tpos = np.flatnonzero(in_tie)
-    first = in_tie.copy()
-    first[1:] &= ~tie
-    gid = np.cumsum(first)[tpos] - 1
-    rows = order[tpos]
-    words = docno_words(docno[rows])
-    m = len(rows)
-    if words.shape[1] == 1 and m < (1 << 31):
-        # rank of each docno (descending) among the tied rows, then one packed
-        # (group, rank) sort -- both keys unique within a group
-        r = np.empty(m, dtype=np.uint64)
-        r[np.argsort(~words[:, 0])] = np.arange(m, dtype=np.uint64)
-        bits = max(int(m - 1).bit_length(), 1)
-        packed = (gid.astype(np.uint64) << np.uint64(bits)) | r
-        packed.sort()
-        rank_sorted = packed & np.uint64((1 << bits) - 1)
-        inv = np.empty(m, dtype=np.int64)
-        inv[r.astype(np.int64)] = np.arange(m)
-        order[tpos] = rows[inv[rank_sorted.astype(np.int64)]]
-    else:
-        # lexsort: last key is primary -> group asc, then docno desc (~word)
-        keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
-        order[tpos] = rows[np.lexsort(keys + [gid])]
-
-
-def docno_words(docno):
-    """Docnos as big-endian uint64 words: comparing rows of words compares
-    the byte strings (NUL padded), i.e. strcmp order.  The longest byte
-    prefix common to all the given docnos is dropped first (it does not
-    change their order), which often leaves a single word."""
-    n = len(docno)
-    w = docno.dtype.itemsize
-    if n == 0:
-        return np.zeros((0, 1), dtype=np.uint64)
-    if w % 8:
-        docno = docno.astype(f"S{(w + 7) // 8 * 8}")
-        w = docno.dtype.itemsize
-    words = np.ascontiguousarray(docno).view(">u8").reshape(n, w // 8).astype(np.uint64)
-    k = words.shape[1]
-    # drop all-zero trailing words and constant leading words
-    while k > 1 and not words[:, k - 1].any():
-        k -= 1
-    lead = 0
-    while lead < k - 1 and not np.bitwise_or.reduce(words[:, lead] ^ words[0, lead]):
-        lead += 1
-    words = words[:, lead:k]
-    if words.shape[1] == 2:
-        # drop the common leading bytes of the first word; fold into one word
-        # when what is left fits
-        diff = int(np.bitwise_or.reduce(words[:, 0] ^ words[0, 0]))
-        p = (64 - diff.bit_length()) // 8  # common leading bytes
-        last = words[:, 1]
-        used = int(np.bitwise_or.reduce(last))
-        tail_bytes = 8 - ((used & -used).bit_length() - 1) // 8 if used else 0
-        if p > 0 and 8 - p + tail_bytes <= 8:
-            sh = np.uint64(8 * p)
-            return ((words[:, 0] << sh) | (last >> np.uint64(64 - 8 * p)))[:, None]
-    return np.ascontiguousarray(words)
-
-
-def _desc_keys(score):
-    """uint64 keys whose ascending order is descending score (-0.0 == 0.0)."""
-    u = (np.asarray(score, dtype=np.float64) + 0.0).view(np.uint64)
-    neg = (u >> np.uint64(63)).astype(bool)
-    return ~np.where(neg, ~u, u | np.uint64(1 << 63))
-
-
-def _tie_fix(brk, score_at, docno_at, posr, rank_of):
-    """Exact ranks for the rows at positions ``posr`` of an order that is
-    right except inside groups (``brk[p]``: a group starts at position p).
-
-    Inside a group the order may be wrong: only groups containing one of
-    ``posr`` are sorted, by score descending then docno descending.
-    ``rank_of(p)``: rank of position p in the given order; ``score_at(p)`` /
-    ``docno_at(p)``: score / docno at position p."""
-    n = len(brk)
-    gstarts = np.flatnonzero(brk)
-    gends = np.append(gstarts[1:], n)
-    gi = np.searchsorted(gstarts, posr, side="right") - 1
-    tied = (gends[gi] - gstarts[gi]) > 1
-    ranks = rank_of(posr)
-    if not tied.any():
-        return ranks
-    ug = np.unique(gi[tied])
-    ga, gb = gstarts[ug], gends[ug]
-    sizes = gb - ga
-    offs = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    member = np.repeat(ga - offs, sizes) + np.arange(int(sizes.sum()))
-    gid = np.repeat(np.arange(len(ug)), sizes)
-    words = docno_words(docno_at(member))
-    keys = [~words[:, j] for j in range(words.shape[1] - 1, -1, -1)]
-    o = np.lexsort(keys + [_desc_keys(score_at(member)), gid])
-    # position inside its group after sorting
-    within = np.empty(len(member), dtype=np.int64)
-    within[o] = np.arange(len(member)) - offs[gid[o]]
-    new_rank = rank_of(ga)[gid] + within
-    ranks[tied] = new_rank[np.searchsorted(member, posr[tied])]
-    return ranks
-
-
-_COARSE_BITS_MAX = 63  # (tests lower it to force groups of distinct scores)
-
-
-def _coarse_order(seg, score, T):
-    """Row order by (topic, score desc) up to groups of nearly equal scores,
-    via one packed 64-bit sort of (topic, top bits of the score, row);
-    returns (order, group-start flags) or None when fewer than 8 score bits
-    would fit."""
-    n = len(seg)
-    bi = max((n - 1).bit_length(), 1)
-    bs = max((T - 1).bit_length(), 1)
-    cb = min(64 - bi - bs, _COARSE_BITS_MAX)
-    if cb < 8:
-        return None
-    coarse = _desc_keys(score) >> np.uint64(64 - cb)
-    packed = seg.astype(np.uint64) << np.uint64(cb + bi)
-    packed |= coarse << np.uint64(bi)
-    del coarse
-    packed |= np.arange(n, dtype=np.uint64)
-    packed.sort()
-    order = (packed & np.uint64((1 << bi) - 1)).astype(np.int64)
-    gkey = packed >> np.uint64(bi)
-    brk = np.ones(n, dtype=bool)
-    np.not_equal(gkey[1:], gkey[:-1], out=brk[1:])
-    return order, brk
-
-
-_JOIN_ROWS = 1 << 17    # run rows hashed at a time in the join, by each thread
-_SLICE_ROWS = 1 << 20   # presorted runs are ranked a slice of whole topics at a time (bounded memory)
-
-
-def _presorted_ranks(seg, score, docno, rows, bbrk, bstart):
-    """Ranks of ``rows`` when every topic's lines are contiguous and in
-    non-increasing score order: only ties need sorting.  Slices of whole
-    topics keep the temporaries small on multi-million-line runs."""
-    ranks = np.empty(len(rows), dtype=np.int64)
-    for a, b in whole_topic_slices(bstart, len(seg), _SLICE_ROWS):
-        inside = np.flatnonzero((rows >= a) & (rows < b))
-        if len(inside) == 0:
-            continue
-        sc, brk = score[a:b], np.ones(b - a, dtype=bool)
-        np.not_equal(sc[1:], sc[:-1], out=brk[1:])
-        brk[1:] |= bbrk[a: b - 1]
-        starts = bstart[(bstart >= a) & (bstart < b)] - a
-
-        def block_rank(i, starts=starts):
-            return i - starts[np.searchsorted(starts, i, side="right") - 1]
-
-        dn = docno[a:b]
-        ranks[inside] = _tie_fix(brk, lambda p, sc=sc: sc[p], lambda p, dn=dn: dn[p], rows[inside] - a, block_rank)
-    return ranks
-
-
-def _ranks(seg, score, docno, rows, T):
-    """0-based rank within its topic of each of ``rows`` (trec_eval order)."""
-    n = len(seg)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    bbrk = seg[1:] != seg[:-1]
-    bstart = np.concatenate(([0], np.flatnonzero(bbrk) + 1))
-    rising = score[1:] > score[:-1]
-    np.greater(rising, bbrk, out=rising)   # rising & ~bbrk, in place: a score goes up inside a topic
-    presorted = len(bstart) <= T and len(np.unique(seg[bstart])) == len(bstart) and not rising.any()
-    del rising
-    if presorted:
-        return _presorted_ranks(seg, score, docno, rows, bbrk, bstart)
-    res = _coarse_order(seg, score, T)
-    if res is None:
-        order = rank_order(seg, score, docno)
-        s, g = score[order], seg[order]
-        brk = np.ones(n, dtype=bool)
-        np.not_equal(s[1:], s[:-1], out=brk[1:])
-        brk[1:] |= g[1:] != g[:-1]
-    else:
-        order, brk = res
-    inv = np.empty(n, dtype=np.int64)
-    inv[order] = np.arange(n, dtype=np.int64)
-    counts = np.bincount(seg, minlength=T)
-    tstart = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    return _tie_fix(brk, lambda p: score[order[p]], lambda p: docno[order[p]], inv[rows],
-                    lambda p: p - tstart[seg[order[p]]])
-
-
-class _KeySlots:
-    """Every position p with ``sorted_keys[p] == key``, for many keys: a
-    direct-mapped table indexed by the top bits of a key holds the one sorted
-    key with those bits, so a key costs one table look-up and one comparison;
-    the rare slots shared by several sorted keys go to
-    :func:`~irlab.trec.readers.equal_key_pairs` (binary search)."""
-
-    def __init__(self, sorted_keys):
-        self.keys = sorted_keys
-        self.bits = max(16, min(22, (len(sorted_keys) * 16).bit_length()))
-        self.shift = np.uint64(64 - self.bits)
-        slot = (sorted_keys >> self.shift).astype(np.int64)   # sorted, as the keys are
-        self.table = np.zeros(1 << self.bits, dtype=np.int32)  # 0 empty, p + 1 one key, -1 shared
-        self.table[slot] = np.arange(1, len(slot) + 1, dtype=np.int32)
-        self.table[slot[1:][slot[1:] == slot[:-1]]] = -1
-
-    def find(self, keys):
-        """(i, p) pairs with ``keys[i] == sorted_keys[p]``, i ascending within each kind of slot."""
-        entry = np.take(self.table, keys >> self.shift)
-        i = np.flatnonzero(entry > 0)
-        p = entry[i].astype(np.int64) - 1
-        same = self.keys[p] == keys[i]
-        i, p = i[same], p[same]
-        shared = np.flatnonzero(entry < 0)
-        if len(shared):
-            si, sp = equal_key_pairs(self.keys, keys[shared])
-            i, p = np.concatenate((i, shared[si])), np.concatenate((p, sp))
-        return i, p
-
 
 _WHOLE_LIMIT = (1 << 63) - 1   # LONG_MAX, where trec_eval's atol saturates
 
@@ -343,18 +63,18 @@ def _check_and_join(qrels, run):
     slice's (topic, docno) keys serve both.  Raises the reader's error for a
     repeated docno; returns the candidate (run row, qrels row) pairs with equal
     keys, numbered in the whole files (the bytes are compared by the caller)."""
-    q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx]
+    q_rtid = index_in(run.topics, qrels.topics)[qrels.topic_idx]
     inrun = np.flatnonzero(q_rtid >= 0)
     slots = qrow = None
     if len(inrun):
         qk = pair_keys(q_rtid[inrun], qrels.docno[inrun])
         qo = np.argsort(qk)
-        slots, qrow = _KeySlots(qk[qo]), inrun[qo]
+        slots, qrow = KeySlots(qk[qo]), inrun[qo]
 
     def judged_in(first, keys):
         rows, pos = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
-        for a in range(0, len(keys) if slots is not None else 0, _JOIN_ROWS):   # bounded temporaries
-            i, p = slots.find(keys[a: a + _JOIN_ROWS])
+        for a in range(0, len(keys) if slots is not None else 0, ranks.JOIN_ROWS):   # bounded temporaries
+            i, p = slots.find(keys[a: a + ranks.JOIN_ROWS])
             rows.append(i + (first + a))
             pos.append(qrow[p])
         return np.concatenate(rows), np.concatenate(pos)
@@ -433,7 +153,7 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     missing = ~np.isin(topics_b, run.topics)
 
     # ---- qrels rows of evaluated topics
-    qmap = _index_in(topics_b, qrels.topics)
+    qmap = index_in(topics_b, qrels.topics)
     qseg_all = qmap[qrels.topic_idx]
     qkeep = qseg_all >= 0
     qseg = qseg_all[qkeep]
@@ -488,7 +208,7 @@ def _streamed_rows(run, topics_b, qkeep):
     """(topic, rank, kept qrels row) of the judged retrieved documents of ``topics_b`` in a streamed run, and each
     topic's num_ret."""
     T = len(topics_b)
-    place = _index_in(topics_b, run.topics)   # run topic -> evaluated topic, or -1
+    place = index_in(topics_b, run.topics)   # run topic -> evaluated topic, or -1
     nret = np.zeros(T, dtype=np.int64)
     has = place >= 0
     nret[place[has]] = run.nret[has]
@@ -505,7 +225,7 @@ def _joined_rows(qrels, run, judged_rows, topics_b, qkeep, qdoc):
     if np.array_equal(topics_b, run.topics):
         rseg, keep = run.topic_idx, None          # every run topic is evaluated
     else:
-        rseg = _index_in(topics_b, run.topics)[run.topic_idx]
+        rseg = index_in(topics_b, run.topics)[run.topic_idx]
         keep = rseg >= 0
     if keep is None or keep.all():
         seg0, score, docno, rtid = rseg, run.score, run.docno, run.topic_idx
@@ -513,11 +233,11 @@ def _joined_rows(qrels, run, judged_rows, topics_b, qkeep, qdoc):
         idx = np.flatnonzero(keep)
         seg0, score, docno, rtid = rseg[idx], run.score[idx], run.docno[idx], run.topic_idx[idx]
     nret = np.zeros(T, dtype=np.int64)
-    for a in range(0, len(seg0), _SLICE_ROWS):   # bincount copies its input to int64: a slice at a time
-        nret += np.bincount(seg0[a: a + _SLICE_ROWS], minlength=T)[:T]
+    for a in range(0, len(seg0), ranks.SLICE_ROWS):   # bincount copies its input to int64: a slice at a time
+        nret += np.bincount(seg0[a: a + ranks.SLICE_ROWS], minlength=T)[:T]
 
     # the same qrels rows, with topics numbered as in the run (-1: not in run)
-    q_rtid = _index_in(run.topics, qrels.topics)[qrels.topic_idx][qkeep]
+    q_rtid = index_in(run.topics, qrels.topics)[qrels.topic_idx][qkeep]
 
     # ---- join: which run rows are judged (hash join, every candidate verified byte-exactly)
     hi = np.zeros(0, dtype=np.int64)
@@ -539,13 +259,13 @@ def _joined_rows(qrels, run, judged_rows, topics_b, qkeep, qdoc):
         qo = np.argsort(qk)
         qks = qk[qo]
         qo = inrun[qo]
-        slots = _KeySlots(qks)
+        slots = KeySlots(qks)
 
         def judged_in(a):   # run keys a block at a time (bounded memory on 7M-line runs)
-            rows, pos = slots.find(pair_keys(rtid[a: a + _JOIN_ROWS], docno[a: a + _JOIN_ROWS]))
+            rows, pos = slots.find(pair_keys(rtid[a: a + ranks.JOIN_ROWS], docno[a: a + ranks.JOIN_ROWS]))
             return rows + a, qo[pos]
 
-        found = in_parallel(judged_in, range(0, len(rtid), _JOIN_ROWS))
+        found = in_parallel(judged_in, range(0, len(rtid), ranks.JOIN_ROWS))
         hi, qi = np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
         # equal keys are candidates only: structured docnos may share a key,
         # and only the bytes decide
@@ -555,7 +275,7 @@ def _joined_rows(qrels, run, judged_rows, topics_b, qkeep, qdoc):
     release_free_memory()   # the join threads' temporaries, before ranking allocates its own
 
     # ---- ranks of the judged retrieved docs
-    pos = _ranks(seg0, score, docno, hi, T)
+    pos = topic_ranks(seg0, score, docno, hi, T)
     return seg0[hi].astype(np.int64), pos, qi, nret
 
 
@@ -593,7 +313,7 @@ def topic_coverage_notes(qrels, run, *, complete=False, shown=5):
 # public API
 
 
-def evaluate(qrels, run, measures: Sequence[str] | str | None = None, *,
+def evaluate_trec_eval_names(qrels, run, measures: Sequence[str] | str | None = None, *,
              relevance_level: int = 1, depth: int | None = None, complete: bool = False,
              judged_only: bool = False, num_docs_in_coll: int = 0,
              ) -> EvalResult:
@@ -602,18 +322,12 @@ def evaluate(qrels, run, measures: Sequence[str] | str | None = None, *,
     ``qrels``/``run``: paths (plain or gzip) or already-read
     :class:`Qrels`/:class:`Run`.  ``measures``: trec_eval measure
     specifications (``"map"``, ``"P.5,10"``, ``"ndcg_cut.10"``, ``"official"``,
-    ``"all_trec"``, ...) or ir_measures names (``"nDCG@10"``, ``"AP(rel=2)"``: :mod:`irlab.trec.named`), each
-    of these a column named as written; default ``official``.  ``relevance_level`` is
+    ``"all_trec"``, ...); default ``official`` (:func:`irlab.trec.named.evaluate` also takes ir_measures names).  ``relevance_level`` is
     trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``,
     ``judged_only`` its ``-J`` and ``num_docs_in_coll`` its ``-N``.
     """
     if isinstance(measures, str):
         measures = [measures]
-    from irlab.trec.named import evaluate_specs, split_specs  # ir_measures names (nDCG@10, AP(rel=2)) beside trec_eval's
-
-    if split_specs(measures or ["official"])[1]:
-        return evaluate_specs(qrels, run, measures, relevance_level=relevance_level, depth=depth, complete=complete,
-                              judged_only=judged_only, num_docs_in_coll=num_docs_in_coll)
     plan = parse_measures(measures or ["official"])
     ctx = prepare(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete,
                   judged_only=judged_only, num_docs_in_coll=num_docs_in_coll)
@@ -654,8 +368,8 @@ def topic_judgments(qrels, run, topic, *, relevance_level=1, depth=None) -> Topi
     qrels = read_qrels(qrels)
     run = read_run(run)
     tb = topic.encode("utf-8", errors="surrogateescape") if isinstance(topic, str) else bytes(topic)
-    ti = _index_in(run.topics, np.array([tb]))[0]
-    qi = _index_in(qrels.topics, np.array([tb]))[0]
+    ti = index_in(run.topics, np.array([tb]))[0]
+    qi = index_in(qrels.topics, np.array([tb]))[0]
     if ti < 0 and qi < 0:
         raise IrlabError(f"topic {topic!r} is neither in {qrels.path} nor in {run.path}")
     if ti >= 0:
@@ -680,3 +394,6 @@ def topic_judgments(qrels, run, topic, *, relevance_level=1, depth=None) -> Topi
         topic=dec(tb), ranked=[dec(d) for d in ranked_b], grades=grades,
         unretrieved=unret, relevance_level=int(relevance_level), scores=scores,
     )
+
+
+evaluate = evaluate_trec_eval_names  # trec_eval's names; irlab.trec.evaluate (the package's) takes ir_measures names too

@@ -280,7 +280,7 @@ def _bin_g(ctx, p):
 
 # ---- gain-based measures (trec_eval setup_gains semantics) ---------------------
 
-class _Gains:
+class GainTable:
     """Gain of each relevance level: level itself unless overridden by
     ``level=gain`` parameters (levels given as non-integers are ignored)."""
 
@@ -341,14 +341,14 @@ class _Gains:
         return out
 
 
-def _disc(ctx):
+def rank_discounts(ctx):
     return ctx.cached("disc", lambda: 1.0 / np.log2(ctx.pos + 2.0))
 
 
 def _dcg_parts(ctx, p):
-    gains = _Gains(ctx, p)
+    gains = GainTable(ctx, p)
     g = gains.of(ctx.rel)
-    dcg = ctx.segsum(g * _disc(ctx))
+    dcg = ctx.segsum(g * rank_discounts(ctx))
     idcg = gains.ideal_dcg()
     return dcg, idcg
 
@@ -367,9 +367,9 @@ def _ideal_dcg(ctx, p):
 
 
 def _ndcg_rel(ctx, p):
-    gains = _Gains(ctx, p)
+    gains = GainTable(ctx, p)
     g = gains.of(ctx.rel)
-    cdcg = ctx.segcumsum(g * _disc(ctx))
+    cdcg = ctx.segcumsum(g * rank_discounts(ctx))
     blocks, P = gains.ideal_blocks()
     idcg_doc = np.zeros(ctx.N)
     if ctx.N:
@@ -384,15 +384,15 @@ def _ndcg_rel(ctx, p):
         terms = np.where(g > 0, cdcg / idcg_doc, 0.0)
     s = ctx.segsum(terms)
     nrr = ctx.segcount(g > 0)
-    total_dcg = ctx.segsum(g * _disc(ctx))
+    total_dcg = ctx.segsum(g * rank_discounts(ctx))
     total_idcg = gains.ideal_dcg()
     s = s + (P - nrr) * safe_div(total_dcg, total_idcg)
     return np.where(s > 0, safe_div(s, P), 0.0)
 
 
 def _rndcg(ctx, p):
-    gains = _Gains(ctx, p)
-    gd = gains.of(ctx.rel) * _disc(ctx)
+    gains = GainTable(ctx, p)
+    gd = gains.of(ctx.rel) * rank_discounts(ctx)
     blocks, P = gains.ideal_blocks()
     total = np.zeros(ctx.T)
     count = np.zeros(ctx.T)
@@ -413,7 +413,7 @@ def _rndcg(ctx, p):
 
 
 def _g_measure(ctx, p):
-    gains = _Gains(ctx, p)
+    gains = GainTable(ctx, p)
     g = gains.of(ctx.rel)
     blocks, _ = gains.ideal_blocks()
     # cost up to rank i (inclusive): sum over ranks of max(ideal gain, 1)
@@ -432,8 +432,8 @@ def _g_measure(ctx, p):
 
 
 def _ndcg_cut(ctx, p):
-    gains = _Gains(ctx, ())
-    gd = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64) * _disc(ctx)
+    gains = GainTable(ctx, ())
+    gd = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64) * rank_discounts(ctx)
     return [safe_div(ctx.sum_before(gd, k), gains.ideal_dcg(k)) for k in p]
 
 
@@ -485,7 +485,7 @@ def _rbp(ctx, p):
     for name, val in p or ():
         if name.strip() == "p":
             prob = float(val)
-    gains = _Gains(ctx, p)
+    gains = GainTable(ctx, p)
     G = ctx.rel_levels.shape[1]
     # per-topic gain list: levels 0..highest level present in the topic + params
     has = ctx.rel_levels > 0
@@ -592,7 +592,7 @@ def _err_terms(seg, grade, gmax):
     return np.clip(pr, 0.0, 1.0 - 1e-16)
 
 
-def _err_sums(seg, pos, grade, gmax, start, ks, T):
+def err_sums(seg, pos, grade, gmax, start, ks, T):
     pr = _err_terms(seg, grade, gmax)
     lg = np.log1p(-pr)
     before = _cum_within(seg, start, lg) - lg
@@ -602,18 +602,18 @@ def _err_sums(seg, pos, grade, gmax, start, ks, T):
 
 def _err_cut(ctx, p):
     grade = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
-    return _err_sums(ctx.seg, ctx.pos, grade, ctx.maxgrade.astype(np.float64), ctx.start, p, ctx.T)
+    return err_sums(ctx.seg, ctx.pos, grade, ctx.maxgrade.astype(np.float64), ctx.start, p, ctx.T)
 
 
 def _nerr_cut(ctx, p):
     vals = _err_cut(ctx, p)
     iseg, ipos, igrade, istart, _ = _ideal_ctx_arrays(ctx)
-    ideal = _err_sums(iseg, ipos, igrade, ctx.maxgrade.astype(np.float64), istart, p, ctx.T)
+    ideal = err_sums(iseg, ipos, igrade, ctx.maxgrade.astype(np.float64), istart, p, ctx.T)
     return [safe_div(v, i) for v, i in zip(vals, ideal)]
 
 
 def _ndcg_exp_cut(ctx, p):
-    gd = np.where(ctx.rel > 0, np.exp2(np.clip(ctx.rel, 0, 60).astype(np.float64)) - 1.0, 0.0) * _disc(ctx)
+    gd = np.where(ctx.rel > 0, np.exp2(np.clip(ctx.rel, 0, 60).astype(np.float64)) - 1.0, 0.0) * rank_discounts(ctx)
     iseg, ipos, igrade, _, _ = _ideal_ctx_arrays(ctx)
     igd = (np.exp2(np.clip(igrade, 0, 60)) - 1.0) / np.log2(ipos + 2.0)
     return [safe_div(ctx.sum_before(gd, k), _sum_before(iseg, ipos, igd, k, ctx.T)) for k in p]
@@ -714,7 +714,7 @@ UNSUPPORTED = frozenset({
 
 
 @dataclass
-class _Requested:
+class RequestedMeasure:
     measure: Measure
     params: tuple
     printable: str | None          # params string as given (None: defaults)
@@ -862,7 +862,7 @@ def parse_measures(specs, *, notes=None) -> MeasurePlan:
             names = [f"{name}_{given}" if given else name]
         else:  # pragma: no cover
             raise AssertionError(m.kind)
-        plan.items.append(_Requested(m, p, given, names))
+        plan.items.append(RequestedMeasure(m, p, given, names))
     return plan
 
 

@@ -25,8 +25,9 @@ import numpy as np
 from irlab.errors import ParameterError
 from irlab.measure_names import MeasureName, is_measure_name, parse, suggestion
 from irlab.trec.context import EvalResult, safe_div
-from irlab.trec.measures import (MEASURES, NICKNAMES, UNSUPPORTED, Measure, MeasurePlan, _err_sums, _Requested,
-                                 compute_all, parse_measures)
+from irlab.trec.evaluate import evaluate_trec_eval_names, prepare, read_inputs
+from irlab.trec.measures import (MEASURES, NICKNAMES, UNSUPPORTED, GainTable, Measure, MeasurePlan, RequestedMeasure,
+                                 compute_all, err_sums, parse_measures, rank_discounts)
 
 __all__ = ["split_specs", "batch_plan", "evaluate_named", "evaluate_specs", "DIVERSITY_FAMILIES"]
 
@@ -65,14 +66,31 @@ def split_specs(specs):
     return trec, named
 
 
+def evaluate(qrels, run, measures=None, *, relevance_level: int = 1, depth: int | None = None, complete: bool = False,
+             judged_only: bool = False, num_docs_in_coll: int = 0) -> EvalResult:
+    """Evaluate ``run`` against ``qrels`` like trec_eval 10.0.
+
+    ``qrels``/``run``: paths (plain or gzip) or already-read :class:`~irlab.trec.readers.Qrels`/
+    :class:`~irlab.trec.readers.Run`. ``measures``: trec_eval measure specifications (``"map"``, ``"P.5,10"``,
+    ``"ndcg_cut.10"``, ``"official"``, ``"all_trec"``, ...) or ir_measures names (``"nDCG@10"``, ``"AP(rel=2)"``),
+    each of these a column named as written; default ``official``. ``relevance_level`` is trec_eval's ``-l``,
+    ``depth`` its ``-M``, ``complete`` its ``-c``, ``judged_only`` its ``-J`` and ``num_docs_in_coll`` its ``-N``.
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    options = dict(relevance_level=relevance_level, depth=depth, complete=complete, judged_only=judged_only,
+                   num_docs_in_coll=num_docs_in_coll)
+    if split_specs(measures or ["official"])[1]:
+        return evaluate_specs(qrels, run, measures, **options)
+    return evaluate_trec_eval_names(qrels, run, measures, **options)
+
+
 def evaluate_specs(qrels, run, specs, *, relevance_level=1, depth=None, complete=False, judged_only=False,
                    num_docs_in_coll=0, joined=None, notes=None) -> EvalResult:
     """trec_eval specifications and ir_measures names evaluated together: the trec_eval ones at
     ``relevance_level`` in trec_eval's order, then each ir_measures name at its own level (``rel=``, else
     ``relevance_level``), as a column named as written. ``qrels``/``run`` as :func:`irlab.trec.evaluate.prepare`
     takes them (``joined``: what read_inputs returned for them)."""
-    from irlab.trec.evaluate import prepare, read_inputs
-
     trec, named = split_specs(specs)
     plan = parse_measures(trec, notes=notes) if trec else None
     if named:
@@ -117,7 +135,7 @@ def _err_gdeval(ctx, p):
     (k,) = p
     grade = np.where(ctx.rel > 0, ctx.rel, 0).astype(np.float64)
     top = max(GDEVAL_MAX_GRADE, int(ctx.maxgrade.max()) if ctx.T else 0)
-    return _err_sums(ctx.seg, ctx.pos, grade, np.full(ctx.T, float(top)), ctx.start, (k,), ctx.T)[0]
+    return err_sums(ctx.seg, ctx.pos, grade, np.full(ctx.T, float(top)), ctx.start, (k,), ctx.T)[0]
 
 
 def _rbp_binary(ctx, p):
@@ -129,11 +147,10 @@ def _rbp_binary(ctx, p):
 
 def _ndcg_gains_cut(ctx, p):
     """nDCG@k with a gain per grade (ir_measures' gains={grade: gain}, trec_eval's ndcg.grade=gain at a cut-off)."""
-    from irlab.trec.measures import _disc, _Gains
 
     pairs, k = p
-    gains = _Gains(ctx, pairs)
-    return safe_div(ctx.sum_before(gains.of(ctx.rel) * _disc(ctx), k), gains.ideal_dcg(k))
+    gains = GainTable(ctx, pairs)
+    return safe_div(ctx.sum_before(gains.of(ctx.rel) * rank_discounts(ctx), k), gains.ideal_dcg(k))
 
 
 def _num_q(ctx, p):
@@ -244,7 +261,7 @@ def evaluate_named(names, context, level, result=None):
     values = {}
     for (rel, judged_only), items in batch_plan(names, level).items():
         ctx = context(rel, judged_only)
-        plan = MeasurePlan([_Requested(measure, params, None, [f"#{i}"]) for i, (_, measure, params) in enumerate(items)])
+        plan = MeasurePlan([RequestedMeasure(measure, params, None, [f"#{i}"]) for i, (_, measure, params) in enumerate(items)])
         got = compute_all(ctx, plan)
         runid = got.runid if runid is None else runid
         if per_topic is None:

@@ -68,12 +68,12 @@ _FLOAT_RE = re.compile(
 _SUSPECT_BYTES = (b"\x00", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 
 
-def _decode(b: bytes) -> str:
+def decode_ids(b: bytes) -> str:
     return b.decode("utf-8", errors="surrogateescape")
 
 
 def _show(b: bytes) -> str:
-    s = _decode(b)
+    s = decode_ids(b)
     return s if len(s) <= 60 else s[:57] + "..."
 
 
@@ -154,7 +154,7 @@ class Qrels:
 
     @property
     def topic_names(self) -> list[str]:
-        return [_decode(t) for t in self.topics.tolist()]
+        return [decode_ids(t) for t in self.topics.tolist()]
 
     def __len__(self) -> int:
         return len(self.docno)
@@ -174,7 +174,7 @@ class Run:
 
     @property
     def topic_names(self) -> list[str]:
-        return [_decode(t) for t in self.topics.tolist()]
+        return [decode_ids(t) for t in self.topics.tolist()]
 
     def __len__(self) -> int:
         return len(self.docno)
@@ -184,7 +184,7 @@ class Run:
 # chunked reading
 
 
-def _chunks(f, size=None):
+def file_chunks(f, size=None):
     """Yield pieces of the file that end at a newline, as bytearrays read in
     place (the caller counts the lines: a vectorised parse knows how many it
     found).  A piece ends without a newline at the end of the file, or when
@@ -202,7 +202,7 @@ def _chunks(f, size=None):
         yield block
 
 
-class _Spec:
+class ColumnSpec:
     """Column layout of one file kind."""
 
     def __init__(self, kind):
@@ -347,7 +347,7 @@ def _slow_chunk(spec, path, first_line, data, seen):
     return q, d, v, runid
 
 
-def _last_runid(data):
+def last_runid(data):
     tail = data[-65536:]
     for line in reversed(tail.rstrip(b"\n").split(b"\n")[1:] if len(tail) < len(data) else tail.split(b"\n")):
         toks = line.split()
@@ -549,7 +549,7 @@ _SAMPLE_BYTES = 1 << 20        # column widths are guessed from this much of the
 
 
 def _read(path, kind, progress=None, check_duplicates=True):
-    spec = _Spec(kind)
+    spec = ColumnSpec(kind)
     path = os.fspath(path)
     res = None
     with open_maybe_gzip(path) as f:
@@ -662,7 +662,7 @@ def duplicate_check(tidx, d, also=None):
 def raise_duplicate(path, kind, topics, tidx, d, row):
     """The error for a repeated (topic, docno) pair found at ``row``, naming
     both of its lines."""
-    _locate_duplicate(_Spec(kind), path, topics[tidx[row]], d[row])
+    _locate_duplicate(ColumnSpec(kind), path, topics[tidx[row]], d[row])
 
 
 def _trec_eval_reading_notes(path, shown=3):
@@ -735,7 +735,7 @@ def _gather(u, start, length, width):
 
 
 def _parse_short_decimals(u, start, length, integer):
-    """:func:`_parse_decimals` for tokens of at most 8 bytes that do not
+    """:func:`parse_decimals` for tokens of at most 8 bytes that do not
     start in the first 8 - length bytes of ``u``: each token is read as one
     little-endian 64-bit word ending at its last byte, and its digits are
     combined in a few word operations (the SWAR method of Lemire's
@@ -783,7 +783,7 @@ def _parse_short_decimals(u, start, length, integer):
     return value
 
 
-def _parse_decimals(u, start, length, integer):
+def parse_decimals(u, start, length, integer):
     """Numbers written ``[+-]digits[.digits]`` (at most 15 digits), exactly as
     strtod reads them: the integer mantissa and the power of ten are both
     exact doubles, so one IEEE division rounds correctly.  None when some
@@ -927,7 +927,7 @@ def _vector_parse(spec, data):
         return None
     q = _gather(u, starts[0::nf], q_len, _round8(int(q_len.max())))
     d = _gather(u, starts[2::nf], d_len, _round8(int(d_len.max())))
-    v = _parse_decimals(u, starts[vf::nf], lengths[vf], integer=spec.kind != "run")
+    v = parse_decimals(u, starts[vf::nf], lengths[vf], integer=spec.kind != "run")
     if v is None:
         return None
     return q, d, v
@@ -938,7 +938,7 @@ def _read_whole(spec, data, path):
     None when the chunked reader must decide."""
     if not data or b"#" in data:
         return None
-    runid = _last_runid(data) if spec.kind == "run" else None
+    runid = last_runid(data) if spec.kind == "run" else None
     vec = _vector_parse(spec, data)
     if vec is not None:
         return (*vec, runid)
@@ -971,7 +971,7 @@ def threads():
     return max(1, min(_MAX_THREADS, cores - running + 1))
 
 
-def _parsed_chunks(spec, chunks, workers=None):
+def parsed_chunks(spec, chunks, workers=None):
     """(data, vectorised parse or None) for each chunk, in file order.
     With several cores the chunks are parsed on a thread pool, a few
     chunks ahead of the caller (bounded memory); each chunk is parsed on its
@@ -1007,7 +1007,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
     bounds = _LineBounds(path)
     try:
         first_line = 1
-        for data, vec in _parsed_chunks(spec, _chunks(f)):
+        for data, vec in parsed_chunks(spec, file_chunks(f)):
             if vec is None:   # what the array parse did not take may be hostile: check it before any other parse
                 bounds.check(data, first_line)
             if widths is None:
@@ -1044,7 +1044,7 @@ def _read_chunked(spec, path, f, raw, disk_size, progress):
     if cols is None or cols.n == 0:
         raise InputFileError(path, None, "no data lines (empty file?)")
     if kind == "run" and last_data is not None:
-        runid = _last_runid(bytes(last_data)) or runid
+        runid = last_runid(bytes(last_data)) or runid
     return (*cols.final(), runid)
 
 
@@ -1258,7 +1258,7 @@ def read_run(path, *, progress=None, check_duplicates=True) -> Run:
     if isinstance(path, Run):
         return path
     topics, tidx, d, s, runid, notes = _read(path, "run", progress, check_duplicates)
-    return Run(os.fspath(path), _decode(runid or b""), topics, tidx, d, s, notes)
+    return Run(os.fspath(path), decode_ids(runid or b""), topics, tidx, d, s, notes)
 
 
 def read_both(qrels, run, *, check_run_duplicates=True):

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from irlab.trec import readers
-from irlab.trec.readers import _Spec, _chunks, _decode, _last_runid, _parsed_chunks, duplicate_check, open_maybe_gzip
+from irlab.trec.ranks import KeySlots, topic_ranks
+from irlab.trec.readers import ColumnSpec, file_chunks, decode_ids, last_runid, parsed_chunks, duplicate_check, open_maybe_gzip
 
 __all__ = ["RankedRun", "read_ranked"]
 
@@ -43,7 +44,7 @@ class RankedRun:
 
     @property
     def topic_names(self) -> list[str]:
-        return [_decode(t) for t in self.topics.tolist()]
+        return [decode_ids(t) for t in self.topics.tolist()]
 
     def __len__(self) -> int:
         return int(self.nret.sum())
@@ -56,17 +57,16 @@ class _NotStreamable(Exception):
 def read_ranked(qrels, path) -> RankedRun | None:
     """``path`` (a run file, plain or gzip) reduced against ``qrels`` (a read :class:`Qrels`), or None when it is
     not a plain run grouped by topic (the caller then reads it whole)."""
-    from irlab.trec.evaluate import _KeySlots   # deferred: evaluate imports this module
 
     path = os.fspath(path)
     qrels_topic = {name: i for i, name in enumerate(qrels.topics.tolist())}
     keys = readers.pair_keys(qrels.topic_idx, qrels.docno)   # as duplicate_check hashes the run's rows
     order = np.argsort(keys)
-    reducer = _Reducer(qrels, qrels_topic, _KeySlots(keys[order]), order)
+    reducer = _Reducer(qrels, qrels_topic, KeySlots(keys[order]), order)
     try:
         with open_maybe_gzip(path) as f:
             carry, last = None, None
-            for data, parsed in _parsed_chunks(_Spec("run"), _chunks(f)):
+            for data, parsed in parsed_chunks(ColumnSpec("run"), file_chunks(f)):
                 if parsed is None:
                     return None
                 last = data
@@ -85,8 +85,8 @@ def read_ranked(qrels, path) -> RankedRun | None:
         return None
     except (OSError, EOFError, zlib.error):
         return None   # the whole-file reader reports it, naming the file
-    runid = _last_runid(bytes(last)) or b""
-    return reducer.result(path, _decode(runid))
+    runid = last_runid(bytes(last)) or b""
+    return reducer.result(path, decode_ids(runid))
 
 
 def _block_starts(q):
@@ -105,7 +105,6 @@ class _Reducer:
         self.unjudged = 0   # topics not in the qrels, numbered after the qrels' own for the duplicate check's keys
 
     def add(self, q, d, v, starts):
-        from irlab.trec.evaluate import _ranks
 
         n, blocks = len(q), len(starts)
         names = q[starts].tolist()
@@ -126,7 +125,7 @@ class _Reducer:
             raise _NotStreamable   # a docno repeated in a topic: the whole-file reader names both lines
         rows, qrow = judged
         local = np.repeat(np.arange(blocks, dtype=np.int64), lens)
-        pos = _ranks(local, v, d, rows, blocks)
+        pos = topic_ranks(local, v, d, rows, blocks)
         first = len(self.names)
         self.names += names
         self.nret.append(lens.astype(np.int64))
