@@ -288,23 +288,30 @@ def test_render_takes_each_format_and_refuses_any_other_as_before():
 # --- homework: drawing -> the catalogue of mistakes -> the answer key -> the diagnosis -> the sheets -----------------
 
 def test_the_homework_layers_go_one_way():
-    below = {"irlab.homework.drawing": ["irlab.homework.mistakes", "irlab.homework.key", "irlab.homework.diagnosis",
-                                        "irlab.homework.variants"],
-             "irlab.homework.mistakes": ["irlab.homework.key", "irlab.homework.diagnosis"],
-             "irlab.homework.key": ["irlab.homework.diagnosis", "irlab.homework.variants"],
-             "irlab.homework.diagnosis": ["irlab.homework.variants"]}
+    # a draw is judged by its key and its named mistakes before it is issued (degenerate), so the drawing sits above
+    # the keys it builds and the diagnosis of one key, and below a student's key and the instructor's findings
+    below = {"irlab.homework.mistakes": ["irlab.homework.key_build", "irlab.homework.diagnosis",
+                                         "irlab.homework.drawing", "irlab.homework.key"],
+             "irlab.homework.key_build": ["irlab.homework.diagnosis", "irlab.homework.degenerate",
+                                          "irlab.homework.drawing", "irlab.homework.key"],
+             "irlab.homework.diagnosis": ["irlab.homework.degenerate", "irlab.homework.drawing", "irlab.homework.key",
+                                          "irlab.homework.findings", "irlab.homework.variants"],
+             "irlab.homework.drawing": ["irlab.homework.key", "irlab.homework.findings", "irlab.homework.variants"],
+             "irlab.homework.key": ["irlab.homework.findings", "irlab.homework.variants"],
+             "irlab.homework.findings": ["irlab.homework.variants"]}
     assert [(low, high) for low, highs in below.items() for high in highs if high in reachable(graph(), low)] == []
 
 
 def test_the_names_the_command_line_and_notebooks_import_stay_where_they_were():
-    from irlab.homework import diagnosis, key, variants
+    from irlab.homework import diagnosis, findings, key, variants
 
     for name in ("sheet_document", "answer_key_document", "variant_set", "variant_rng", "variant_exercise",
                  "draw_parameters", "MAX_ATTEMPTS"):
         assert hasattr(variants, name), name
-    for name in ("set_too_close", "too_close_notes", "question_findings", "diagnose", "matches", "divergence_step",
-                 "MISTAKES", "Mistake", "mistaken_results"):
+    for name in ("diagnose", "matches", "divergence_step", "MISTAKES", "Mistake", "mistaken_results"):
         assert hasattr(diagnosis, name), name
+    for name in ("set_too_close", "too_close_notes", "question_findings"):  # above the drawing since variants are judged
+        assert hasattr(findings, name), name
     assert hasattr(key, "answer_key") and hasattr(key, "grading_defaults")
 
 

@@ -20,7 +20,8 @@ import pytest
 from irlab.homework import assert_answer, check
 from irlab.homework import variants
 from irlab.homework.answers import MAX_ANSWER_CHARS, Tolerance, compare, parse_answer
-from irlab.homework.diagnosis import matches, set_too_close, too_close_notes
+from irlab.homework.diagnosis import matches
+from irlab.homework.findings import set_too_close, too_close_notes
 from irlab.homework.feedback import grade_part
 from irlab.homework.grading import grade
 from irlab.homework.key import answer_key

@@ -12,7 +12,7 @@ import pytest
 from irlab.errors import IrlabError
 from irlab.exact import to_float
 from irlab.exercise_set import load
-from irlab.homework.diagnosis import set_too_close
+from irlab.homework.findings import set_too_close
 from irlab.homework.drawing import clear_drawing_caches, draw_parameters, variant_rng, variant_set
 from irlab.homework.key import answer_key
 from irlab.homework.sheets import write_class_sheets

@@ -9,7 +9,7 @@ import sys
 
 from ..document import answers_only
 from ..exercise_set import solve
-from ..homework.diagnosis import too_close_notes
+from ..homework.findings import too_close_notes
 from ..printable import solution_document, write_printables
 from ..slides import SLIDES_HELP, slides_outputs, write_announced
 from .options import add_format, add_printable, check_paths

@@ -14,11 +14,12 @@ and ``irlab grade`` are :mod:`irlab.cli.sheet` and :mod:`irlab.cli.grade`.
 """
 
 from .answers import ParsedAnswer, Tolerance, parse_answer
-from .diagnosis import Diagnosis, TooClose, diagnose, set_too_close, too_close, too_close_notes
+from .diagnosis import Diagnosis, TooClose, diagnose, too_close
 from .drawing import variant_set
 from .feedback import Feedback, PartFeedback, assert_answer, check
 from .grading import ROW_STATUSES, GradeReport, grade, grade_rows, read_answers
 from .identity import normalise_student, read_manifest, read_roster, variant_code
+from .findings import set_too_close, too_close_notes
 from .key import answer_key
 from .mistakes import MISTAKES, Mistake
 from .variants import answer_key_document, sheet_document

@@ -21,7 +21,7 @@ from .. import exact
 from ..exercise_set import Exercise
 from .answers import rational_value
 from .diagnosis import part_too_close
-from .key import Key, build_key, grading_defaults
+from .key_build import Key, build_key, grading_defaults
 
 OPT_OUT = "allow_degenerate"  # the question key that keeps degenerate draws (irlab/schema.py)
 _SYMBOLIC_EQUAL = Fraction(1, 10**12)  # a logarithmic value this near 0 or 1 is that number (float noise)

@@ -16,10 +16,8 @@ Nothing here knows an answer: every mistaken value is computed by the same solve
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from pathlib import Path
 
 from .. import exact, trace
 from ..errors import IrlabError
@@ -27,8 +25,6 @@ from ..exercise_set import Question, Where, resolve_question
 from ..ranking import Ranking
 from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
                       rational_value, rounded)
-from .drawing import file_stamp, variant_set
-from .key import answer_key
 from .mistakes import MISTAKES, Mistake, mistaken_results
 
 
@@ -425,61 +421,3 @@ def part_too_close(key, part) -> list[TooClose]:
 def key_too_close(key) -> list[TooClose]:
     """The :func:`too_close` findings of every part of one question's key."""
     return [finding for part in key.parts for finding in part_too_close(key, part)]
-
-
-def set_too_close(path, student=None, seed=None, exercise_id=None) -> list[TooClose]:
-    """:func:`too_close` for every question of a set (``student``'s variant with ``seed``; the set as written when
-    student is None), in the set's order; ``exercise_id`` restricts it to one exercise. A question whose grading
-    options are broken raises their error."""
-    findings = []
-    for _, _, found in question_findings(path, student, seed, exercise_id):
-        if isinstance(found, IrlabError):
-            raise found
-        findings += found
-    return findings
-
-
-# A class's sheets ask for each variant's findings twice (the sheet warns the teacher, the key lists them): the
-# findings of the last variants asked for, by the set file as it is now (its date and size), are kept.
-_FINDINGS: OrderedDict = OrderedDict()
-_FINDINGS_SIZE = 16
-
-
-def question_findings(path, student=None, seed=None, exercise_id=None) -> list:
-    """(exercise, question, its :func:`key_too_close` findings or the IrlabError its key raised) for every question
-    of the set graded by value (free-text ones are not), in the set's order; computed once per variant."""
-    path = Path(path)
-    asked = (str(path.resolve()), file_stamp(path), student, None if seed is None else str(seed), exercise_id)
-    found = _FINDINGS.get(asked)
-    if found is None:
-        found = _FINDINGS[asked] = list(_question_findings(path, student, seed, exercise_id))
-        if len(_FINDINGS) > _FINDINGS_SIZE:
-            _FINDINGS.popitem(last=False)
-    return found
-
-
-def _question_findings(path, student, seed, exercise_id):
-    exercise_set = variant_set(path, student, seed)
-    for exercise in [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises:
-        for question in exercise.questions:
-            if question.solver == "free-text":  # read by the teacher, or graded by its letters
-                continue
-            try:
-                found = key_too_close(answer_key(path, exercise.id, question.id, student, seed))
-            except IrlabError as error:
-                found = error
-            yield exercise, question, found
-
-
-def too_close_notes(path, student=None, seed=None, exercise_id=None) -> list[str]:
-    """The instructor's notes on a set (``irlab solve``, ``irlab sheet``): one per named mistake within the
-    tolerance of a question's right value (:meth:`TooClose.text`), in the set's order. A question whose grading
-    options are broken gets a note saying so instead (``irlab sheet``/``irlab grade`` refuse it with the error)."""
-    notes = []
-    for exercise, question, found in question_findings(path, student, seed, exercise_id):
-        if isinstance(found, IrlabError):
-            notes.append(f"exercise {exercise.id}, question {question.id}: not checked for named mistakes within the "
-                         f"tolerance: {found}")
-        else:
-            notes += [finding.text() for finding in found]
-    return notes

@@ -31,7 +31,9 @@ from pathlib import Path
 from ..errors import IrlabError
 from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
 from ..ranking import Ranking
+from .degenerate import OPT_OUT, degenerate_reason, draw_keys
 from .identity import normalise_student
+from .key_build import file_stamp  # noqa: F401  (where callers find it)
 
 MAX_ATTEMPTS = 200
 SCALAR_KEYS = {"relevant", "collection", "threshold"}
@@ -194,7 +196,6 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
     before it was refused."""
     if not exercise.variants:
         return exercise
-    from .degenerate import OPT_OUT, degenerate_reason, draw_keys  # they build on this module (keys, diagnosis)
     refused: list[str] = []
     degenerate = False
     for attempt in range(MAX_ATTEMPTS):
@@ -218,15 +219,6 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
     hint = (f", or let the question keep draws not worth solving ({OPT_OUT} = true)" if degenerate else "")
     raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
                                           f"(last problem: {refused[-1]}); widen the ranges{hint}")
-
-
-def file_stamp(path: Path):
-    """What tells a changed file from the one a cache saw: its modification time and size (None if unreadable)."""
-    try:
-        stat = path.stat()
-        return stat.st_mtime_ns, stat.st_size
-    except OSError:
-        return None
 
 
 # The draws issued last, by exercise object: their parameters and solutions, as the consistency check found them

@@ -17,7 +17,7 @@ from ..messages import say
 from ..exercise_set import (Exercise, ExerciseSet, Where, exercise_title, question_text, read_toml, solve_exercise,
                             statement_blocks)
 from ..solvers.choices import correct_letters, instruction
-from .diagnosis import question_findings, set_too_close
+from .findings import question_findings, set_too_close
 from .drawing import (MAX_ATTEMPTS, draw_parameters, issued_solutions, solve_once, variant_exercise, variant_rng,
                       variant_set)
 from .identity import variant_code
