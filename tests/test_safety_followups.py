@@ -69,7 +69,7 @@ def pdf_text(path) -> str:
 def test_a_name_math_mode_cannot_take_is_escaped_text_in_the_symbol():
     assert symbol_latex(f"AP({INPUT})") == r"\mathrm{AP}(\text{B\textbackslash{}input\textbraceleft{}x\textbraceright{}})"
     assert symbol_latex("AP(café)") == r"\mathrm{AP}(\text{caf\'e})"
-    assert symbol_latex("AP(ß)") == r"\mathrm{AP}(\text{\texttt{<U+00DF>}})"  # a single letter outside ASCII too
+    assert symbol_latex("AP(ß)") == r"\mathrm{AP}(\text{\ss{}})"  # a letter outside ASCII, printed as written
     assert symbol_latex("AP(a\x1bb)") == r"\mathrm{AP}(\text{a\texttt{<U+001B>}b})"
     assert symbol_latex("AP(x^)") == r"\mathrm{AP}(\text{x\^{}})"  # a lone caret: pdflatex's 'Missing { inserted'
     assert symbol_latex("AP(a^b^c)") == r"\mathrm{AP}(\text{a\^{}b\^{}c})"  # TeX's 'Double superscript'
