@@ -11,6 +11,7 @@ per-judge marginals: P(E) = (9/20)(10/20) + (11/20)(10/20) = 1/2, kappa = (17/20
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import math
 import tomllib
 from fractions import Fraction as F
@@ -214,7 +215,11 @@ def test_a_question_drawn_per_student_is_noted_when_it_decided_an_answer(tmp_pat
     assert f"{right:.4f}" == "0.7860" and f"{107 / 137:.4f}" == "0.7810"
     answers = tmp_path / "answers.csv"
     answers.write_text("student,exercise,question,answer\ns001,2,a,0.7810\ns002,2,a,0.5\n", encoding="utf-8")
-    report = grade("exercises/homework-variants.toml", answers, "2026")
+    # the shipped set refuses such draws (degenerate.py); a set that keeps them (allow_degenerate) issues this one
+    keeping = tmp_path / "homework-variants.toml"
+    keeping.write_text(Path("exercises/homework-variants.toml").read_text(encoding="utf-8").replace(
+        "[[exercise.question]]\n", "[[exercise.question]]\nallow_degenerate = true\n"), encoding="utf-8")
+    report = grade(keeping, answers, "2026")
     [part] = [q.parts[0] for q in report.students[0].questions if (q.exercise, q.question) == ("2", "a")]
     assert (part.status, part.mistake, part.reading) == ("wrong", "discount-reciprocal-rank", "nearer-mistake")
     [note] = [n for n in report.notes if n.startswith("exercise 2, question a:")]
