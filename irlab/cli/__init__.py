@@ -24,19 +24,24 @@ from .options import Parser, check_argv
 COMMANDS = ("metrics", "explain", "solve", "sheet", "grade", "quiz", "eval", "compare", "conventions", "pool", "check_eval")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=()) -> argparse.ArgumentParser:
+    """The ``irlab`` parser; when ``argv`` starts with a command's name, that command's only (see below)."""
     parser = Parser(prog="irlab", description="Exact, step-by-step explained IR evaluation metrics.")
     parser.add_argument("--version", action="version", version=f"irlab {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
-    for name in COMMANDS:
+    # `irlab eval ...` loads eval's module alone: all eleven load explanations, exercise sets and LMS writers, about a
+    # second of start-up that a small run's evaluation does not take; anything else (--help, a typo) sees every command
+    named = argv[0].replace("-", "_") if argv and argv[0] == argv[0].replace("_", "-") else None
+    for name in (named,) if named in COMMANDS else COMMANDS:
         import_module(f"{__name__}.{name}").add_parser(commands)
     return parser
 
 
 def _run(argv) -> int:
     """Parse ``argv`` and run the command it names (its module's ``run``); bad input raises an IrlabError."""
-    args = build_parser().parse_args(check_argv(argv))
+    argv = check_argv(argv)
+    args = build_parser(argv).parse_args(argv)
     return args.handler(args)
 
 
