@@ -195,6 +195,13 @@ def _several_systems(scores, names, measure, tests, choice, alpha, correction, s
                      "correction": correction_choice.key, "tests": meta})
 
 
+def _is_diversity(measure) -> bool:
+    from .measure_names import is_measure_name, parse
+    from .trec.diversity_names import NDEVAL_NAMES  # deferred: irlab.trec loads numpy
+
+    return isinstance(measure, str) and is_measure_name(measure) and parse(measure).measure in NDEVAL_NAMES
+
+
 def compare_files(qrels, runs, measure: str = "map", *, tests=TEST_NAMES, alternative=None, alpha="0.05",
                   correction=None, samples=None, seed=0, decimals: int | None = 4, complete: bool = False,
                   figures: bool = False) -> Document:
@@ -207,12 +214,14 @@ def compare_files(qrels, runs, measure: str = "map", *, tests=TEST_NAMES, altern
     if len(runs) < 2:
         raise ParameterError("irlab compare needs at least two runs")
     tests = list(TEST_NAMES) if "all" in tests else list(tests)
-    judged = read_qrels(qrels)
+    # a diversity measure (alpha_nDCG@20) reads its own qrels, topic subtopic docno judgment, from the path
+    judged = qrels if _is_diversity(measure) else read_qrels(qrels)
     read = [read_run(path) for path in runs]
     labels = _names([run.runid for run in read])
     scores, sources = {}, []
     for label, path, run in zip(labels, runs, read):
-        scores[label] = topic_scores(judged, run, measure, decimals=decimals, complete=complete)
+        scores[label] = topic_scores(judged, path if judged is qrels else run, measure, decimals=decimals,
+                                     complete=complete)
         sources.append((label, str(path), run.runid))
     missing = {label: set(scores[labels[0]]) ^ set(s) for label, s in scores.items()}
     if any(missing.values()):

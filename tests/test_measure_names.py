@@ -221,8 +221,8 @@ def test_eval_prints_each_name_as_written_beside_trec_eval_names(files, capsys):
 
 @pytest.mark.parametrize("name, message", [
     ("ndcg@5", "did you mean ndcg_cut.5? Or, as ir_measures names it: nDCG@5?"),
-    ("INST(T=3)", "C/W/L user model"),
-    ("alpha_nDCG@20", "irlab eval --diversity"),
+    ("BPM(max_rel=2)@5", "of cwl-eval's user models it computes INST, INSQ and SDCG@k"),
+    ("alpha_nDCG@20", "needs diversity qrels"),
     ("P", None),   # trec_eval's P, as before
 ])
 def test_eval_refuses_what_it_cannot_compute_naming_why(files, capsys, name, message):
@@ -272,3 +272,119 @@ def test_iprec_is_trec_eval_10s_where_pytrec_eval_runs_trec_eval_9(tmp_path):
     assert all(v["IPrec@0.3"] == v["iprec_at_recall_0.30"] for v in ours.per_topic.values())
     theirs = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.IPrec @ 0.3], qrels, run)}
     assert ours.per_topic["31"]["IPrec@0.3"] == 0.75 and theirs["31"] == pytest.approx(5 / 7)
+
+
+# ---- C/W/L user models and diversity measures: cwl-eval and pyndeval through ir_measures are the oracles --------
+
+# max_rel given (ir_measures requires it); without it irlab takes the topic's top grade (below)
+CWL_ORACLE = ["INST(max_rel=4)", "INST(T=3.0,max_rel=4)", "INSQ(max_rel=4)", "INSQ(T=2.0,min_rel=1,max_rel=3)",
+              "SDCG(max_rel=4)@10", "SDCG(max_rel=4)@3", "SDCG(min_rel=1,max_rel=4)@20", "INST(T=2.5,max_rel=2)"]
+
+
+def _per_topic(measures, qrels, run):
+    return {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_cwl_values_equal_ir_measures_on_generated_collections(seed, tmp_path):
+    for offset in range(4):
+        rng = random.Random(seed + offset)
+        qrels, run = _collection(rng, offset % 2 == 0)
+        ours = _irlab(qrels, run, CWL_ORACLE + ["INST(T=3)", "SDCG@4"], tmp_path)
+        ordered = _trec_eval_order(run)   # cwl-eval keeps a tie group in the run's order
+        theirs = _per_topic([ir_measures.parse_measure(n) for n in CWL_ORACLE], qrels, ordered)
+        for name in CWL_ORACLE:
+            key = str(ir_measures.parse_measure(name))
+            assert {t for t, m in theirs if m == key} == set(qrels)
+            for topic in qrels:
+                assert abs(ours.per_topic[topic][name] - theirs[topic, key]) <= 1e-12, (seed + offset, name, topic)
+            mean = sum(theirs[t, key] for t in qrels) / len(qrels)
+            assert abs(ours.summary[name] - mean) <= 1e-12
+        for topic, judged in qrels.items():   # no max_rel: the topic's top grade
+            top = max(judged.values())
+            for name, theirs_name in (("INST(T=3)", f"INST(T=3.0,max_rel={top})"), ("SDCG@4", f"SDCG(max_rel={top})@4")):
+                if top <= 0:
+                    assert ours.per_topic[topic][name] == 0
+                    continue
+                (value,) = _per_topic([ir_measures.parse_measure(theirs_name)], {topic: judged},
+                                      {topic: ordered.get(topic, {})} if topic in ordered else {}).values() or [0.0]
+                assert abs(ours.per_topic[topic][name] - value) <= 1e-12, (seed + offset, name, topic)
+
+
+def test_cwl_values_of_a_topic_are_those_irlab_explain_works_out(tmp_path, capsys):
+    qrels = {"1": {"a": 2, "b": 1, "c": 0, "e": 3}, "2": {"x": 1, "y": 0}}
+    run = {"1": {"a": 4.0, "c": 3.0, "z": 2.0, "e": 1.0}, "2": {"y": 2.0, "x": 1.0}}
+    names = ["INST(T=3)", "INSQ", "SDCG@3", "INST"]
+    ours = _irlab(qrels, run, names, tmp_path)
+    import json
+
+    for name in names:
+        for topic in qrels:
+            assert main(["explain", name, "--qrels", str(tmp_path / "qrels"), "--run", str(tmp_path / "run"),
+                         "--topic", topic, "--format", "json"]) == 0
+            got = json.loads(capsys.readouterr().out)
+            assert ours.per_topic[topic][name] == pytest.approx(float(got["decimal"]), abs=1e-12), (name, topic)
+    # SDCG@3 of topic 1 by hand: gains 2/3, 0, 0 over Σ_{i<=3} 1/log2(i+1)
+    assert ours.per_topic["1"]["SDCG@3"] == pytest.approx((2 / 3) / (1 + 1 / math.log2(3) + 0.5), abs=1e-15)
+
+
+DIVERSITY_ORACLE = ["alpha_nDCG@20", "alpha_nDCG@5", "alpha_nDCG(alpha=0.3)@10", "alpha_DCG@10", "ERR_IA@20",
+                    "ERR_IA@5", "nERR_IA@10", "P_IA@10", "P_IA(rel=2)@5", "StRecall@10", "NRBP", "nNRBP",
+                    "NRBP(alpha=0.3,beta=0.8)", "AP_IA", "AP_IA(rel=2)", "alpha_nDCG(rel=2)@20"]
+
+
+def _diversity_collection(rng):
+    """Topics of 1 to 4 subtopics judged 0-2 (a document judged for several), documents retrieved unjudged, a
+    qrels topic missing from the run, a run topic without judgments."""
+    qrels, run = [], {}
+    for i, topic in enumerate(map(str, rng.sample(range(1, 40), rng.randint(2, 5)))):
+        docs = [f"d{i}" for i in range(rng.randint(3, 30))]
+        for subtopic in range(1, rng.randint(2 if i else 3, 5)):
+            for doc in rng.sample(docs, rng.randint(1, len(docs))):
+                qrels.append(ir_measures.Qrel(topic, doc, rng.choice([0, 0, 1, 1, 2]), str(subtopic)))
+        if rng.random() < 0.85:
+            ranked = rng.sample(docs + ["u1", "u2"], rng.randint(1, len(docs)))
+            run[topic] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}   # distinct scores
+    run["99"] = {"d0": 1.0}
+    return qrels, run
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_diversity_values_equal_ir_measures_on_generated_collections(seed, tmp_path):
+    qrels, run = _diversity_collection(random.Random(seed))
+    qp, rp = tmp_path / "qrels", tmp_path / "run"
+    qp.write_text("".join(f"{q.query_id} {q.iteration} {q.doc_id} {q.relevance}\n" for q in qrels))
+    rp.write_text("".join(f"{t} Q0 {d} 0 {s!r} r\n" for t, v in run.items() for d, s in v.items()))
+    ours = evaluate(str(qp), str(rp), DIVERSITY_ORACLE, complete=True)
+    judged = {q.query_id for q in qrels}
+    for name in DIVERSITY_ORACLE:
+        measure = ir_measures.parse_measure(name)
+        theirs = _per_topic([measure], qrels, run)
+        assert {t for t, _ in theirs} == judged
+        for topic in judged:
+            mine, expected = ours.per_topic[topic][name], theirs[topic, str(measure)]
+            assert mine == pytest.approx(expected, abs=1e-12) or (math.isnan(mine) and math.isnan(expected)), \
+                (seed, name, topic, mine, expected)
+        aggregate = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+        assert ours.summary[name] == pytest.approx(aggregate, abs=1e-12, nan_ok=True), (seed, name)
+
+
+def test_diversity_names_in_eval_and_compare_need_diversity_qrels(files, tmp_path, capsys):
+    qrels, run, run2 = files
+    assert main(["eval", "-m", "alpha_nDCG@20", qrels, run]) == 2
+    err = capsys.readouterr().err
+    assert "needs diversity qrels (topic subtopic docno judgment" in err and f"no topic of {qrels}" in err
+    diverse = tmp_path / "diversity"
+    diverse.write_text("401 1 a 1\n401 2 a 1\n401 2 b 1\n401 3 x 1\n402 1 d 1\n402 2 z 2\n")
+    assert main(["eval", "-q", "-m", "alpha_nDCG@20", "-m", "ERR_IA@20", str(diverse), run]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert [m.strip() for m, t, _ in lines if t == "all"] == ["alpha_nDCG@20", "ERR_IA@20"]
+    # 401 ranked a, c, b, x (tie c/b by docno descending), 3 subtopics, alpha 0.5: a is new to s1 and s2 (gain 2
+    # at rank 1), b new to none (s2 seen once: 0.5 at rank 3), x new to s3 (1 at rank 4); ndeval divides by the
+    # "ideal ideal" list, every document new to every subtopic: 3 * 0.5^(i-1) at rank i
+    err_ia = (2 + 0.5 / 3 + 1 / 4) / sum(3 * 0.5 ** (i - 1) / i for i in range(1, 21))
+    assert [v for m, t, v in lines if m.strip() == "ERR_IA@20" and t == "401"] == ["%6.4f" % err_ia]
+    assert main(["eval", "-m", "alpha_nDCG@20", "-m", "map", str(diverse), run]) == 2
+    assert "ask for them in a separate call" in capsys.readouterr().err
+    assert main(["compare", "-m", "alpha_nDCG@20", "--test", "sign", str(diverse), run, run2]) == 0
+    assert "on alpha_nDCG@20" in capsys.readouterr().out

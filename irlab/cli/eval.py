@@ -165,6 +165,7 @@ def run(args) -> int:
     # deferred: irlab.trec loads numpy, which no other command needs
     from ..trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
     from ..trec.measures import compute_all, parse_measures
+    from ..trec.diversity_names import is_diversity
     from ..trec.named import batch_plan, evaluate_specs, split_specs
 
     check_paths(args, INPUTS)
@@ -178,6 +179,8 @@ def run(args) -> int:
     notes = []
     specs = args.measures or ["official"]
     trec_specs, named = split_specs(specs)   # ir_measures names (nDCG@10, AP(rel=2)) beside trec_eval's
+    if any(map(is_diversity, named)):   # alpha_nDCG@20, ERR_IA@20 ...: read from diversity qrels, by ndeval
+        return _run_diversity_names(args, specs, evaluate_specs)
     plan = parse_measures(trec_specs, notes=notes) if not named else None
     if named:
         batch_plan(named, args.relevance_level)   # a name irlab does not compute is refused before reading files
@@ -204,6 +207,21 @@ def run(args) -> int:
 
         write_printables(run_report(result, args.qrels, args.run), args.pdf, getattr(args, "html", None))
         return 0
+    _write_result(result, args)
+    return 0
+
+
+def _run_diversity_names(args, specs, evaluate_specs) -> int:
+    """``irlab eval -m alpha_nDCG@20``: ir_measures' diversity names, on diversity qrels (irlab.trec.diversity_names)."""
+    for option, given in (("--pdf", getattr(args, "pdf", None)), ("--html", getattr(args, "html", None))):
+        if given:
+            raise ParameterError(f"{option} has no meaning with diversity measures (ndeval's)")
+    notes = []
+    result = evaluate_specs(args.qrels, args.run, specs, relevance_level=args.relevance_level, depth=args.depth,
+                            complete=args.complete, judged_only=getattr(args, "judged_only", False),
+                            num_docs_in_coll=getattr(args, "num_docs_in_coll", 0), notes=notes)
+    for note in notes:
+        print(f"irlab: note: {note}", file=sys.stderr)
     _write_result(result, args)
     return 0
 

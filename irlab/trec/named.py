@@ -24,7 +24,9 @@ import numpy as np
 
 from irlab.errors import ParameterError
 from irlab.measure_names import MeasureName, is_measure_name, parse, suggestion
+from irlab.trec import cwl
 from irlab.trec.context import EvalResult, safe_div
+from irlab.trec.diversity_names import NDEVAL_NAMES, check_diversity_names, evaluate_diversity_names, is_diversity
 from irlab.trec.evaluate import evaluate_trec_eval_names, prepare, read_inputs
 from irlab.trec.measures import (MEASURES, NICKNAMES, UNSUPPORTED, GainTable, Measure, MeasurePlan, RequestedMeasure,
                                  compute_all, err_sums, parse_measures, rank_discounts)
@@ -34,9 +36,7 @@ __all__ = ["split_specs", "batch_plan", "evaluate_named", "evaluate_specs", "DIV
 _WHOLE = 1 << 40   # a cut-off below every ranking: the whole ranking
 GDEVAL_MAX_GRADE = 4   # gdeval.pl's $MAX_JUDGMENT: ERR's Pr(g) = (2^g - 1) / 2^4
 
-# ir_measures' diversity measures and ndeval's names for them (irlab eval --diversity)
-DIVERSITY_FAMILIES = {"alpha_nDCG": "alpha-nDCG", "alpha_DCG": "alpha-DCG", "ERR_IA": "ERR-IA", "nERR_IA": "nERR-IA",
-                      "P_IA": "P-IA", "StRecall": "strec", "NRBP": "NRBP", "nNRBP": "nNRBP", "AP_IA": "MAP-IA"}
+DIVERSITY_FAMILIES = NDEVAL_NAMES   # ir_measures' diversity measures and ndeval's names for them
 _CWL = ("INST", "INSQ", "SDCG", "BPM", "NERR8", "NERR9", "NERR10", "NERR11")
 
 
@@ -92,6 +92,14 @@ def evaluate_specs(qrels, run, specs, *, relevance_level=1, depth=None, complete
     ``relevance_level``), as a column named as written. ``qrels``/``run`` as :func:`irlab.trec.evaluate.prepare`
     takes them (``joined``: what read_inputs returned for them)."""
     trec, named = split_specs(specs)
+    diverse = [name for name in named if is_diversity(name)]
+    if diverse:   # read from diversity qrels, by irlab's ndeval
+        check_diversity_names(diverse, trec + [name.text for name in named if not is_diversity(name)])
+        if judged_only or num_docs_in_coll:
+            raise ParameterError(f"{diverse[0].text} is a diversity measure (ndeval's): -J and -N have no meaning "
+                                 "for it")
+        return evaluate_diversity_names(diverse, qrels, run, relevance_level=relevance_level, depth=depth,
+                                        complete=complete, notes=notes)
     plan = parse_measures(trec, notes=notes) if trec else None
     if named:
         batch_plan(named, relevance_level)   # a name irlab does not compute is refused before any file is read
@@ -167,6 +175,22 @@ _ERR = _own("ERR", _err_gdeval)
 _RBP = _own("RBP", _rbp_binary)
 _NDCG_GAINS = _own("nDCG(gains)", _ndcg_gains_cut)
 _NUM_Q = _own("NumQ", _num_q, summary="sum", integer=True)
+_CWL_MEASURES = {"INST": _own("INST", cwl.inst), "INSQ": _own("INSQ", cwl.insq), "SDCG": _own("SDCG", cwl.sdcg)}
+
+
+def _cwl_params(name):
+    """(T or k, min_rel, max_rel) of a C/W/L name; max_rel None: the topic's top grade (irlab explain's g_max)."""
+    low, high = name.param("min_rel"), name.param("max_rel")
+    if low < 0 or (high is not None and high <= low):
+        raise ParameterError(f"measure {name.text!r}: the grades scale to gains in [0, 1] as (g - min_rel) / "
+                             f"(max_rel - min_rel), so 0 <= min_rel < max_rel (got min_rel={low}, max_rel={high})")
+    if name.measure == "SDCG":
+        return name.param("cutoff"), low, high
+    target = name.param("T")
+    if not 0 < target < 1e6:
+        raise ParameterError(f"measure {name.text!r}: the target T is the gain the user wants, a number above 0 "
+                             f"(and below a million), got {target}")
+    return target, low, high
 
 
 # ---- a name -> (measure, parameters, relevance level, judged only) --------------------------------------------
@@ -232,11 +256,13 @@ def batch_item(name: MeasureName, level: int):
                                  f"(binary gains, as cwl-eval): RBP(p={p!r},rel=1)@{k}")
         return (MEASURES["rbp"], (("p", float(p)),)), level, False
     if m in DIVERSITY_FAMILIES:
-        raise ParameterError(f"{name.text} is a diversity measure: it needs diversity qrels (topic subtopic docno "
-                             "judgment); irlab eval --diversity computes it")
+        raise ParameterError(f"{name.text} is a diversity measure: it is computed on its own, from diversity qrels "
+                             "(topic subtopic docno judgment)")
+    if m in _CWL_MEASURES:
+        return (_CWL_MEASURES[m], _cwl_params(name)), level, False
     if m in _CWL:
-        raise ParameterError(f"{name.text} is a C/W/L user model (cwl-eval) that irlab computes exactly for one "
-                             f"topic, not for a whole run: irlab explain {m.lower()} --qrels Q --run R --topic T")
+        raise ParameterError(f"irlab does not compute {name.text}: of cwl-eval's user models it computes INST, INSQ "
+                             "and SDCG@k (and P@k, RR, AP, RBP as trec_eval's)")
     raise ParameterError(f"irlab does not compute {name.text} ({m}: it needs other input than a run and its qrels)")
 
 
