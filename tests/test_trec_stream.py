@@ -83,6 +83,19 @@ def test_a_run_not_grouped_by_topic_is_read_whole(tmp_path, monkeypatch):
     assert result["1"]["num_ret"] == 2 and result["1"]["map"] == 1.0
 
 
+def test_a_progress_bar_does_not_stop_the_streaming(tmp_path, monkeypatch):
+    """With progress reported (irlab eval on a terminal) the run is streamed all the same; the fractions rise to 1,
+    the qrels' share (by bytes on disk) first."""
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 16)
+    (tmp_path / "qrels").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 2 r\n1 Q0 c 2 1 r\n2 Q0 b 1 2 r\n2 Q0 a 2 1 r\n")   # 52 bytes
+    seen = []
+    qrels, ranked, joined = evaluate_module.read_inputs(tmp_path / "qrels", tmp_path / "run", progress=seen.append)
+    assert isinstance(ranked, RankedRun) and joined is None
+    assert seen == sorted(seen) and seen[-1] == 1.0 and 16 / 68 in seen   # 16 qrels bytes of 68
+    assert ranked.nret.tolist() == [2, 2] and ranked.pos.tolist() == [0, 0]
+
+
 @pytest.mark.parametrize("run, line", [("1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 a 3 1 r\n", 3),   # a repeated docno
                                         ("1 Q0 a 1 2 r\n1 Q0 b 2 x r\n", 2),                  # a score that is no number
                                         ("1 Q0 a 1 2 r\n# a comment\n1 Q0 b 2 1 r\n1 Q0 b 3 1 r\n", 4)])

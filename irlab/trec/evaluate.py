@@ -88,25 +88,27 @@ def _check_and_join(qrels, run):
 def read_inputs(qrels, run, progress=None, stream=True):
     """Read the qrels and the run (paths, or already read) for :func:`prepare`: ``(Qrels, Run, joined)``.
 
-    A run file grouped by topic is streamed (``stream``, without ``progress``): the run comes back as a
+    A run file grouped by topic is streamed (``stream``): the run comes back as a
     :class:`~irlab.trec.stream.RankedRun`, its judged retrieved documents only, and ``joined`` is None.
 
     A run read here is checked for repeated docnos while its keys are hashed for the join (one pass);
     ``joined`` holds the candidate pairs that pass found, or None when the run came already read (and checked).
     ``progress(fraction)`` is called while the files are read (the qrels and the run then one after the other)."""
     deferred = not isinstance(run, Run)
-    if progress is None and stream and deferred and not isinstance(run, RankedRun):
-        qrels = read_qrels(qrels)
-        ranked = read_ranked(qrels, run)   # a run grouped by topic, reduced while it is read (irlab.trec.stream)
-        if ranked is not None:
-            return qrels, ranked, None
     if isinstance(run, RankedRun):
         return read_qrels(qrels), run, None
+    if progress is not None:
+        sizes = [file_size(path) for path in (qrels, run)]
+        share = sizes[0] / max(sum(sizes), 1)
+    if stream and deferred:
+        qrels = read_qrels(qrels, progress=None if progress is None else lambda f: progress(share * f))
+        # a run grouped by topic, reduced while it is read (irlab.trec.stream); a run that is not starts again
+        ranked = read_ranked(qrels, run, None if progress is None else lambda f: progress(share + (1 - share) * f))
+        if ranked is not None:
+            return qrels, ranked, None
     if progress is None:
         qrels, run = read_both(qrels, run, check_run_duplicates=not deferred)
     else:
-        sizes = [file_size(path) for path in (qrels, run)]
-        share = sizes[0] / max(sum(sizes), 1)
         if not isinstance(qrels, Qrels):
             qrels = read_qrels(qrels, progress=lambda f: progress(share * f))
         run = run if not deferred else read_run(run, check_duplicates=False,

@@ -54,9 +54,10 @@ class _NotStreamable(Exception):
     """The run cannot be streamed: the whole-file reader decides (and reports any error)."""
 
 
-def read_ranked(qrels, path) -> RankedRun | None:
+def read_ranked(qrels, path, progress=None) -> RankedRun | None:
     """``path`` (a run file, plain or gzip) reduced against ``qrels`` (a read :class:`Qrels`), or None when it is
-    not a plain run grouped by topic (the caller then reads it whole)."""
+    not a plain run grouped by topic (the caller then reads it whole).  ``progress(fraction)`` is called after each
+    chunk with the share of the file's bytes (on disk) read so far."""
 
     path = os.fspath(path)
     qrels_topic = {name: i for i, name in enumerate(qrels.topics.tolist())}
@@ -65,6 +66,8 @@ def read_ranked(qrels, path) -> RankedRun | None:
     reducer = _Reducer(qrels, qrels_topic, KeySlots(keys[order]), order)
     try:
         with open_maybe_gzip(path) as f:
+            raw = getattr(f, "fileobj", f)   # a gzip file's compressed bytes: the share of the file on disk
+            disk_size = os.fstat(raw.fileno()).st_size if progress is not None else 0
             carry, last = None, None
             for data, parsed in parsed_chunks(ColumnSpec("run"), file_chunks(f)):
                 if parsed is None:
@@ -78,6 +81,8 @@ def read_ranked(qrels, path) -> RankedRun | None:
                 if cut:
                     reducer.add(q[:cut], d[:cut], v[:cut], starts[:-1])
                 carry = q[cut:], d[cut:], v[cut:]
+                if disk_size:
+                    progress(min(raw.tell() / disk_size, 1.0))
             if carry is None:
                 return None
             reducer.add(*carry, np.zeros(1, dtype=np.int64))
