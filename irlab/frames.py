@@ -22,7 +22,8 @@ import numpy as np
 from .conventions import ALL
 from .errors import InputTypeError
 from .limits import MAX_ID_BYTES
-from .trec.named import evaluate_specs
+from .trec.diversity_names import is_diversity
+from .trec.named import evaluate_specs, split_specs
 from .trec.readers import Qrels, Run
 
 __all__ = ["Metric", "Evaluation", "evaluate", "explain", "to_run", "to_qrels"]
@@ -43,17 +44,20 @@ def _convention(obj) -> str:
 
 
 def _triples(obj, what, columns, fields):
-    """(topics, docnos, values) as lists from a frame, a dict of dicts, records or an object with to_dict()."""
+    """The columns (topics, docnos, values[, subtopics]) from a frame (numpy arrays), a dict of dicts, records or
+    an object with to_dict() (lists)."""
     if hasattr(obj, "columns") and hasattr(obj, "__getitem__"):   # a pandas DataFrame
         names = list(obj.columns)
         for cols in columns:
             if all(c in names for c in cols):
-                return tuple(obj[c].tolist() for c in cols)
+                return tuple(obj[c].to_numpy() for c in cols)
         wanted = " or ".join(f"({', '.join(c)})" for c in columns)
         raise InputTypeError(f"the {what} frame needs the columns {wanted}; it has {', '.join(map(str, names))}")
-    if hasattr(obj, "to_dict") and not isinstance(obj, dict):   # ranx's Run and Qrels
-        obj = obj.to_dict()
+    obj = _ranx_dict(obj)
     if isinstance(obj, dict):
+        if len(fields) > 3:
+            raise InputTypeError(f"a dict of dicts holds no subtopics: give the {what} as a frame or records with "
+                                 f"the fields {', '.join(fields)}, or as a file path")
         topics, docnos, values = [], [], []
         for topic, docs in obj.items():
             if not isinstance(docs, dict):
@@ -67,16 +71,32 @@ def _triples(obj, what, columns, fields):
     if isinstance(obj, (str, bytes)) or not hasattr(obj, "__iter__"):
         raise InputTypeError(f"the {what} is a DataFrame, a dict of dicts, records with {', '.join(fields)} or a "
                              f"file path (irlab.trec.evaluate), got {type(obj).__name__}")
-    topics, docnos, values = [], [], []
+    out = tuple([] for _ in fields)
     for record in obj:
         try:
-            topics.append(getattr(record, fields[0]))
-            docnos.append(getattr(record, fields[1]))
-            values.append(getattr(record, fields[2]))
+            for column, field in zip(out, fields):
+                column.append(getattr(record, field))
         except AttributeError:
             raise InputTypeError(f"each {what} record needs the fields {', '.join(fields)} (ir_measures' "
                                  f"{'ScoredDoc' if what == 'run' else 'Qrel'}), got {record!r:.80}") from None
-    return topics, docnos, values
+    return out
+
+
+def _ranx_dict(obj):
+    """A ranx Run or Qrels (or anything with ``to_dict()``) as its dict of dicts; other objects as they are.
+
+    ranx (AmenRa/ranx) keeps a Run's scores and a Qrels' judgments in numba typed dicts, ``run.run`` and
+    ``qrels.qrels``, and ``to_dict()`` returns them as plain ``{qid: {docno: value}}``; irlab takes the objects by
+    these attributes, without importing ranx."""
+    if isinstance(obj, dict) or hasattr(obj, "columns"):
+        return obj
+    if callable(getattr(obj, "to_dict", None)):
+        return obj.to_dict()
+    for attribute in ("run", "qrels"):
+        inner = getattr(obj, attribute, None)
+        if inner is not None and hasattr(inner, "items"):
+            return {topic: dict(docs.items()) for topic, docs in inner.items()}
+    return obj
 
 
 def _ids(values, what):
@@ -119,7 +139,7 @@ def to_run(run, runid="run"):
     if isinstance(run, Run):
         return run
     topics, docnos, scores = _triples(run, "run", _RUN_COLUMNS, _RUN_FIELDS)
-    if not topics:
+    if not len(topics):
         raise InputTypeError("the run has no rows")
     try:
         score = np.array(scores, dtype=np.float64)
@@ -131,7 +151,9 @@ def to_run(run, runid="run"):
     names, idx = _indexed(_ids(topics, "topic id"))
     docno = _ids(docnos, "docno")
     _no_duplicates(idx, docno, names, "run")
-    return Run("the run", runid, names, idx, docno, score)
+    name = getattr(run, "name", None)   # ranx's Run(run, name="bm25")
+    return Run("the run", name if isinstance(name, str) and name and runid == "run" else runid, names, idx, docno,
+               score)
 
 
 def to_qrels(qrels):
@@ -140,7 +162,7 @@ def to_qrels(qrels):
     if isinstance(qrels, Qrels):
         return qrels
     topics, docnos, labels = _triples(qrels, "qrels", _QRELS_COLUMNS, _QRELS_FIELDS)
-    if not topics:
+    if not len(topics):
         raise InputTypeError("the qrels have no rows")
     grades = []
     for label in labels:
@@ -189,6 +211,46 @@ class Evaluation:
                                          for m, v in self.aggregate.items()) + ")"
 
 
+def _diversity_run(run):
+    """A Run in trec_eval's order (score descending, docno descending) as irlab's ndeval reads it."""
+    from .trec.diversity import DiversityRun
+
+    names, docno_rank = np.unique(run.docno, return_inverse=True)
+    order = np.lexsort((-docno_rank, -run.score, run.topic_idx))
+    topics = {}
+    for t, start, stop in _spans(run.topic_idx[order]):
+        topics[bytes(run.topics[t])] = tuple(run.docno[order[start:stop]].tolist())
+    return DiversityRun(run.path, run.runid, topics, traditional=True)
+
+
+def _spans(sorted_idx):
+    """(value, start, stop) of each run of equal values in ``sorted_idx``."""
+    cuts = np.flatnonzero(np.diff(sorted_idx)) + 1
+    starts = np.concatenate(([0], cuts))
+    stops = np.concatenate((cuts, [len(sorted_idx)]))
+    return zip(sorted_idx[starts].tolist(), starts.tolist(), stops.tolist())
+
+
+def _diversity_qrels_file(qrels, folder):
+    """Diversity qrels (topic, subtopic, docno, judgment) written as a TREC diversity qrels file in ``folder``:
+    a frame or records with ir_measures' ``iteration`` (the subtopic), or a path as it is."""
+    import os
+
+    if isinstance(qrels, (str, os.PathLike)):
+        return qrels
+    columns = tuple(c + ("iteration",) for c in _QRELS_COLUMNS)
+    topics, docnos, labels, subtopics = _triples(qrels, "diversity qrels", columns, _QRELS_FIELDS + ("iteration",))
+    if not len(topics):
+        raise InputTypeError("the qrels have no rows")
+    path = os.path.join(folder, "qrels")
+    with open(path, "wb") as out:
+        for row in zip(_ids(topics, "topic id"), _ids(subtopics, "subtopic id"), _ids(docnos, "docno"), labels):
+            if isinstance(row[3], bool) or not isinstance(row[3], (int, np.integer)) or row[3] < 0:
+                raise InputTypeError(f"a diversity judgment is a whole number >= 0, got {row[3]!r:.40}")
+            out.write(b"%s %s %s %d\n" % row)
+    return path
+
+
 def evaluate(run, qrels, measures=("AP", "nDCG@10"), *, complete=True, relevance_level=1, depth=None,
              judged_only=False) -> Evaluation:
     """``measures`` (ir_measures names such as nDCG@10 and AP(rel=2), or trec_eval's such as map and P.10) of
@@ -200,8 +262,16 @@ def evaluate(run, qrels, measures=("AP", "nDCG@10"), *, complete=True, relevance
     measures = list(measures)
     if not measures:
         raise InputTypeError("evaluate needs at least one measure, e.g. ['nDCG@10', 'AP']")
-    result = evaluate_specs(to_qrels(qrels), to_run(run), measures, relevance_level=relevance_level, depth=depth,
-                            complete=complete, judged_only=judged_only)
+    if any(map(is_diversity, split_specs(measures)[1])):   # alpha_nDCG@20 ...: qrels with subtopics, by ndeval
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="irlab-") as folder:
+            result = evaluate_specs(_diversity_qrels_file(qrels, folder), _diversity_run(to_run(run)), measures,
+                                    relevance_level=relevance_level, depth=depth, complete=complete,
+                                    judged_only=judged_only)
+    else:
+        result = evaluate_specs(to_qrels(qrels), to_run(run), measures, relevance_level=relevance_level,
+                                depth=depth, complete=complete, judged_only=judged_only)
     columns = [c for c in result.columns if c != "runid"]
     return Evaluation(result, columns, _convention(run))
 
