@@ -107,6 +107,34 @@ def test_word_parser_gives_strtods_doubles_or_declines(tokens, integer):
         assert got.view(np.uint64).tolist() == np.array([float(t) for t in tokens]).view(np.uint64).tolist()
 
 
+@st.composite
+def one_format_scores(draw):
+    """Scores as one printf format writes them ("%.2f"): the '.' as many bytes from the end in each, no sign; now
+    and then one token of another shape, which sends them all to the general word parser."""
+    k = draw(st.integers(0, 6))
+    whole = st.from_regex(rf"[0-9]{{0,{7 - k}}}", fullmatch=True)
+    tokens = draw(st.lists(st.tuples(whole, st.from_regex(rf"[0-9]{{{k}}}", fullmatch=True)).map(".".join).filter(
+        lambda t: len(t) >= 2), min_size=1, max_size=12))
+    if draw(st.integers(0, 3)) == 0:
+        tokens.insert(draw(st.integers(0, len(tokens))), draw(st.sampled_from(["-1.5", "7", "+.25", "1e3", "1.2.3"])))
+    return tokens
+
+
+@settings(max_examples=300, deadline=None)
+@given(tokens=one_format_scores())
+def test_one_format_scores_give_strtods_doubles(tokens):
+    """_fixed_point_words (the '.' at one place from the end in every token) gives the bits strtod gives, or
+    leaves the tokens to the general case, which gives them too or declines."""
+    data = "".join(f"7 Q0 d{i} 1 {t} r\n" for i, t in enumerate(tokens)).encode()
+    u = np.frombuffer(data, dtype=np.uint8)
+    starts = np.array([m.start(1) for m in re.finditer(rb" 1 (\S+) r\n", data)])
+    got = readers._parse_short_decimals(u, starts, np.array([len(t) for t in tokens]), False)
+    if all(re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)", t) for t in tokens):
+        assert got.view(np.uint64).tolist() == np.array([float(t) for t in tokens]).view(np.uint64).tolist()
+    else:
+        assert got is None
+
+
 def test_word_parser_examples():
     u = np.frombuffer(b"1 Q0 d 1 12.34 r\n1 Q0 e 1 -.5 r\n1 Q0 f 1 5. r\n1 Q0 g 1 -0 r\n1 Q0 h 1 99999999 r\n",
                       dtype=np.uint8)
