@@ -271,17 +271,17 @@ def test_a_missing_topic_counts_zero_in_pyterrier_as_the_convention_says(pt):
     assert got["413"]["AP"] == 0 and irlab.evaluate(runs[0], qrels, ["AP"], complete=False).per_topic.get("413") is None
 
 
-def test_the_readme_experiment_example_is_real_output():
-    """The README's ```pycon``` block of irlab.explain_experiment, run as a doctest (DPH - BM25 = 0.1, -0.05, 0.15, 0.2:
-    3 above, 1 below; t = 1.8516 by hand; p = scipy's ttest_rel)."""
+def test_the_site_experiment_example_is_real_output():
+    """The ```pycon``` block of irlab.explain_experiment in docs/site/stack.md, run as a doctest (DPH - BM25 = 0.1,
+    -0.05, 0.15, 0.2: 3 above, 1 below; t = 1.8516 by hand; p = scipy's ttest_rel)."""
     import doctest
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "site" / "stack.md").read_text(encoding="utf-8")
     blocks = [b for b in re.findall(r"```pycon\n(.*?)```", readme, re.S) if "irlab.explain_experiment(" in b]
     assert len(blocks) == 1
-    test = doctest.DocTestParser().get_doctest(blocks[0], {"pd": pd, "irlab": irlab}, "README", "README.md", 0)
+    test = doctest.DocTestParser().get_doctest(blocks[0], {"pd": pd, "irlab": irlab}, "stack", "docs/site/stack.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False) == (0, len(test.examples))

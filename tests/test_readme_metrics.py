@@ -1,22 +1,30 @@
-"""The README's metric list is `irlab metrics --format markdown`, so it cannot drift from the declarations."""
+"""The site's metric list (docs/site/metrics.md) is `irlab metrics --format markdown`, and its convention table
+(docs/site/conventions.md) is made from irlab.conventions.ALL, so neither can drift from the declarations."""
 
 from pathlib import Path
 
 from irlab.cli import main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+SITE = Path(__file__).resolve().parents[1] / "docs" / "site"
 
 
-def test_readme_metric_list_is_generated(capsys):
+def generated_block(page: Path) -> str:
+    """The text between a page's ``<!-- generated: … -->`` and ``<!-- end generated -->`` markers."""
+    text = page.read_text(encoding="utf-8")
+    start = text.index("\n", text.index("<!-- generated: ")) + 1
+    return text[start: text.index("<!-- end generated -->")].strip()
+
+
+def test_site_metric_list_is_generated(capsys):
     assert main(["metrics", "--format", "markdown"]) == 0
     generated = capsys.readouterr().out.strip()
-    text = README.read_text(encoding="utf-8")
-    listed = text[text.index("## Metrics\n\n") + len("## Metrics\n\n"): text.index("\n## Conventions")].strip()
-    assert listed == generated, "README's metric list is stale: paste `irlab metrics --format markdown` under ## Metrics"
+    assert generated.count("\n- **") >= 40  # one bullet per metric
+    assert generated_block(SITE / "metrics.md") == generated, \
+        "docs/site/metrics.md's list is stale: paste `irlab metrics --format markdown` between its markers"
 
 
 def convention_table() -> str:
-    """The README's table of conventions, one row per convention of irlab.conventions.ALL, default choice first."""
+    """The table of conventions, one row per convention of irlab.conventions.ALL, default choice first."""
     from irlab import conventions as conv
 
     def cell(text):
@@ -30,8 +38,6 @@ def convention_table() -> str:
     return "\n".join(rows)
 
 
-def test_readme_convention_table_is_generated():
-    text = README.read_text(encoding="utf-8")
-    start = text.index("| convention (CLI option) |")
-    listed = text[start: text.index("\n### Why do libraries disagree?")].strip()
-    assert listed == convention_table(), "README's convention table is stale: regenerate it from irlab.conventions.ALL"
+def test_site_convention_table_is_generated():
+    assert generated_block(SITE / "conventions.md") == convention_table(), \
+        "docs/site/conventions.md's table is stale: regenerate it from irlab.conventions.ALL (between its markers)"
