@@ -60,8 +60,21 @@ def test_site_has_every_part(site):
     for part in ("README.html", "docs/site/api.html", "docs/site/_generated/chapter8-book.html",
                  "exercises/README.html"):
         assert (site / part).is_file(), part
+    # the guide's pages (the reference moved from the README), each in the index and linked from the README's page
+    readme = (site / "README.html").read_text(encoding="utf-8")
+    for page in sorted((ROOT / "docs" / "site").glob("*.md")):
+        if page.stem != "index":
+            assert (site / "docs" / "site" / f"{page.stem}.html").is_file(), page.name
+            assert f'href="{page.stem}.html"' in index and f'href="docs/site/{page.stem}.html"' in readme, page.name
+    assert (site / "docs" / "architecture.html").is_file()
     api = (site / "docs" / "site" / "api.html").read_text(encoding="utf-8")
     assert 'id="irlab.average_precision"' in api and "Järvelin" in api
+    for name in ("irlab.evaluate", "irlab.explain", "irlab.explain_experiment", "irlab.check", "irlab.trec.evaluate",
+                 "irlab.homework.grade", "irlab.compare.comparison_document", "irlab.metrics.significance.t_test",
+                 "irlab.solvers.pooling.trec_pool", "irlab.plots.precision_recall_curve"):
+        assert f'id="{name}"' in api, name
+    # a docstring's |d_i| is an absolute value, shown as written (not a reStructuredText substitution)
+    assert "rank |d_i| (zeros dropped" in api
     solved = (site / "docs" / "site" / "_generated" / "chapter8-book.html").read_text(encoding="utf-8")
     # IIR Exercise 8.9, RRNNNNNNRNRNNNRNNNNR with R = 8: AP = (1 + 1 + 3/9 + 4/11 + 5/15 + 6/20) / 8 = 1099/2640
     assert r"\frac{1099}{2640}" in solved
