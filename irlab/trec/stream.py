@@ -61,9 +61,7 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
 
     path = os.fspath(path)
     qrels_topic = {name: i for i, name in enumerate(qrels.topics.tolist())}
-    keys = readers.pair_keys(qrels.topic_idx, qrels.docno)   # as duplicate_check hashes the run's rows
-    order = np.argsort(keys)
-    reducer = _Reducer(qrels, qrels_topic, KeySlots(keys[order]), order)
+    reducer = _Reducer(qrels, qrels_topic)
     try:
         with open_maybe_gzip(path) as f:
             raw = getattr(f, "fileobj", f)   # a gzip file's compressed bytes: the share of the file on disk
@@ -103,8 +101,11 @@ def _block_starts(q):
 class _Reducer:
     """Chunks of whole topics in, the judged retrieved documents' (topic, rank, qrels row) kept."""
 
-    def __init__(self, qrels, qrels_topic, slots, slot_rows):
-        self.qrels, self.qrels_topic, self.slots, self.slot_rows = qrels, qrels_topic, slots, slot_rows
+    def __init__(self, qrels, qrels_topic):
+        self.qrels, self.qrels_topic = qrels, qrels_topic
+        self.qkeys = readers.pair_keys(qrels.topic_idx, qrels.docno)   # as duplicate_check hashes the run's rows
+        # the qrels rows of topic code c: qfirst[c]:qfirst[c + 1] (read_qrels sorts them by topic)
+        self.qfirst = np.searchsorted(qrels.topic_idx, np.arange(len(qrels.topics) + 1))
         self.names, self.nret, self.seg, self.pos, self.qrow = [], [], [], [], []
         self.seen = set()
         self.unjudged = 0   # topics not in the qrels, numbered after the qrels' own for the duplicate check's keys
@@ -125,7 +126,7 @@ class _Reducer:
             codes.append(code)
         lens = np.diff(np.append(starts, n))
         topic = np.repeat(np.array(codes, dtype=np.int64), lens)
-        judged = self._judged_rows(topic, d)
+        judged = self._judged_rows(topic, d, codes)
         if judged is None:
             raise _NotStreamable   # a docno repeated in a topic: the whole-file reader names both lines
         rows, qrow = judged
@@ -138,10 +139,16 @@ class _Reducer:
         self.pos.append(pos)
         self.qrow.append(qrow)
 
-    def _judged_rows(self, topic, d):
-        """(run rows, qrels rows) of the judged documents, or None when a (topic, docno) repeats; one hashing of the
-        rows serves the duplicate check and the join."""
-        qrels, slots, slot_rows = self.qrels, self.slots, self.slot_rows
+    def _judged_rows(self, topic, d, codes):
+        """(run rows, qrels rows) of the judged documents of topics ``codes``, or None when a (topic, docno)
+        repeats; one hashing of the rows serves the duplicate check and the join, whose table holds the keys of
+        these topics' judgments only (small enough to stay in the processor's cache)."""
+        qrels, qfirst = self.qrels, self.qfirst
+        judged = np.array([c for c in codes if c < len(qfirst) - 1], dtype=np.int64)
+        lens = qfirst[judged + 1] - qfirst[judged]
+        rows = np.repeat(qfirst[judged] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+        order = np.argsort(self.qkeys[rows])
+        slots, slot_rows = KeySlots(self.qkeys[rows[order]]), rows[order]
 
         def join(first, keys):
             i, p = slots.find(keys)
