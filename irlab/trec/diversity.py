@@ -144,9 +144,10 @@ class _Lines:
         if self.data == 0:
             raise InputFileError(self.path, None, "no data lines (empty file?)")
 
-    def bulk(self, buf):
+    def bulk(self, buf, split=True):
         """(tokens, line numbers of the data lines, counts after the chunk) of a chunk whose lines are all plain;
-        None when one is not (then :meth:`one_by_one` reads it).  Nothing is counted until :meth:`commit`."""
+        None when one is not (then :meth:`one_by_one` reads it).  Nothing is counted until :meth:`commit`.  Without
+        ``split`` the tokens are None: only their places (``self.spans``) are wanted."""
         u = np.frombuffer(buf, dtype=np.uint8)
         ends = np.flatnonzero(u == 10)
         if buf[-1:] != b"\n":
@@ -174,7 +175,7 @@ class _Lines:
         id_tokens = np.add.outer(np.arange(0, len(begins), self.fields), self.ids)   # every line's id fields
         if len(begins) and int((last - begins)[id_tokens].max()) >= MAX_ID_BYTES:   # a length - 1
             return None
-        tokens = buf.split()
+        tokens = buf.split() if split else None
         linenos = self.lineno + 1 + np.flatnonzero(~blank)
         self.spans = u, begins, last - begins + 1   # where each token is, for the numbers read in bulk
         return tokens, linenos, (self.lineno + len(ends), self.skipped + n_blank, self.data + len(ends) - n_blank)
@@ -940,8 +941,19 @@ def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, tradit
     if depth is not None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ParameterError(f"the run depth (-M) must be a whole number >= 0, got {depth!r}")
-    qrels = read_diversity_qrels(qrels, relevance_level=relevance_level)
-    run = read_diversity_run(run, traditional=traditional)
+    level = _level(relevance_level)
+    fast = None
+    if not isinstance(qrels, DiversityQrels) and not isinstance(run, DiversityRun):
+        from irlab.trec.diversity_arrays import evaluate_in_arrays   # deferred: it imports this module
+
+        fast = evaluate_in_arrays(os.fspath(qrels), os.fspath(run), plan, alpha=alpha, beta=beta,
+                                  traditional=traditional, depth=depth, complete=complete, relevance_level=level)
+    if fast is not None:   # the same values, from arrays (None: the files need the per-topic reading)
+        per_topic, qrels, run, empty = fast
+    else:
+        qrels = read_diversity_qrels(qrels, relevance_level=relevance_level)
+        run = read_diversity_run(run, traditional=traditional)
+        empty = [t for t in qrels.topics if t in run.topics and not qrels.topics[t].subtopics]
     shared = [t for t in qrels.topics if t in run.topics]
     evaluated = list(qrels.topics) if complete else shared
     if not shared and not complete:
@@ -951,19 +963,19 @@ def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, tradit
         if alpha == 0.0 and beta == 1.0 and any(m.family in ("NRBP", "nNRBP") for m in plan):
             notes.append("with alpha 0 and beta 1, NRBP's factor 1 - (1 - alpha) beta is 0: NRBP is 0 and nNRBP 0/0, "
                          "printed -nan as ndeval prints it")
-        empty = [t for t in shared if not qrels.topics[t].subtopics]
         if empty:
             notes.append(f"{_count(len(empty), 'topic')} of {qrels.path} {'has' if len(empty) == 1 else 'have'} no "
                          f"document judged relevant (judgment >= {qrels.relevance_level}): every measure is 0 but "
                          f"nNRBP, 0/0, printed -nan as ndeval prints it (and so is nNRBP's mean): "
                          f"{listed(map(_text, empty), 5)}")
-    per_topic = {}
-    for topic in evaluated:
-        if topic in run.topics:
-            ranked = run.topics[topic] if depth is None else run.topics[topic][:depth]
-            per_topic[_text(topic)] = topic_values(qrels.topics[topic], ranked, plan, alpha=alpha, beta=beta)
-        else:   # -c: ndeval adds nothing for it and divides by every qrels topic
-            per_topic[_text(topic)] = {m.column: 0.0 for m in plan}
+    if fast is None:
+        per_topic = {}
+        for topic in evaluated:
+            if topic in run.topics:
+                ranked = run.topics[topic] if depth is None else run.topics[topic][:depth]
+                per_topic[_text(topic)] = topic_values(qrels.topics[topic], ranked, plan, alpha=alpha, beta=beta)
+            else:   # -c: ndeval adds nothing for it and divides by every qrels topic
+                per_topic[_text(topic)] = {m.column: 0.0 for m in plan}
     columns = [m.column for m in plan]
     summary = {}
     for column in columns:
