@@ -883,8 +883,8 @@ def _single_spaced(u, nf):
     m = len(blank)
     if m % nf or (m > 1 and int((blank[1:] - blank[:-1]).min()) == 1):   # a token after every blank but the last
         return None
-    newline = u[blank] == 10
-    if not newline[nf - 1::nf].all() or int(np.count_nonzero(newline)) != m // nf:   # newlines end every nf tokens
+    # newlines end every nf tokens, and there are no others (a newline is a blank byte)
+    if not (u[blank[nf - 1::nf]] == 10).all() or int(np.count_nonzero(u == 10)) != m // nf:
         return None
     starts = np.empty(m, dtype=np.int64)
     starts[0] = 0
