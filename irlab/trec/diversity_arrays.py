@@ -37,7 +37,7 @@ _LOCKSTEP_GROUPS = 64    # a topic with more distinct subtopic sets has its idea
 _LOCKSTEP_RELEVANT = 20_000   # ... and one with more relevant documents (the lock-step greedy takes a step a rank)
 _CELLS = 1 << 22         # the largest dense block of running sums (32 MiB of floats)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-_KEEP = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)], dtype=np.uint64)
+_KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # a word's first k bytes (little-endian)
 
 
 # --------------------------------------------------------------------------
@@ -49,33 +49,40 @@ def _plain_spans(u, fields):
     spaces, ending in a newline (the last may lack it); None for any other chunk (tabs, CR, blank lines, double
     spaces ...), which :meth:`_Lines.bulk` splits."""
     delims = np.flatnonzero(u <= 32)
-    if len(u) and u[-1] != 10:
+    newlines = np.count_nonzero(u == 10)
+    if np.count_nonzero(u == 32) + newlines != len(delims):
+        return None   # a tab, CR or control byte: split by _Lines.bulk
+    if len(u) and u[-1] != 10:   # the last line's end
         delims = np.append(delims, len(u))
-        kinds = np.append(u[delims[:-1]], 10)
-    else:
-        kinds = u[delims]
-    newline = kinds == 10
-    lines = int(newline.sum())
-    if len(delims) != fields * lines or not ((kinds == 32) | newline).all() or not newline[fields - 1::fields].all():
+        newlines += 1
+    ends = delims[fields - 1::fields]   # each line's last separator: the newlines, once each
+    if len(delims) != fields * newlines or not (u[ends[:-1]] == 10).all():
         return None
     starts = np.empty(len(delims), np.int64)
     starts[:1] = 0
     starts[1:] = delims[:-1] + 1
     lengths = delims - starts
-    if lines == 0 or int(lengths.min()) == 0:
+    if newlines == 0 or int(lengths.min()) == 0:
         return None
     return starts, lengths
 
 
 def _words(view, start, length, width):
-    """(n, ⌈width/8⌉) uint64: each token's bytes, 8 to a word (big-endian, so words compare as the bytes do),
-    zero past its end."""
-    out = np.empty((len(start), max(1, -(-width // 8))), np.uint64)
-    last = view.shape[0] - 1
+    """(n, ⌈width/8⌉) uint64: each token's bytes, 8 to a word as memory holds them (little-endian: :func:`_ordered`
+    turns them into words that compare as the bytes do), zero past its end."""
+    out = np.empty((len(start), max(1, -(-width // 8))), np.uint64, order="F")   # a column at a time
+    short = int(length.min())
     for j in range(out.shape[1]):
-        word = view[np.minimum(start + 8 * j, last)].astype(np.uint64)
-        out[:, j] = word & _KEEP[np.clip(length - 8 * j, 0, 8)]
+        word = view[start + 8 * j if j else start].view(np.uint64)
+        if short < 8 * (j + 1):   # some token ends within this word
+            word &= _KEEP[np.minimum(np.maximum(length - 8 * j, 0), 8)]
+        out[:, j] = word
     return out
+
+
+def _ordered(words):
+    """Words whose order (column by column) is the byte order of the ids they hold."""
+    return words.byteswap()
 
 
 def _numbers(u, start, length, integer):
@@ -84,6 +91,8 @@ def _numbers(u, start, length, integer):
         return np.zeros(0, np.int64 if integer else np.float64)
     if integer and not ((u[start] >= 48) & (u[start] <= 57)).all():
         return None
+    if integer and int(length.max()) == 1:   # one digit each, as judgments usually are
+        return u[start].astype(np.int64) - 48
     return parse_decimals(u, start, length, integer)
 
 
@@ -131,9 +140,9 @@ def _read(path, fields, what, ids, topic_codes):
 
 
 def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes):
-    padded = np.zeros(len(u) + 8, np.uint8)
+    padded = np.zeros(len(u) + 8 * -(-MAX_ID_BYTES // 8), np.uint8)   # a word read past an id's end stays inside
     padded[:len(u)] = u
-    view = np.ndarray((len(u),), dtype=">u8", buffer=padded, strides=(1,))
+    view = np.ndarray((len(padded) - 7,), dtype="V8", buffer=padded, strides=(1,))   # the 8 bytes from each place
 
     def words(field):
         start, length = starts[field::fields], lengths[field::fields]
@@ -161,11 +170,23 @@ def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes):
 
 def _hash(topic, words):
     """A 64-bit hash of (topic code, words) per row; equal ids hash alike, and any match is checked word by word."""
-    h = (topic.astype(np.uint64) + np.uint64(1)) * _MIX
+    return _mix((topic.astype(np.uint64) + np.uint64(1)) * _MIX, words)
+
+
+def _mix(h, words):
+    """The hash ``h`` with ``words`` mixed in, one column after the other."""
     for j in range(words.shape[1]):
         h = (h ^ words[:, j]) * _MIX
         h ^= h >> np.uint64(29)
     return h
+
+
+def _equal_within_runs(sorted_hashes, order, *columns):
+    """Whether rows ``order`` (sorted by their hashes) hold the same values in ``columns`` wherever their hashes
+    are equal: no hash collision."""
+    again = np.flatnonzero(sorted_hashes[1:] == sorted_hashes[:-1])
+    this, before = order[again + 1], order[again]
+    return all((c[this] == c[before]).all() for c in columns)
 
 
 def _widen(a, width):
@@ -180,7 +201,7 @@ def _first_of_runs(sorted_values):
 
 
 def _id_bytes(words):
-    return b"".join(int(w).to_bytes(8, "big") for w in words).rstrip(b"\0")
+    return b"".join(int(w).to_bytes(8, "little") for w in words).rstrip(b"\0")
 
 
 # --------------------------------------------------------------------------
@@ -195,7 +216,7 @@ class _Judged:
         self.ok = False
         topic, docno, subtopic = q["topic"], q["docno"], q["subtopic"]
         doc_hash = _hash(topic, docno)
-        full = np.sort(_hash(topic, np.column_stack([docno, subtopic]).view(np.uint64)))
+        full = np.sort(_mix(doc_hash, subtopic))
         if len(full) > 1 and (full[1:] == full[:-1]).any():
             return   # a judgment repeated (or a hash collision): the per-topic path names both lines
         relevant = np.flatnonzero(q["judgment"] >= level)
@@ -227,11 +248,10 @@ class _Judged:
             self.subtopic_names[t] = tuple(map(_text, ordered))
         self.width = max(widest, 1)
         # relevant documents: their subtopics as bits
-        order = np.argsort(doc_hash, kind="stable")
+        order = np.argsort(doc_hash)
         hashes = doc_hash[order]
         starts = _first_of_runs(hashes)
-        lead = order[np.repeat(starts, np.diff(np.r_[starts, len(order)]))]
-        if not ((docno[order] == docno[lead]).all() and (topic[order] == topic[lead]).all()):
+        if not _equal_within_runs(hashes, order, docno, topic):
             return
         bits = np.left_shift(np.int64(1), index[which])
         self.doc_hash = hashes[starts]
@@ -245,8 +265,9 @@ class _Judged:
     def _groups(self, n_topics):
         """The ideal ranking's groups: a topic's relevant documents with the same subtopics, each group's docnos
         in byte order (``docrank``: a document's place among all, by topic then docno)."""
-        keys = [self.doc_words[:, j] for j in range(self.doc_words.shape[1] - 1, -1, -1)
-                if len(self.doc_words) and not (self.doc_words[:, j] == self.doc_words[0, j]).all()]
+        words = _ordered(self.doc_words)
+        keys = [words[:, j] for j in range(words.shape[1] - 1, -1, -1)
+                if len(words) and not (words[:, j] == words[0, j]).all()]
         by_docno = np.lexsort(keys + [self.doc_topic])
         self.docrank = np.empty(len(by_docno), np.int64)
         self.docrank[by_docno] = np.arange(len(by_docno))
@@ -275,7 +296,8 @@ class _Ranked:
         if len(h) > 1 and (ordered_hashes[1:] == ordered_hashes[:-1]).any():
             return   # a docno twice in a topic (or a collision)
         if traditional:   # ndeval's resultCompareByScore: score, then docno, both descending
-            keys = [~docno[:, j] for j in range(width - 1, -1, -1)]
+            words = _ordered(docno)
+            keys = [~words[:, j] for j in range(width - 1, -1, -1)]
             order = np.lexsort(keys + [-r["score"], topic])
         else:
             rank = r["rank"]
