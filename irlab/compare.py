@@ -23,6 +23,7 @@ from . import conventions as conv
 from . import exact
 from .document import Document, Note, Paragraph, Section, Table
 from .errors import IrlabError, ParameterError
+from .measure_names import is_diversity_name
 from .metrics.significance import adjust, alpha_value, bootstrap_interval, paired, run_test, statistic_text
 from .plots import difference_bars
 from .printable import figure
@@ -195,13 +196,6 @@ def _several_systems(scores, names, measure, tests, choice, alpha, correction, s
                      "correction": correction_choice.key, "tests": meta})
 
 
-def _is_diversity(measure) -> bool:
-    from .measure_names import is_measure_name, parse
-    from .trec.diversity_names import NDEVAL_NAMES  # deferred: irlab.trec loads numpy
-
-    return isinstance(measure, str) and is_measure_name(measure) and parse(measure).measure in NDEVAL_NAMES
-
-
 def compare_files(qrels, runs, measure: str = "map", *, tests=TEST_NAMES, alternative=None, alpha="0.05",
                   correction=None, samples=None, seed=0, decimals: int | None = 4, complete: bool = False,
                   figures: bool = False) -> Document:
@@ -215,7 +209,7 @@ def compare_files(qrels, runs, measure: str = "map", *, tests=TEST_NAMES, altern
         raise ParameterError("irlab compare needs at least two runs")
     tests = list(TEST_NAMES) if "all" in tests else list(tests)
     # a diversity measure (alpha_nDCG@20) reads its own qrels, topic subtopic docno judgment, from the path
-    judged = qrels if _is_diversity(measure) else read_qrels(qrels)
+    judged = qrels if is_diversity_name(measure) else read_qrels(qrels)
     read = [read_run(path) for path in runs]
     labels = _names([run.runid for run in read])
     scores, sources = {}, []

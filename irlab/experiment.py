@@ -23,12 +23,13 @@ from fractions import Fraction
 from . import conventions as conv
 from .document import Document, Note, Paragraph, Section, Table
 from .compare import comparison_document
-from .errors import InputTypeError, ParameterError
+from .errors import InputFileError, InputTypeError, ParameterError
 from .metrics.significance import adjust
 from .plots import difference_bars
 from .printable import figure
 
-__all__ = ["explain_experiment", "reproduce", "multipletests", "read_perquery", "CORRECTIONS", "DEFAULT_THRESHOLD"]
+__all__ = ["explain_experiment", "reproduce", "multipletests", "read_perquery", "read_perquery_csv", "read_table_csv",
+           "CORRECTIONS", "DEFAULT_THRESHOLD"]
 
 DEFAULT_THRESHOLD = 0.05   # |Δ| below which a topic's bar is left out of the chart (courses draw |ΔAP| > 0.05)
 _SUFFIXES = (" +", " -", " p-value", " reject", " p-value corrected")
@@ -86,6 +87,58 @@ def read_perquery(perquery) -> dict:
     if not values:
         raise InputTypeError("the per-topic frame has no rows")
     return values
+
+
+def read_perquery_csv(path) -> dict:
+    """{system: {measure: {qid: value}}} from pt.Experiment's per-query frame saved as CSV
+    (``pt.Experiment(..., perquery=True).to_csv(path)``: columns name, qid, measure, value, any others ignored).
+    Read as text, so that a qid such as 051 stays as written; a value is the double pandas wrote (repr: exact)."""
+    import csv
+
+    path = str(path)
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = csv.reader(f)
+            header = next(rows, None)
+            wanted = ("name", "qid", "measure", "value")
+            if header is None or not all(c in header for c in wanted):
+                raise InputFileError(path, 1, "the per-topic values are pt.Experiment(..., perquery=True)'s frame "
+                                              "saved as CSV, with the columns name, qid, measure, value"
+                                     + (f"; it has {', '.join(header)}" if header else "; the file is empty"))
+            at = [header.index(c) for c in wanted]
+            values = {}
+            for lineno, row in enumerate(rows, 2):
+                if not row:
+                    continue
+                if len(row) != len(header):
+                    raise InputFileError(path, lineno, f"{len(row)} fields where the header has {len(header)}")
+                name, qid, measure, text = (row[i] for i in at)
+                try:
+                    value = float(text)
+                except ValueError:
+                    raise InputFileError(path, lineno, f"value {text!r:.40} is not a number") from None
+                topics = values.setdefault(name, {}).setdefault(measure, {})
+                if qid in topics:
+                    raise InputFileError(path, lineno, f"system {name} has a second value of {measure} for topic {qid}")
+                topics[qid] = value
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(path, None, f"cannot be read: {exc}") from None
+    if not values:
+        raise InputFileError(path, None, "the per-topic frame has no rows")
+    return values
+
+
+def read_table_csv(path):
+    """pt.Experiment's table (with baseline=) saved as CSV, as a pandas frame (the names read as text)."""
+    try:
+        import pandas as pd  # deferred: pandas is an extra
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("reading pt.Experiment's table needs pandas: pip install irlab[pandas]") from None
+    try:
+        table = pd.read_csv(path, dtype={"name": str})
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise InputFileError(str(path), None, f"cannot be read as pt.Experiment's table (CSV): {exc}") from None
+    return table.drop(columns=[c for c in table.columns if str(c).startswith("Unnamed:")])
 
 
 def _number(value, what) -> float:

@@ -22,6 +22,7 @@ import numpy as np
 from .conventions import ALL
 from .errors import InputTypeError
 from .limits import MAX_ID_BYTES
+from .trec.diversity import DiversityRun
 from .trec.diversity_names import is_diversity
 from .trec.named import evaluate_specs, split_specs
 from .trec.readers import Qrels, Run
@@ -213,8 +214,6 @@ class Evaluation:
 
 def _diversity_run(run):
     """A Run in trec_eval's order (score descending, docno descending) as irlab's ndeval reads it."""
-    from .trec.diversity import DiversityRun
-
     names, docno_rank = np.unique(run.docno, return_inverse=True)
     order = np.lexsort((-docno_rank, -run.score, run.topic_idx))
     topics = {}

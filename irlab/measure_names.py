@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from .errors import ParameterError
 from .limits import MAX_MEASURE_NAME
 
-__all__ = ["MeasureName", "parse", "is_measure_name", "explain_target", "suggestion", "REGISTRY", "ALIASES"]
+__all__ = ["MeasureName", "parse", "is_measure_name", "is_diversity_name", "explain_target", "suggestion", "REGISTRY",
+           "ALIASES", "DIVERSITY"]
 
 _ABSENT = object()
 
@@ -76,6 +77,8 @@ REGISTRY = {
 REQUIRED = {"P": ("cutoff",), "R": ("cutoff",), "Success": ("cutoff",), "IPrec": ("recall",), "SDCG": ("cutoff",),
             "BPM": ("cutoff",), "NERR8": ("cutoff",), "NERR9": ("cutoff",)}
 CHOICES = {("nDCG", "dcg"): ("log2", "exp-log2"), ("SDCG", "dcg"): ("log2",)}
+# the diversity measures: they read qrels with subtopics (topic subtopic docno judgment), by irlab's ndeval
+DIVERSITY = ("alpha_nDCG", "alpha_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall", "NRBP", "nNRBP", "AP_IA")
 # ir_measures' other names: alias -> (measure, parameters the alias sets)
 ALIASES = {"MAP": ("AP", {}), "MRR": ("RR", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}), "Recall": ("R", {}),
            "RPrec": ("Rprec", {}), "BPref": ("Bpref", {}), "MAP_IA": ("AP_IA", {}), "α_nDCG": ("alpha_nDCG", {}),
@@ -199,6 +202,11 @@ def is_measure_name(text) -> bool:
     except ParameterError:
         return False
     return name in REGISTRY or name in ALIASES
+
+
+def is_diversity_name(text) -> bool:
+    """Whether ``text`` is an ir_measures name of a diversity measure (alpha_nDCG@20, ERR_IA@20, NRBP ...)."""
+    return isinstance(text, str) and is_measure_name(text) and parse(text).measure in DIVERSITY
 
 
 def suggestion(text: str, explain: bool = True) -> str:

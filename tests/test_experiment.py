@@ -285,3 +285,57 @@ def test_the_site_experiment_example_is_real_output():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False) == (0, len(test.examples))
+
+
+def test_compare_from_pyterrier_explains_the_csv_files_pt_experiment_saved(pt, no_forced_gc, tmp_path, capsys):
+    """irlab compare --from-pyterrier: pt.Experiment's per-topic frame and table, saved with to_csv as a notebook
+    saves them, give the explanation irlab.explain_experiment gives on the frames (qids such as 051 kept)."""
+    from irlab.cli import main
+
+    runs, topics, qrels = collection(11)
+    for frame in (*runs, qrels, topics):
+        frame["qid"] = "0" + frame["qid"]
+    names = ["BM25", "QE", "RM3"]
+    table, perquery = experiment(pt, runs[:3], topics, qrels, ["map", ir_measures.nDCG @ 10], names, baseline=0,
+                                 correction="holm")
+    perquery.to_csv(tmp_path / "perquery.csv")
+    table.to_csv(tmp_path / "table.csv", index=False)
+    expected = explain_experiment(table, perquery, correction="holm")
+    assert expected.meta["same"] is True
+    args = ["compare", "--from-pyterrier", str(tmp_path / "perquery.csv"), "--correction", "holm"]
+    assert main(args + ["--table", str(tmp_path / "table.csv")]) == 0
+    assert capsys.readouterr().out == expected.render("text")
+    assert main(args + ["--baseline", "BM25", "--format", "markdown"]) == 0
+    assert capsys.readouterr().out == explain_experiment(None, perquery, baseline="BM25",
+                                                         correction="holm").render("markdown")
+    assert "0400" in expected.render("text")
+
+
+@pytest.mark.parametrize("extra, message", [
+    ([], "needs --baseline NAME"),
+    (["--baseline", "X", "--test", "sign"], "t (its default) or wilcoxon"),
+    (["--baseline", "X", "qrels.txt"], "instead of QRELS and RUNs"),
+    (["--baseline", "X", "-m", "P.10"], "-m has no meaning with --from-pyterrier"),
+    (["--baseline", "X"], "baseline 'X' is not one of the systems A, B"),
+    (["--baseline", "A", "--correction", "nope"], "irlab reproduces statsmodels'"),
+])
+def test_compare_from_pyterrier_bad_input_is_one_clear_error(tmp_path, capsys, extra, message):
+    from irlab.cli import main
+
+    (tmp_path / "pq.csv").write_text("name,qid,measure,value\nA,1,AP,0.5\nA,2,AP,0.25\nB,1,AP,0.75\nB,2,AP,0.5\n")
+    assert main(["compare", "--from-pyterrier", str(tmp_path / "pq.csv"), *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_compare_from_pyterrier_bad_csv_names_the_line(tmp_path, capsys):
+    from irlab.cli import main
+
+    (tmp_path / "pq.csv").write_text("name,qid,measure,value\nA,1,AP,0.5\nA,1,AP,0.25\n")
+    assert main(["compare", "--from-pyterrier", str(tmp_path / "pq.csv"), "--baseline", "A"]) == 2
+    assert "pq.csv:3: system A has a second value of AP for topic 1" in capsys.readouterr().err
+    (tmp_path / "pq.csv").write_text("system,qid,AP\nA,1,0.5\n")
+    assert main(["compare", "--from-pyterrier", str(tmp_path / "pq.csv"), "--baseline", "A"]) == 2
+    assert "columns name, qid, measure, value; it has system, qid, AP" in capsys.readouterr().err
+    assert main(["compare", "--baseline", "A", "q", "r1", "r2"]) == 2
+    assert "--baseline is an option of --from-pyterrier" in capsys.readouterr().err

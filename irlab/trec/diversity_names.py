@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from irlab.errors import InputFileError, ParameterError
+from irlab.measure_names import DIVERSITY
 from irlab.trec.context import EvalResult
 from irlab.trec.diversity import DiversityRun, evaluate_diversity, read_diversity_qrels, read_diversity_run
 
@@ -27,7 +28,7 @@ _NEEDS = "diversity qrels (topic subtopic docno judgment, the subtopic in the se
 
 
 def is_diversity(name) -> bool:
-    return name.measure in NDEVAL_NAMES
+    return name.measure in DIVERSITY
 
 
 def _unit(name, key):
