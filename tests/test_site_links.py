@@ -1,7 +1,7 @@
-"""Every relative link of README.md and of the site's pages (docs/site/*.md) points at a file of the repository and,
-with a ``#fragment``, at a heading of that file: the links work on GitHub, where Markdown files are read in place,
-as on the site (Sphinx -W, in tests/test_site.py, fails on a link to a document it does not build). And the README
-routes to every page of the guide."""
+"""Every relative link of README.md, docs/architecture.md and the site's pages (docs/site/*.md) points at a file of
+the repository and, with a ``#fragment``, at a heading of that file: the links work on GitHub, where Markdown files
+are read in place, as on the site (Sphinx -W, in tests/test_site.py, fails on a link to a document it does not
+build). And the README routes to every page of the guide."""
 
 import re
 from pathlib import Path
@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "docs" / "site"
-FILES = [ROOT / "README.md", *sorted(SITE.glob("*.md"))]
+FILES = [ROOT / "README.md", ROOT / "docs" / "architecture.md", *sorted(SITE.glob("*.md"))]  # all on the site
 LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
 
 
