@@ -190,7 +190,7 @@ def _warn_missing(missing, whose, warned) -> None:
         if theirs and (who, tuple(theirs)) not in warned:
             warned.add((who, tuple(theirs)))
             say(f"irlab: warning: no installed font has {tex_engine.describe(theirs)}, in {who}: the PDF cannot show "
-                f"them; install a font that has them (README, 'Names in every script')")
+                f"them; install a font that has them (docs/site/printing.md, 'Names in every script')")
 
 
 # Several documents in one LaTeX file, for a class printed at once: each part starts on an odd page, so that printed

@@ -2,7 +2,7 @@
 
 otter-grader is not in the [test] extra: it brings ~360 MB (pandas, sphinx, playwright, jupytext, …) and each
 ``otter run`` starts a Jupyter kernel (~15 s), too heavy for CI. This test runs wherever otter-grader is
-installed (``pip install otter-grader``) and is skipped otherwise; see the README's Homework section.
+installed (``pip install otter-grader``) and is skipped otherwise; see docs/site/homework.md.
 """
 
 import json
