@@ -144,7 +144,7 @@ ALL = [example for found in EXAMPLES.values() for example in found]
 
 def test_the_readme_and_the_site_show_examples():
     assert len(EXAMPLES["README.md"]) >= 5, "README's tours each show a verified example"
-    assert len(ALL) >= 40 and len(EXAMPLES) >= 15
+    assert len(ALL) >= 40 and sum(1 for found in EXAMPLES.values() if found) >= 10  # README and the guide's pages
     assert not [e.where for e in ALL if "../shared" in e.command], \
         "an example must run on a fresh clone: use files shipped in the repository"
 
