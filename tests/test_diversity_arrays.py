@@ -137,3 +137,18 @@ def test_what_the_array_path_leaves_to_the_per_topic_path(tmp_path, qrels, run):
     assert diversity_arrays.evaluate_in_arrays(str(tmp_path / "q"), str(tmp_path / "r"), plan, alpha=0.5, beta=0.5,
                                                traditional=False, depth=None, complete=False,
                                                relevance_level=1) is None
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.+-eE_ in", min_size=1, max_size=20).filter(lambda t: " " not in t),
+                min_size=1, max_size=4))
+def test_scores_passed_without_reading_are_finite_numbers(tokens):
+    # ordered by rank, a run's scores are only checked: whatever passes must be a finite number the per-topic path
+    # reads (float(), as strtod) - the check may refuse more, those are then read one by one
+    import numpy as np
+
+    text = " ".join(tokens).encode()
+    starts = np.array([m.start() for m in __import__("re").finditer(rb"\S+", text)])
+    lengths = np.array([len(t.encode()) for t in tokens])
+    if diversity_arrays._plain_decimals(np.frombuffer(text, np.uint8), starts, lengths):
+        assert diversity._finite_scores([t.encode() for t in tokens]) is not None, tokens

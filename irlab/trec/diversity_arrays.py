@@ -96,7 +96,27 @@ def _numbers(u, start, length, integer):
     return parse_decimals(u, start, length, integer)
 
 
-def _read(path, fields, what, ids, topic_codes):
+def _plain_decimals(u, start, length):
+    """Whether every token is written ``[+-]digits[.digits]`` (or ``[+-].digits``) with at most 17 bytes: a finite
+    number float() reads.  A run's scores only need that much when the run is ordered by rank."""
+    if not len(start):
+        return True
+    width = int(length.max())
+    if width > 17:
+        return False
+    padded = np.zeros(len(u) + width, np.uint8)
+    padded[:len(u)] = u
+    chars = np.ndarray((len(u),), dtype=f"V{width}", buffer=padded, strides=(1,))[start].view(np.uint8)
+    chars = chars.reshape(len(start), width)
+    inside = np.arange(width) < length[:, None]
+    digit = ((chars - np.uint8(48)) < 10) & inside
+    dot = (chars == 46) & inside
+    sign = np.zeros_like(digit)
+    sign[:, 0] = (chars[:, 0] == 45) | (chars[:, 0] == 43)
+    return bool(((digit | dot | sign) == inside).all() and (dot.sum(axis=1) <= 1).all() and digit.any(axis=1).all())
+
+
+def _read(path, fields, what, ids, topic_codes, scores=True):
     """{field: array} of a file whose every chunk is plain, else None: the topic's code (``topic_codes``, a dict
     shared by both files, gives each new topic the next number), id fields as words, number fields as numbers."""
     lines = _Lines(path, fields, what, ids)
@@ -123,7 +143,7 @@ def _read(path, fields, what, ids, topic_codes):
             continue
         if first is None:
             first = [buf[s:s + n] for s, n in zip(starts[:fields].tolist(), lengths[:fields].tolist())]
-        part = _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes)
+        part = _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes, scores)
         if part is None:
             return None
         parts.append(part)
@@ -139,7 +159,7 @@ def _read(path, fields, what, ids, topic_codes):
     return columns
 
 
-def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes):
+def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes, scores):
     padded = np.zeros(len(u) + 8 * -(-MAX_ID_BYTES // 8), np.uint8)   # a word read past an id's end stays inside
     padded[:len(u)] = u
     view = np.ndarray((len(padded) - 7,), dtype="V8", buffer=padded, strides=(1,))   # the 8 bytes from each place
@@ -159,7 +179,10 @@ def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes):
             return None
         return {"topic": topic, "subtopic": words(1), "docno": words(2), "judgment": judgment}
     rank = _numbers(u, starts[3::fields], lengths[3::fields], True)
-    score = _numbers(u, starts[4::fields], lengths[4::fields], False)
+    if not scores and _plain_decimals(u, starts[4::fields], lengths[4::fields]):
+        score = np.zeros(0)   # finite numbers, not needed: the run is ordered by rank
+    else:
+        score = _numbers(u, starts[4::fields], lengths[4::fields], False)
     if score is None:   # another way of writing a number (1e-05): read one by one, as the per-topic path does
         score = _finite_scores([buf[s:s + n] for s, n in zip(starts[4::fields].tolist(), lengths[4::fields].tolist())])
         score = None if score is None else np.array(score, np.float64)
@@ -386,7 +409,7 @@ def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, 
     q = _read(qrels_path, 4, "qrels", (0, 1, 2), codes)
     if q is None:
         return None
-    r = _read(run_path, 6, "run", (0, 2), codes)
+    r = _read(run_path, 6, "run", (0, 2), codes, scores=traditional)
     if r is None:
         return None
     width = max(q["docno"].shape[1], r["docno"].shape[1])   # one width, so that equal docnos hash alike
