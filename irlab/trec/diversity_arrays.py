@@ -244,7 +244,7 @@ class _Judged:
             return   # a judgment repeated (or a hash collision): the per-topic path names both lines
         relevant = np.flatnonzero(q["judgment"] >= level)
         topic, docno, subtopic, doc_hash = topic[relevant], docno[relevant], subtopic[relevant], doc_hash[relevant]
-        self.topics = np.unique(q["topic"])
+        self.topics = np.flatnonzero(np.bincount(q["topic"], minlength=n_topics))
         # each topic's subtopics with a relevant document, in ndeval's order
         sub_hash = _hash(topic, subtopic)
         _, first, which, per = np.unique(sub_hash, return_index=True, return_inverse=True, return_counts=True)
@@ -315,9 +315,16 @@ class _Ranked:
         width = max(docno.shape[1], judged.doc_words.shape[1])
         docno = _widen(docno, width)
         h = _hash(topic, docno)
-        ordered_hashes = np.sort(h)
+        by_hash = np.argsort(h)
+        ordered_hashes = h[by_hash]
         if len(h) > 1 and (ordered_hashes[1:] == ordered_hashes[:-1]).any():
             return   # a docno twice in a topic (or a collision)
+        # the join: a line's relevant document, found by its hash (in hash order: a quick search), checked below
+        doc = np.full(len(h), -1)
+        if len(judged.doc_hash):
+            at = np.minimum(np.searchsorted(judged.doc_hash, ordered_hashes), len(judged.doc_hash) - 1)
+            hit = judged.doc_hash[at] == ordered_hashes
+            doc[by_hash[hit]] = at[hit]
         if traditional:   # ndeval's resultCompareByScore: score, then docno, both descending
             words = _ordered(docno)
             keys = [~words[:, j] for j in range(width - 1, -1, -1)]
@@ -333,23 +340,21 @@ class _Ranked:
                 if ((t[1:] == t[:-1]) & (k[1:] == k[:-1])).any():
                     return   # a rank twice in a topic: the per-topic path's error
         if order is not None:
-            topic, docno, h = topic[order], docno[order], h[order]
-        self.topics = np.unique(topic)
+            topic, docno, doc = topic[order], docno[order], doc[order]
+        self.topics = np.flatnonzero(np.bincount(topic, minlength=n_topics))
         self.first = np.searchsorted(topic, np.arange(n_topics))
         position = np.arange(len(topic)) - self.first[topic]
         if depth is not None:
             kept = position < depth
-            topic, docno, h, position = topic[kept], docno[kept], h[kept], position[kept]
+            topic, docno, doc, position = topic[kept], docno[kept], doc[kept], position[kept]
             self.first = np.searchsorted(topic, np.arange(n_topics))
         self.length = np.bincount(topic, minlength=n_topics)
         self.topic, self.docno, self.position = topic, docno, position
-        # the join: a line's relevant document, found by its hash and checked word by word
+        found = np.flatnonzero(doc >= 0)
+        doc = doc[found]
         doc_words = _widen(judged.doc_words, width)
-        at = np.minimum(np.searchsorted(judged.doc_hash, h), max(len(judged.doc_hash) - 1, 0))
-        found = np.flatnonzero(judged.doc_hash[at] == h) if len(judged.doc_hash) else np.zeros(0, np.int64)
-        doc = at[found]
         if not ((judged.doc_topic[doc] == topic[found]).all() and (doc_words[doc] == docno[found]).all()):
-            return
+            return   # a hash collision
         self.mask = np.zeros(len(topic), np.int64)
         self.mask[found] = judged.doc_mask[doc]
         self.ok = True
