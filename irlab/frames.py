@@ -101,8 +101,69 @@ def _ranx_dict(obj):
 
 
 def _ids(values, what):
-    """Ids as UTF-8 bytes in a numpy S array (the readers' representation); numbers are written as text."""
+    """Ids as UTF-8 bytes in a numpy S array (the readers' representation); numbers are written as text.
 
+    Converted and checked in bulk when every id is text or every id a whole number (a frame's column: a million
+    ids in a fraction of a second), else one by one; a bad id is named either way."""
+    encoded = _encoded(values)
+    if encoded is None:
+        return _ids_one_by_one(values, what)
+    bad = _bad_ids(encoded)
+    if len(bad):
+        _ids_one_by_one([values[int(bad[0])]], what)
+    return encoded
+
+
+def _encoded(values):
+    """The ids as an S array when they are all str or all whole numbers (not bools), else None."""
+    dtype = getattr(values, "dtype", None)
+    if dtype is not None and dtype.kind in "iu":
+        return np.asarray(values).astype("S")
+    if not len(values):
+        return np.zeros(0, dtype="S1")
+    kinds = set(map(type, values))
+    if kinds <= {str, np.str_}:
+        return _joined_text(values)
+    if kinds <= {int, np.int64, np.int32}:
+        try:
+            return np.asarray(values, dtype=np.int64).astype("S")
+        except OverflowError:
+            return None
+    return None
+
+
+def _joined_text(values):
+    """str ids as an S array, encoded at once: joined by line feeds into one UTF-8 buffer, cut at them and laid out
+    in rows as wide as the longest (None when an id holds a line feed itself: _bad_ids names it one by one)."""
+    buffer = np.frombuffer("\n".join(values).encode("utf-8", errors="surrogateescape"), dtype=np.uint8)
+    breaks = buffer == 10
+    ends = np.flatnonzero(breaks)
+    if len(ends) != len(values) - 1:
+        return None
+    lengths = np.diff(np.concatenate(([-1], ends, [len(buffer)]))) - 1
+    width = max(int(lengths.max()), 1)
+    kept = buffer[~breaks]
+    if (lengths == width).all():   # ids of one length (DOC-000123): the bytes are the rows already
+        return kept.view(f"S{width}")
+    rows = np.zeros((len(values), width), dtype=np.uint8)
+    rows[np.arange(width) < lengths[:, None]] = kept
+    return rows.view(f"S{width}").ravel()
+
+
+_SEPARATORS = np.array([9, 10, 13, 32], dtype=np.uint8)   # tab, line feed, carriage return, space: no TREC id holds one
+
+
+def _bad_ids(encoded):
+    """Indices of the ids that are empty, longer than MAX_ID_BYTES or hold a separator."""
+    width = encoded.dtype.itemsize
+    rows = encoded.view(np.uint8).reshape(len(encoded), width)
+    bad = (encoded == b"") | np.isin(rows, _SEPARATORS).any(axis=1)
+    if width > MAX_ID_BYTES:
+        bad |= rows[:, MAX_ID_BYTES] != 0
+    return np.flatnonzero(bad)
+
+
+def _ids_one_by_one(values, what):
     out = []
     for v in values:
         if isinstance(v, (bytes, np.bytes_)):
@@ -157,6 +218,27 @@ def to_run(run, runid="run"):
                score)
 
 
+def _grades(labels):
+    """The relevance labels as int64 grades: whole numbers (ints, or floats such as 2.0)."""
+    dtype = getattr(labels, "dtype", None)
+    if dtype is not None and dtype.kind in "iu":
+        return np.asarray(labels, dtype=np.int64)
+    if dtype is not None and dtype.kind == "f":
+        values = np.asarray(labels, dtype=np.float64)
+        whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) < 2.0**62)
+        if whole.all():
+            return values.astype(np.int64)
+        labels = [float(values[int(np.flatnonzero(~whole)[0])])]   # named below
+    grades = []
+    for label in labels:
+        if isinstance(label, bool) or not (isinstance(label, (int, np.integer)) or
+                                           (isinstance(label, (float, np.floating)) and math.isfinite(label)
+                                            and label == int(label))):
+            raise InputTypeError(f"a relevance label is a whole number (a grade), got {label!r:.40}")
+        grades.append(int(label))
+    return np.array(grades, dtype=np.int64)
+
+
 def to_qrels(qrels):
     """Qrels in any of the accepted forms as :class:`irlab.trec.readers.Qrels`."""
 
@@ -165,17 +247,11 @@ def to_qrels(qrels):
     topics, docnos, labels = _triples(qrels, "qrels", _QRELS_COLUMNS, _QRELS_FIELDS)
     if not len(topics):
         raise InputTypeError("the qrels have no rows")
-    grades = []
-    for label in labels:
-        if isinstance(label, bool) or not (isinstance(label, (int, np.integer)) or
-                                           (isinstance(label, (float, np.floating)) and math.isfinite(label)
-                                            and label == int(label))):
-            raise InputTypeError(f"a relevance label is a whole number (a grade), got {label!r:.40}")
-        grades.append(int(label))
+    grades = _grades(labels)
     names, idx = _indexed(_ids(topics, "topic id"))
     docno = _ids(docnos, "docno")
     order = _no_duplicates(idx, docno, names, "qrels")
-    grade = np.array(grades, dtype=np.int64)
+    grade = grades
     return Qrels("the qrels", names, idx[order], docno[order], grade[order])
 
 

@@ -196,3 +196,30 @@ def test_diversity_names_on_frames_with_subtopics_equal_ir_measures():
         irlab.evaluate(run, forms()["dicts"][1], names)
     with pytest.raises(IrlabError, match="no topic of .* has two subtopics"):
         irlab.evaluate(run, qrels.assign(iteration="0").drop_duplicates(["query_id", "doc_id"]), names)
+
+
+def test_ids_converted_in_bulk_equal_those_converted_one_by_one():
+    """A frame's columns are encoded at once (irlab.frames._ids); the result and every refusal are those of the
+    id-by-id path it falls back to."""
+    from irlab.frames import _ids, _ids_one_by_one
+
+    import numpy as np
+
+    samples = [["401", "402", "401"], ["DOC-1", "doc-22", "é-3", "x"], np.array(["a", "bb"], dtype=object),
+               pd.Series(["q1", "q22"], dtype="string").to_numpy(), np.array([401, 7, 12]), [5, 6], ["7"]]
+    for values in samples:
+        assert _ids(values, "docno").tolist() == _ids_one_by_one(list(values), "docno").tolist()
+    good = [f"d{i}" for i in range(5000)]
+    for bad, message in ((" x", "' x' must be 1 to"), ("a\nb", "'a\\\\nb' must be 1 to"), ("", "'' must be 1 to"),
+                         ("y" * 256, "must be 1 to 255 bytes"), (None, "got NoneType None"), (2.5, "got float 2.5")):
+        with pytest.raises(InputTypeError, match=message):
+            _ids(good[:2500] + [bad] + good[2500:], "docno")
+
+
+def test_labels_and_int_ids_from_frames():
+    run = pd.DataFrame({"qid": [401, 401, 402], "docno": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"qid": [401, 401, 402], "docno": ["a", "b", "a"], "label": [1.0, 2.0, 0.0]})
+    as_text = irlab.evaluate(run.astype({"qid": str}), qrels.astype({"qid": str, "label": int}), ["AP", "nDCG@10"])
+    assert irlab.evaluate(run, qrels, ["AP", "nDCG@10"]).per_topic == as_text.per_topic
+    with pytest.raises(InputTypeError, match="a relevance label is a whole number .*got 1.5"):
+        irlab.evaluate(run, qrels.assign(label=[1.0, 1.5, 0.0]), ["AP"])

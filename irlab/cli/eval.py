@@ -67,7 +67,8 @@ def add_parser(commands):
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                    help="measure or nickname, optionally with parameters: map, P.5,10, "
                         "ndcg_cut.10, official, all_trec, or an ir_measures name: nDCG@10, AP(rel=2), "
-                        "P(rel=2)@5, RR (repeatable; default: official)")
+                        "P(rel=2)@5, RR, INST(T=3), SDCG@10, or alpha_nDCG@20, ERR_IA@20 on diversity qrels "
+                        "(topic subtopic docno judgment) (repeatable; default: official)")
     p.add_argument("-q", "--query_eval_wanted", "--query", dest="per_topic", action="store_true",
                    help="also print per-topic values")
     p.add_argument("-n", "--nosummary", dest="summary", action="store_false",
