@@ -184,6 +184,22 @@ def _indexed(topics):
     return names, np.searchsorted(names, topics).astype(np.int64)
 
 
+def _no_duplicate_rows(topic_idx, docno, topics, what):
+    """_no_duplicates' check without its order: a 64-bit hash of each (topic, docno) sorted as integers (a run of a
+    million rows in a tenth of the time byte strings take); only when two hashes meet are the rows sorted and
+    compared as bytes."""
+    if len(docno) < 2:
+        return
+    rows = docno.view(np.uint8).reshape(len(docno), docno.dtype.itemsize)
+    key = topic_idx.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        for column in rows.T:   # FNV-1a over the docno's bytes, wrapping around 2^64
+            key = (key ^ column) * np.uint64(0x100000001B3)
+    key.sort()
+    if (key[1:] == key[:-1]).any():
+        _no_duplicates(topic_idx, docno, topics, what)
+
+
 def _no_duplicates(topic_idx, docno, topics, what):
     order = np.lexsort((docno, topic_idx))
     t, d = topic_idx[order], docno[order]
@@ -212,7 +228,7 @@ def to_run(run, runid="run"):
         raise InputTypeError(f"score {bad!r} of the run is not a finite number")
     names, idx = _indexed(_ids(topics, "topic id"))
     docno = _ids(docnos, "docno")
-    _no_duplicates(idx, docno, names, "run")
+    _no_duplicate_rows(idx, docno, names, "run")
     name = getattr(run, "name", None)   # ranx's Run(run, name="bm25")
     return Run("the run", name if isinstance(name, str) and name and runid == "run" else runid, names, idx, docno,
                score)
