@@ -550,11 +550,12 @@ def statement_blocks(exercise: Exercise, path) -> list:
     return blocks
 
 
-def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
+def solve_exercise(exercise: Exercise, path, decorate=None, solve=solve_question) -> Section:
     """The exercise solved question by question.
 
     ``decorate(params, question, where, section)``, if given, may return the question's section with more in it
     (printable solutions add figures this way); ``params`` are the parameters the question was solved with.
+    ``solve``: :func:`solve_question` or one that remembers its solutions (a variant's, solved when it was drawn).
     """
     where = Where(path, exercise.id)
     params, notes = _in_context(where, check_consistency, exercise, path)
@@ -562,7 +563,7 @@ def solve_exercise(exercise: Exercise, path, decorate=None) -> Section:
     sections = []
     for question in exercise.questions:
         where = Where(path, exercise.id, question.id)
-        solution = _in_context(where, solve_question, params, question, where)
+        solution = _in_context(where, solve, params, question, where)
         section = _question_section(exercise, question, solution, path)
         sections.append(decorate(params, question, where, section) if decorate else section)
     # one rank table per exercise, not one per question; with several queries it is the first query's

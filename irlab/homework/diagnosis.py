@@ -407,9 +407,16 @@ def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value"
 
 
 def part_too_close(key, part) -> list[TooClose]:
-    """The :func:`too_close` findings of one part of a question's key (a :class:`~irlab.homework.key.Key`)."""
+    """The :func:`too_close` findings of one part of a question's key (a :class:`~irlab.homework.key.Key`),
+    computed once per key and part (the key remembers them)."""
     if part.result is None:  # a choice question: letters, not values
         return []
+    if part.index not in key.findings:
+        key.findings[part.index] = tuple(_part_too_close(key, part))
+    return list(key.findings[part.index])
+
+
+def _part_too_close(key, part) -> list[TooClose]:
     where = f"exercise {key.exercise.id}, question {key.question.id}"
     if len(key.parts) > 1:
         where += f".{part.number} ({part.name})"

@@ -12,7 +12,7 @@ parts' metrics differ, else the first word of its label that the other parts do 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +53,9 @@ class Key:
     tolerance: Tolerance
     candidates: dict  # part index -> mistaken results, filled on first use
     mistake_credit: Fraction = Fraction(0)  # share of a part's credit for an answer that matches a named mistake
+    # part index -> the named mistakes within the tolerance (diagnosis.part_too_close), filled on first use: the
+    # drawing judges every part of a draw with them, and the sheet's warning and the key's notes reuse them
+    findings: dict = field(default_factory=dict)
 
     def part(self, ref: str) -> Part:
         ref = ref.strip().lower()

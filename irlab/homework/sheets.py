@@ -86,8 +86,12 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         key = answer_key_document(*student)
         return answers_only(key) if brief else key
 
-    documents = [(entry, make(set_file, entry.id, seed, exercise))
-                 for entry in roster for make in (sheet_document, key_document)]
+    with_variants = any(e.variants for e in variant_set(set_file).exercises)
+    documents, refused = [], {}
+    for entry in roster:
+        if with_variants:  # the student's variant, drawn once here: the sheet and the key find it drawn
+            refused[entry.key] = _refused_counts(variant_set(set_file, entry.id, seed))
+        documents += [(entry, make(set_file, entry.id, seed, exercise)) for make in (sheet_document, key_document)]
     set_id = variant_set(set_file).id
     if pdf:
         contents = _class_pdfs(documents, set_id, seed, planned)
@@ -102,21 +106,17 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         write_files(files_written)
         # with the class files too, so that a later run replaces them and a reader finds them
         manifest = write_manifest(out / MANIFEST_NAME, set_id, set_file, seed, roster, files,
-                                  CLASS_FILES if pdf else None,
-                                  refused_draws(set_file, roster, seed))
+                                  CLASS_FILES if pdf else None, refused)
     except BaseException:  # the files this run added are removed; those it replaced are the ones the earlier
         _remove(created, out if made_out else None)  # manifest lists, so a rerun writes the class again
         raise
     return len(roster), manifest
 
 
-def refused_draws(set_file, roster, seed) -> dict:
-    """Per roster student (by key), {exercise id: draws refused before its variant} for every exercise with
-    variants (irlab.homework.drawing); empty when the set has none."""
-    if not any(e.variants for e in variant_set(set_file).exercises):
-        return {}
-    return {entry.key: {e.id: len(e.refused_draws) for e in variant_set(set_file, entry.id, seed).exercises
-                        if e.variants} for entry in roster}
+def _refused_counts(drawn) -> dict:
+    """{exercise id: draws refused before its variant} of a student's variant set, for each exercise with variants
+    (irlab.homework.drawing): the manifest lists them per student when the set has variants."""
+    return {e.id: len(e.refused_draws) for e in drawn.exercises if e.variants}
 
 
 NAME_SHOWN = 40  # characters of a roster name in the running header, which keeps the id and code on one line

@@ -9,6 +9,7 @@ the tolerance of a right value (:mod:`irlab.homework.diagnosis`).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from ..document import AnswerBox, Document, Paragraph, Section, Table, WorkingTable
@@ -22,6 +23,7 @@ from .drawing import (MAX_ATTEMPTS, draw_parameters, issued_solutions, solve_onc
                       variant_set)
 from .identity import variant_code
 from .key import answer_key
+from .key_build import file_stamp
 
 __all__ = ["sheet_document", "answer_key_document",
            # drawn by irlab.homework.drawing, offered here as before
@@ -108,7 +110,7 @@ def _working_tables(exercise: Exercise, path) -> tuple[list, dict, set]:
         uses_ranking[question.id] = bool(_rank_tables([section]))
         return section
 
-    solved = solve_exercise(exercise, path, decorate=look)
+    solved = solve_exercise(exercise, path, decorate=look, solve=solve_once)
     shared = [block for block in solved.blocks if _is_rank_table(block)]
     own = {}
     for block in solved.blocks:
@@ -116,6 +118,17 @@ def _working_tables(exercise: Exercise, path) -> tuple[list, dict, set]:
             own[block.meta["question"]] = [blank_rank_table(t) for t in _rank_tables(block.blocks)]
     users = {qid for qid, uses in uses_ranking.items() if uses and not own.get(qid)}
     return [blank_rank_table(t) for t in shared], own, users
+
+
+def _working_space_default(path) -> bool:
+    """The set's working_space (the default of its questions), read once per version of the file."""
+    path = Path(path)
+    return _working_space_cached(str(path), file_stamp(path))
+
+
+@lru_cache(maxsize=16)
+def _working_space_cached(path: str, stamp) -> bool:
+    return bool(read_toml(path).get("working_space", False))
 
 
 def sheet_document(path, student: str | None, seed=None, exercise_id: str | None = None) -> Document:
@@ -126,7 +139,7 @@ def sheet_document(path, student: str | None, seed=None, exercise_id: str | None
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(_who(exercise_set, student, seed))]
-    space = bool(read_toml(exercise_set.path).get("working_space", False))  # the set's default
+    space = _working_space_default(exercise_set.path)
     for exercise in exercises:
         inner = statement_blocks(exercise, exercise_set.path)
         working = _working_space(exercise, space)
@@ -189,7 +202,8 @@ def answer_key_document(path, student: str | None, seed=None, exercise_id: str |
     exercise_set = variant_set(path, student, seed)
     exercises = [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises
     blocks = [Paragraph(f"Answer key. {_who(exercise_set, student, seed, key=True)}")]
-    blocks += [solve_exercise(exercise, exercise_set.path) for exercise in exercises]
+    # solve_once: the variant's questions were solved when it was drawn (the same parameters, the same solutions)
+    blocks += [solve_exercise(exercise, exercise_set.path, solve=solve_once) for exercise in exercises]
     blocks += _grading_notes(path, student, seed, exercise_id)
     return Document(f"{exercise_set.title} — answer key", blocks, _variant_meta(exercise_set, student, seed))
 
