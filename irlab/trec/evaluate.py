@@ -145,14 +145,14 @@ def prepare(qrels, run, *, relevance_level=1, depth=None, complete=False,
     if complete:
         topics_b = qrels.topics
     else:
-        topics_b = np.intersect1d(qrels.topics, run.topics)
+        topics_b = np.intersect1d(qrels.topics, run.topics, assume_unique=True)   # the readers' distinct topics
     T = len(topics_b)
     if T == 0:
         raise IrlabError(
             f"no topic has both judgments ({qrels.path}) and results ({run.path})"
         )
     names = [t.decode("utf-8", errors="surrogateescape") for t in topics_b.tolist()]
-    missing = ~np.isin(topics_b, run.topics)
+    missing = ~np.isin(topics_b, run.topics, assume_unique=True)
 
     # ---- qrels rows of evaluated topics
     qmap = index_in(topics_b, qrels.topics)
@@ -297,13 +297,13 @@ def topic_coverage_notes(qrels, run, *, complete=False, shown=5):
         return listed((t.decode("utf-8", errors="surrogateescape") for t in arr.tolist()), shown)
 
     notes = []
-    unrun = np.setdiff1d(qrels.topics, run.topics)
+    unrun = np.setdiff1d(qrels.topics, run.topics, assume_unique=True)   # (distinct topics: np.unique not needed)
     if len(unrun) and not complete:
-        shared = len(np.intersect1d(qrels.topics, run.topics))
+        shared = len(np.intersect1d(qrels.topics, run.topics, assume_unique=True))
         notes.append(f"{_topics(len(unrun), 'qrels topic')} {'has' if len(unrun) == 1 else 'have'} no results in "
                      f"{run.path}: {names(unrun)}; evaluated the {_topics(shared, 'topic')} both files share "
                      "(trec_eval 10.0 stops here with exit 4); -c counts each missing topic with no relevant document retrieved")
-    unjudged = np.setdiff1d(run.topics, qrels.topics)
+    unjudged = np.setdiff1d(run.topics, qrels.topics, assume_unique=True)
     if len(unjudged):
         notes.append(f"{_topics(len(unjudged), 'run topic')} {'has' if len(unjudged) == 1 else 'have'} no judgments "
                      f"in {qrels.path} and {'is' if len(unjudged) == 1 else 'are'} not evaluated: "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlab.trec.readers import equal_key_pairs, whole_topic_slices
+from irlab.trec.readers import distinct_sorted, equal_key_pairs, whole_topic_slices
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -57,7 +57,7 @@ def _presorted_order(seg, score):
     brk = seg[1:] != seg[:-1]
     starts = np.concatenate(([0], np.flatnonzero(brk) + 1))
     codes = seg[starts]
-    if len(np.unique(codes)) != len(codes):
+    if len(distinct_sorted(codes)) != len(codes):
         return None  # some topic is split over several blocks
     inc = score[1:] > score[:-1]
     if (inc & ~brk).any():
@@ -163,7 +163,7 @@ def _tie_fix(brk, score_at, docno_at, posr, rank_of):
     ranks = rank_of(posr)
     if not tied.any():
         return ranks
-    ug = np.unique(gi[tied])
+    ug = distinct_sorted(gi[tied])
     ga, gb = gstarts[ug], gends[ug]
     sizes = gb - ga
     offs = np.concatenate(([0], np.cumsum(sizes)[:-1]))
@@ -242,7 +242,7 @@ def topic_ranks(seg, score, docno, rows, T):
     bstart = np.concatenate(([0], np.flatnonzero(bbrk) + 1))
     rising = score[1:] > score[:-1]
     np.greater(rising, bbrk, out=rising)   # rising & ~bbrk, in place: a score goes up inside a topic
-    presorted = len(bstart) <= T and len(np.unique(seg[bstart])) == len(bstart) and not rising.any()
+    presorted = len(bstart) <= T and len(distinct_sorted(seg[bstart])) == len(bstart) and not rising.any()
     del rising
     if presorted:
         return _presorted_ranks(seg, score, docno, rows, bbrk, bstart)

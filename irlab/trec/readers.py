@@ -45,7 +45,6 @@ import re
 import warnings
 import zlib
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -593,10 +592,17 @@ def _read(path, kind, progress=None, check_duplicates=True):
 _DUP_SLICE_ROWS = 1 << 18
 
 
+def distinct_sorted(values):
+    """The distinct values, sorted: ``np.unique(values)``, which on its first call loads numpy.ma (a tenth of
+    numpy's import time; the plain form asks whether the array is masked)."""
+    values = np.sort(np.asarray(values).ravel())
+    return values[np.concatenate(([True], values[1:] != values[:-1]))] if len(values) else values
+
+
 def whole_topic_slices(starts, n, size):
     """(a, b) row ranges of about ``size`` rows that never split a topic, for
     rows grouped by topic with each group starting at ``starts`` (sorted, from 0)."""
-    cuts = np.unique(np.append(starts[np.searchsorted(starts, np.arange(0, n, size), side="right") - 1], n))
+    cuts = distinct_sorted(np.append(starts[np.searchsorted(starts, np.arange(0, n, size), side="right") - 1], n))
     return zip(cuts[:-1].tolist(), cuts[1:].tolist())
 
 
@@ -629,6 +635,8 @@ def in_parallel(fn, items):
     workers = threads() if len(items) > 1 else 1
     if workers <= 1:
         return [fn(item) for item in items]
+    from concurrent.futures import ThreadPoolExecutor   # deferred: a single-threaded run never loads it
+
     with ThreadPoolExecutor(min(workers, len(items))) as pool:
         return list(pool.map(fn, items))
 
@@ -643,7 +651,7 @@ def duplicate_check(tidx, d, also=None):
     hash the rows again."""
     n = len(tidx)
     brk = np.flatnonzero(tidx[1:] != tidx[:-1]) + 1
-    if n <= _DUP_SLICE_ROWS or len(np.unique(tidx[np.concatenate(([0], brk))])) != len(brk) + 1:
+    if n <= _DUP_SLICE_ROWS or len(distinct_sorted(tidx[np.concatenate(([0], brk))])) != len(brk) + 1:
         slices = [(0, n)]
     else:
         slices = list(whole_topic_slices(np.concatenate(([0], brk)), n, _DUP_SLICE_ROWS))
@@ -1017,6 +1025,8 @@ def parsed_chunks(spec, chunks, workers=None):
         for data in chunks:
             yield data, _vector_parse(spec, data)
         return
+    from concurrent.futures import ThreadPoolExecutor   # deferred: a single-threaded run never loads it
+
     pending = deque()
     with ThreadPoolExecutor(workers - 1) as pool:   # the caller's thread is the other one
         try:
@@ -1129,7 +1139,7 @@ def _code_topics(q):
                     topics, inv = np.unique(q, return_inverse=True)
                     return topics, inv.astype(np.int32)
             return topics, tidx
-    uh = np.unique(h)
+    uh = distinct_sorted(h)
     hidx = np.searchsorted(uh, h)
     rep = np.empty(len(uh), dtype=np.int64)
     rep[hidx[::-1]] = np.arange(n - 1, -1, -1)  # first row of each hash
@@ -1303,6 +1313,8 @@ def read_both(qrels, run, *, check_run_duplicates=True):
     reported before a bad run file, as when they are read one after the other."""
     if isinstance(qrels, Qrels) or isinstance(run, Run) or threads() <= 1:
         return read_qrels(qrels), read_run(run, check_duplicates=check_run_duplicates)
+    from concurrent.futures import ThreadPoolExecutor   # deferred: a single-threaded run never loads it
+
     with ThreadPoolExecutor(1) as pool:
         judged = pool.submit(read_qrels, qrels)
         try:
