@@ -120,6 +120,10 @@ class SafeWriter:
         share most of their cells (a class report's) have them joined once."""
         self._write(self._field_of(first, self._first_fields, _first_field) + "," + joined + "\n")
 
+    def first_cell(self, value) -> str:
+        """A row's first cell as writerow writes it (``first_cell(a) + "," + joined(rest) + "\\n"`` is that row)."""
+        return self._field_of(value, self._first_fields, _first_field)
+
     @staticmethod
     def _field_of(value, memo: dict, field) -> str:
         if type(value) is not str:

@@ -322,16 +322,25 @@ class GradeReport:
         in ``feedback``); ``lines`` names the input rows behind each output row, so every input row appears. No
         cell reads as a spreadsheet formula (:mod:`irlab.spreadsheet`)."""
         out = io.StringIO()
-        writer = spreadsheet.writer(out)
+        self._write_csv(out.write)
+        return out.getvalue()
+
+    def _write_csv(self, write) -> None:
+        """:meth:`to_csv`'s text given to ``write`` a few hundred students at a time (a 200,000-student report is
+        never held whole); each student's rows are made from their id's cell and the cells their questions share."""
+        pieces = _Pieces()
+        writer = spreadsheet.writer(pieces)
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
         memo: dict = {}
         totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
+        total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
         for s in self.students + self.kept_out:
             shown = [_question_cells(q, memo, writer) for q in s.questions]  # each question summed and joined once
-            for q, (_, cells, _, unanswered) in zip(s.questions, shown):  # writerow([s.student, q.exercise, ..., q.lines])
-                writer.write_joined(s.student, cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
-                                    if q.lines else unanswered)
+            head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
+            pieces.append("".join([head + (cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
+                                           if q.lines else unanswered) + "\n"
+                                   for q, (_, cells, _, unanswered) in zip(s.questions, shown)]))
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
@@ -341,12 +350,21 @@ class GradeReport:
                 if len(totals) >= _MEMO_SIZE:
                     totals.clear()
                 totals[tuple(map(id, shown))] = total
-            writer.writerow([s.student, "", "total", total[0], s.max_score,
-                             "", "", s.kept_out, "kept-out" if s.kept_out else "total", ""])
+            ending = total_cells.get((total[0], s.max_score, s.kept_out))
+            if ending is None:  # writerow([s.student, "", "total", total, max, "", "", kept out, status, ""])
+                ending = writer.joined(("", "total", total[0], s.max_score, "", "", s.kept_out,
+                                        "kept-out" if s.kept_out else "total", "")) + "\n"
+                if len(total_cells) >= _MEMO_SIZE:
+                    total_cells.clear()
+                total_cells[total[0], s.max_score, s.kept_out] = ending
+            pieces.append(head + ending)
+            if len(pieces) >= _CHUNK:
+                write("".join(pieces))
+                pieces.clear()
         for row in self.orphan_rows():
             writer.writerow([row.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                              row.line])
-        return out.getvalue()
+        write("".join(pieces))
 
     def orphan_rows(self) -> list[AnswerRow]:
         """Rows not graded that belong to no student of the report: no student id, or an id none of whose rows is
@@ -429,6 +447,8 @@ class GradeReport:
             if fmt == "json":
                 write_json(self._json_value(lazy=True), stream.write)
                 stream.write("\n")
+            elif fmt == "csv":
+                self._write_csv(stream.write)
             else:
                 stream.write(self.render(fmt))
 
@@ -518,6 +538,13 @@ def _exact_sum(values: list[Fraction], times: list[int] | None = None) -> Fracti
 
 
 _MEMO_SIZE = 4096  # questions' cells kept while a CSV report is written: every distinct one in a shared-sheet class
+_CHUNK = 2048  # a CSV report's pieces (a student's question rows, their total row) written to the stream at once
+
+
+class _Pieces(list):
+    """A list that a SafeWriter writes into (``write`` appends), to be joined and written in chunks."""
+
+    write = list.append
 
 
 def _question_cells(question: QuestionGrade, memo: dict, writer) -> tuple:
@@ -654,6 +681,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     student_rows: dict = {}  # student key -> every row of theirs
     sheet_codes: dict = {}  # an LMS variant's sheet -> its code
     codes_read: dict = {}  # a code as written -> as read_code reads it
+    addresses: dict = {}  # (exercise, question as written) -> what _address makes of it: read once, not once a row
     for row in rows:
         who = normalise_student(row.student)
         if who:
@@ -690,24 +718,15 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                                                                          " without a seed")
                                                 + f" ({expected}); not graded")
                 continue
-        exercise = exercises[row.exercise]  # variants change parameters, never question ids or parts
-        question_id, part_ref = split_reference(row.question, exercise)
-        if question_id not in {q.id for q in exercise.questions}:
-            known = ", ".join(q.id for q in exercise.questions)
-            refuse(row, "unknown-question", f"exercise {row.exercise} has no question {row.question!r} (it has {known}); "
-                                            "not graded")
+        address = addresses.get((row.exercise, row.question))
+        if address is None:
+            address = addresses[row.exercise, row.question] = _address(exercise_file, exercises[row.exercise],
+                                                                        row.question)
+        if address[0] is None:
+            refuse(row, *address[1:])
             continue
-        if _read_by_teacher(next(q for q in exercise.questions if q.id == question_id)):
-            refuse(row, "free-text", f"{row.exercise} {question_id} is a free-text question: read it; not graded")
-            continue
-        if part_ref is not None:
-            try:
-                answer_key(exercise_file, exercise.id, question_id).part(part_ref)
-            except IrlabError as error:
-                refuse(row, "unknown-part", f"{error}; not graded")
-                continue
         row.status, row.message = "graded", ""
-        by_student[who].append((row, question_id, part_ref))
+        by_student[who].append((row, *address))
     _refuse_unusable_file(rows, base, seed, answers_file, chosen)
     # every question of the exercises graded counts, answered by anyone or not (the points possible never shrink)
     graded_set = [e for e in base.exercises if e.id in chosen]
@@ -803,6 +822,23 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                        report[:len(the_class)], questions, rows, variants, notes, base.id, exercises=chosen,
                        left_out=[e for e in exercise_ids if e not in chosen], read_by_teacher=read_by_teacher,
                        kept_out=kept_out, id_problems=id_problems)
+
+
+def _address(exercise_file, exercise, question: str) -> tuple:
+    """(question id, part reference) of a row answering ``question`` of ``exercise`` (variants change parameters,
+    never question ids or parts), or (None, status, message) saying why such a row is not graded."""
+    question_id, part_ref = split_reference(question, exercise)
+    if question_id not in {q.id for q in exercise.questions}:
+        known = ", ".join(q.id for q in exercise.questions)
+        return None, "unknown-question", f"exercise {exercise.id} has no question {question!r} (it has {known}); not graded"
+    if _read_by_teacher(next(q for q in exercise.questions if q.id == question_id)):
+        return None, "free-text", f"{exercise.id} {question_id} is a free-text question: read it; not graded"
+    if part_ref is not None:
+        try:
+            answer_key(exercise_file, exercise.id, question_id).part(part_ref)
+        except IrlabError as error:
+            return None, "unknown-part", f"{error}; not graded"
+    return question_id, part_ref
 
 
 OFF_ROSTER = ("not on the roster (a typo?): graded against this id's own variant, kept out of the gradebook exports "

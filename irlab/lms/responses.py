@@ -85,6 +85,9 @@ def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants
     return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest, exercises)
 
 
+_RESOLVED_KEPT = 4096  # distinct question texts a reader remembers (then it starts again): memory bounded
+
+
 class _Resolver:
     """A question's text -> (exercise, question[.part], code, variant student), or the reason it names none."""
 
@@ -94,8 +97,17 @@ class _Resolver:
         self.exercises = {e.id: [q.id for q in e.questions] for e in exercise_set.exercises}
         self.by_code = _variant_codes(self.set_id, None if seed is None else str(seed))
         self.pattern = re.compile(re.escape(self.set_id) + r"\s+(?P<rest>\S+)\s+" + _CODE)
+        self.resolved: dict = {}  # question text -> what it resolves to: an export repeats a few texts on every row
 
     def __call__(self, text: str):
+        resolved = self.resolved.get(text)
+        if resolved is None:
+            if len(self.resolved) >= _RESOLVED_KEPT:
+                self.resolved.clear()
+            resolved = self.resolved[text] = self._resolve(text)
+        return resolved
+
+    def _resolve(self, text: str):
         found = self.pattern.search(text)
         if not found:
             other = _ANY_NAME.search(text)
@@ -144,10 +156,15 @@ def _row(line: int, student: str, question_text: str, answer: str, resolve, wher
     return AnswerRow(line, student, exercise, question, answer, code, sheet=sheet)
 
 
-def _cells(cells: list[str], index: dict, *names: str) -> str:
-    for name in names:
-        i = index.get(name)
-        if i is not None and i < len(cells) and cells[i].strip():
+def _columns(index: dict, *names: str) -> tuple[int, ...]:
+    """The columns of the header ``index`` named ``names``, in that order (the ones the header has)."""
+    return tuple(index[name] for name in names if name in index)
+
+
+def _cells(cells: list[str], columns: tuple[int, ...]) -> str:
+    """The first of the ``columns`` (see _columns) with a value in the row ``cells``, stripped; else ''."""
+    for i in columns:
+        if i < len(cells) and cells[i].strip():
             return cells[i].strip()
     return ""
 
@@ -159,15 +176,18 @@ def _moodle_rows(data, header, names, resolve) -> list[AnswerRow]:
         found = _MOODLE_SLOT.match(name)
         if found:
             slots.setdefault(int(found["slot"]), {})[found["kind"]] = i
+    first_name, last_name = _columns(index, "first name"), _columns(index, "surname", "last name")
+    ids, email, number = (_columns(index, "email address", "id number", "username"), _columns(index, "email address"),
+                          _columns(index, "id number"))
+    slots = sorted(slots.items())
     rows = []
     for line, cells in data:
-        first, last = _cells(cells, index, "first name"), _cells(cells, index, "surname", "last name")
+        first, last = _cells(cells, first_name), _cells(cells, last_name)
         name = " ".join(part for part in (first, last) if part)
-        student = _cells(cells, index, "email address", "id number", "username") or name
-        who = RosterEntry(student, name, _cells(cells, index, "email address"), line,
-                          sis_id=_cells(cells, index, "id number"))
+        student = _cells(cells, ids) or name
+        who = RosterEntry(student, name, _cells(cells, email), line, sis_id=_cells(cells, number))
         start = len(rows)
-        for slot, columns in sorted(slots.items()):
+        for slot, columns in slots:
             if "response" not in columns:
                 continue
             column = columns["response"]
@@ -194,11 +214,13 @@ def _canvas_rows(data, header, names, resolve) -> list[AnswerRow]:
     index = {name: i for i, name in reversed(list(enumerate(names)))}
     questions = [(i, _CANVAS_QUESTION.match(h)["text"]) for i, h in enumerate(header) if _CANVAS_QUESTION.match(h)]
     score_column = {i: i + 1 for i, _ in questions if i + 1 < len(header) and not _CANVAS_QUESTION.match(header[i + 1])}
+    ids, name, sis_id, canvas_id = (_columns(index, "sis_id", "id", "name"), _columns(index, "name"),
+                                    _columns(index, "sis_id"), _columns(index, "id"))
     rows = []
     for line, cells in data:
-        student = _cells(cells, index, "sis_id", "id", "name")
-        who = RosterEntry(student, _cells(cells, index, "name"), "", line, sis_id=_cells(cells, index, "sis_id"),
-                          canvas_id=_cells(cells, index, "id"))
+        student = _cells(cells, ids)
+        who = RosterEntry(student, _cells(cells, name), "", line, sis_id=_cells(cells, sis_id),
+                          canvas_id=_cells(cells, canvas_id))
         for column, text in questions:
             answer = cells[column] if column < len(cells) else ""
             score = score_column.get(column)
