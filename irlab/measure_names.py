@@ -269,6 +269,12 @@ def explain_target(text: str) -> tuple[str, dict]:
     if name.param("judged_only", False):
         raise ParameterError(f"{name.text}: judged_only=True drops unjudged documents first; irlab explain "
                              "explains the ranking as given (irlab eval -J computes it)")
+    if name.has("max_rel") or name.param("min_rel", 0):
+        rest = ",".join(f"{k}={_number_text(v)}" for k, v in name.given if k not in ("min_rel", "max_rel", "cutoff"))
+        plain = m + (f"({rest})" if rest else "") + (f"@{name.param('cutoff')}" if name.has("cutoff") else "")
+        raise ParameterError(f"{name.text}: irlab explain scales a grade by the topic's top grade (r = g / g_max); "
+                             f"min_rel and max_rel fix another scale. Explain {plain} (the same value when max_rel is "
+                             "the topic's top grade and min_rel 0); irlab eval -m computes it as written")
     options = {}
     for key, value in name.given:
         if key in ("judged_only", "min_rel", "relative", "dcg", "gains", "max_rel"):

@@ -388,3 +388,11 @@ def test_diversity_names_in_eval_and_compare_need_diversity_qrels(files, tmp_pat
     assert "ask for them in a separate call" in capsys.readouterr().err
     assert main(["compare", "-m", "alpha_nDCG@20", "--test", "sign", str(diverse), run, run2]) == 0
     assert "on alpha_nDCG@20" in capsys.readouterr().out
+
+
+def test_explain_refuses_a_cwl_scale_it_does_not_use_naming_the_name_it_explains():
+    with pytest.raises(ParameterError, match=r"INST\(T=3,max_rel=4\): irlab explain scales a grade by the topic's "
+                                             r"top grade .* Explain INST\(T=3\) "):
+        explain_target("INST(T=3,max_rel=4)")
+    with pytest.raises(ParameterError, match=r"Explain SDCG@5 "):
+        explain_target("SDCG(min_rel=1)@5")
