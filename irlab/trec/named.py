@@ -13,9 +13,14 @@ What each name computes, and where irlab's convention differs from the tool ir_m
 * ``Judged@k`` is the share of the top min(k, retrieved) documents in the qrels, ``RR@k`` MS MARCO's reciprocal
   rank within the top k, ``RBP(rel=r)`` cwl-eval's binary RBP; ``RBP(p=x)`` without rel is trec_eval's graded
   ``rbp.p=x`` (ir_measures has no tool for it).
+* ``INST``, ``INSQ`` and ``SDCG@k`` are cwl-eval's user models (:mod:`irlab.trec.cwl`), the grades scaled by
+  ``min_rel``/``max_rel`` as ir_measures scales them, or without ``max_rel`` (which ir_measures requires) by the
+  topic's top grade as ``irlab explain inst`` does; cwl-eval's BPM and NERR are not computed.
+* The diversity names (``alpha_nDCG@20``, ``ERR_IA@20``, ``NRBP``, ...) are ndeval's, read from diversity qrels
+  (topic subtopic docno judgment) by :mod:`irlab.trec.diversity_names`, and not mixed with other names in a call.
 * Ties are ordered as trec_eval orders them (score descending, docno descending) for every measure; ir_measures'
-  Judged and MS MARCO paths order ties by docno ascending, which changes a value only where a tie group straddles
-  the cut-off.
+  Judged, MS MARCO and pyndeval paths order ties by docno ascending and cwl-eval keeps the run's order, which
+  changes a value only where a tie group straddles the cut-off (or, for the user models, holds other gains).
 """
 
 from __future__ import annotations
