@@ -24,6 +24,9 @@ MAX_COLLECTION = 10**12  # N, the documents in the collection
 MAX_CUTOFF = 10**12  # k, a cut-off rank
 MAX_MEASURE_NAME = 200  # characters of a measure name as ir_measures writes it (nDCG(dcg='exp-log2')@10 has 23; a
 #                         gains dict of 20 grades about 120): read by Python's parser, which a huge text would burden
+MAX_CWL_TARGET = 10**12  # T of INST or INSQ computed in doubles over a whole run (irlab eval -m 'INST(T=3)'): far
+#                          above any gain a user wants, and below the 1e308 where (i + 2T - 1) / (i + 2T) overflows
+#                          to inf/inf = nan, as it does in cwl-eval
 MAX_DIGITS = 15  # digits of the numerator or denominator of a number parameter (0.25, 1/3, 1e-6)
 MAX_NUMBER_TEXT = 40  # characters of a number as written
 MAX_BETA = 1000  # the F-measure's weight of recall

@@ -223,6 +223,8 @@ def test_eval_prints_each_name_as_written_beside_trec_eval_names(files, capsys):
     ("ndcg@5", "did you mean ndcg_cut.5? Or, as ir_measures names it: nDCG@5?"),
     ("BPM(max_rel=2)@5", "of cwl-eval's user models it computes INST, INSQ and SDCG@k"),
     ("alpha_nDCG@20", "needs diversity qrels"),
+    ("INST(T=1e308)", "at most 1e+12 (limits.MAX_CWL_TARGET)"),
+    ("INST(min_rel=2,max_rel=2)", "so 0 <= min_rel < max_rel"),
     ("P", None),   # trec_eval's P, as before
 ])
 def test_eval_refuses_what_it_cannot_compute_naming_why(files, capsys, name, message):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from irlab.errors import ParameterError
+from irlab.limits import MAX_CWL_TARGET
 from irlab.measure_names import MeasureName, is_measure_name, parse, suggestion
 from irlab.trec import cwl
 from irlab.trec.context import EvalResult, safe_div
@@ -192,9 +193,9 @@ def _cwl_params(name):
     if name.measure == "SDCG":
         return name.param("cutoff"), low, high
     target = name.param("T")
-    if not 0 < target < 1e6:
-        raise ParameterError(f"measure {name.text!r}: the target T is the gain the user wants, a number above 0 "
-                             f"(and below a million), got {target}")
+    if not 0 < target <= MAX_CWL_TARGET:
+        raise ParameterError(f"measure {name.text!r}: the target T is the gain the user wants, a number above 0 and "
+                             f"at most {MAX_CWL_TARGET:.0e} (limits.MAX_CWL_TARGET), got {target}")
     return target, low, high
 
 
