@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from .conventions import ALL
-from .errors import InputTypeError
+from .errors import InputFileError, InputTypeError
 from .limits import MAX_ID_BYTES
 from .trec.diversity import DiversityRun
 from .trec.diversity_names import is_diversity
@@ -333,11 +333,14 @@ def _diversity_qrels_file(qrels, folder):
     topics, docnos, labels, subtopics = _triples(qrels, "diversity qrels", columns, _QRELS_FIELDS + ("iteration",))
     if not len(topics):
         raise InputTypeError("the qrels have no rows")
+    grades = _grades(labels)
+    if (grades < 0).any():
+        raise InputTypeError(f"a diversity judgment is a whole number >= 0 (as ndeval reads it), got "
+                             f"{int(grades[grades < 0][0])}")
     path = os.path.join(folder, "qrels")
     with open(path, "wb") as out:
-        for row in zip(_ids(topics, "topic id"), _ids(subtopics, "subtopic id"), _ids(docnos, "docno"), labels):
-            if isinstance(row[3], bool) or not isinstance(row[3], (int, np.integer)) or row[3] < 0:
-                raise InputTypeError(f"a diversity judgment is a whole number >= 0, got {row[3]!r:.40}")
+        for row in zip(_ids(topics, "topic id"), _ids(subtopics, "subtopic id"), _ids(docnos, "docno"),
+                       grades.tolist()):
             out.write(b"%s %s %s %d\n" % row)
     return path
 
@@ -357,9 +360,16 @@ def evaluate(run, qrels, measures=("AP", "nDCG@10"), *, complete=True, relevance
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="irlab-") as folder:
-            result = evaluate_specs(_diversity_qrels_file(qrels, folder), _diversity_run(to_run(run)), measures,
-                                    relevance_level=relevance_level, depth=depth, complete=complete,
-                                    judged_only=judged_only)
+            written = _diversity_qrels_file(qrels, folder)
+            try:
+                result = evaluate_specs(written, _diversity_run(to_run(run)), measures,
+                                        relevance_level=relevance_level, depth=depth, complete=complete,
+                                        judged_only=judged_only)
+            except InputFileError as exc:   # a line of the file written from the frame: name the frame's row
+                if exc.path != str(written) or written is qrels:
+                    raise
+                where = f"row {exc.line - 1} (from 0; line {exc.line} as a qrels file)" if exc.line else "rows"
+                raise InputTypeError(f"the diversity qrels' {where}: {exc.problem}") from None
     else:
         result = evaluate_specs(to_qrels(qrels), to_run(run), measures, relevance_level=relevance_level,
                                 depth=depth, complete=complete, judged_only=judged_only)

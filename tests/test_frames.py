@@ -223,3 +223,16 @@ def test_labels_and_int_ids_from_frames():
     assert irlab.evaluate(run, qrels, ["AP", "nDCG@10"]).per_topic == as_text.per_topic
     with pytest.raises(InputTypeError, match="a relevance label is a whole number .*got 1.5"):
         irlab.evaluate(run, qrels.assign(label=[1.0, 1.5, 0.0]), ["AP"])
+
+
+def test_a_bad_row_of_diversity_qrels_frames_is_named_by_its_row():
+    qrels = pd.DataFrame([("401", "1", "a", 1), ("401", "2", "a", 1), ("401", "2", "a", 2), ("401", "3", "x", 1.0)],
+                         columns=["query_id", "iteration", "doc_id", "relevance"])
+    run = pd.DataFrame([("401", "a", 3.0), ("401", "x", 1.0)], columns=["qid", "docno", "score"])
+    with pytest.raises(InputTypeError, match=r"diversity qrels' row 2 \(from 0; line 3 as a qrels file\): docno 'a' "
+                                             r"is judged twice for topic '401', subtopic '2' \(first on line 2\)"):
+        irlab.evaluate(run, qrels, ["alpha_nDCG@20"])
+    with pytest.raises(InputTypeError, match="a diversity judgment is a whole number >= 0 .*got -1"):
+        irlab.evaluate(run, qrels.assign(relevance=[1, 1, -1, 1]), ["alpha_nDCG@20"])
+    # grades written 1.0 are whole numbers, as in plain qrels: alpha-nDCG@20 = 1 (a then x cover s1, s2, s3)
+    assert irlab.evaluate(run, qrels.drop(index=2), ["alpha_nDCG@20"]).aggregate == {"alpha_nDCG@20": 1.0}
