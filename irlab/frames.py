@@ -135,7 +135,11 @@ def _encoded(values):
 def _joined_text(values):
     """str ids as an S array, encoded at once: joined by line feeds into one UTF-8 buffer, cut at them and laid out
     in rows as wide as the longest (None when an id holds a line feed itself: _bad_ids names it one by one)."""
-    buffer = np.frombuffer("\n".join(values).encode("utf-8", errors="surrogateescape"), dtype=np.uint8)
+    try:
+        text = "\n".join(values).encode("utf-8", errors="surrogateescape")
+    except UnicodeEncodeError:   # a lone surrogate: named one by one
+        return None
+    buffer = np.frombuffer(text, dtype=np.uint8)
     breaks = buffer == 10
     ends = np.flatnonzero(breaks)
     if len(ends) != len(values) - 1:
@@ -169,7 +173,10 @@ def _ids_one_by_one(values, what):
         if isinstance(v, (bytes, np.bytes_)):
             b = bytes(v)
         elif isinstance(v, (str, int, np.integer)) and not isinstance(v, bool):
-            b = str(v).encode("utf-8", errors="surrogateescape")
+            try:
+                b = str(v).encode("utf-8", errors="surrogateescape")
+            except UnicodeEncodeError:
+                raise InputTypeError(f"{what} {v!r:.60} is not text UTF-8 can write (a lone surrogate)") from None
         else:
             raise InputTypeError(f"a {what} is text (or a whole number), got {type(v).__name__} {v!r:.40}")
         if not b or len(b) > MAX_ID_BYTES or any(c in b for c in b" \t\n\r"):

@@ -211,7 +211,8 @@ def test_ids_converted_in_bulk_equal_those_converted_one_by_one():
         assert _ids(values, "docno").tolist() == _ids_one_by_one(list(values), "docno").tolist()
     good = [f"d{i}" for i in range(5000)]
     for bad, message in ((" x", "' x' must be 1 to"), ("a\nb", "'a\\\\nb' must be 1 to"), ("", "'' must be 1 to"),
-                         ("y" * 256, "must be 1 to 255 bytes"), (None, "got NoneType None"), (2.5, "got float 2.5")):
+                         ("y" * 256, "must be 1 to 255 bytes"), (None, "got NoneType None"), (2.5, "got float 2.5"),
+                         ("a\ud800", "not text UTF-8 can write")):
         with pytest.raises(InputTypeError, match=message):
             _ids(good[:2500] + [bad] + good[2500:], "docno")
 
