@@ -7,7 +7,11 @@ iterable of such records (ir_datasets' ``qrels_iter()``), and objects with ``to_
 semantics, :mod:`irlab.trec.named`); :func:`explain` explains one topic step by step, as ``irlab explain --qrels
 --run --topic`` does. Topics are ranked as trec_eval ranks them (score descending, docno descending); a qrels topic
 the run does not answer counts 0 (ir_measures' and PyTerrier's convention, trec_eval -c; ``complete=False``
-leaves it out, as trec_eval without -c).
+leaves it out, as trec_eval without -c). Diversity names (``alpha_nDCG@20``, ``ERR_IA@20`` ...) read qrels with
+subtopics: a frame or records with ir_measures' ``iteration`` column, or a diversity qrels file's path.
+
+A frame's columns are converted in bulk (:func:`_ids`): a million rows take about a second, not the minute a
+Python loop over the rows would.
 
 pandas is needed only to return frames; numpy is loaded when this module is (``import irlab`` loads neither).
 """
