@@ -78,7 +78,8 @@ def both_paths(folder, qrels, run, options, measures=MEASURES):
         with pytest.raises(type(exc), match="no topic has both"):
             evaluate_diversity(q, r, measures, **options)
         return "no shared topic"
-    arrays = diversity_arrays.evaluate_in_arrays(q, r, parse_diversity_measures(measures), **options)
+    arrays = diversity_arrays.evaluate_in_arrays(q, r, parse_diversity_measures(measures), **options,
+                                                 max_ideal_work=diversity.MAX_IDEAL_WORK)
     fast = evaluate_diversity(q, r, measures, notes=(fast_notes := []), **options)
     assert fast_notes == notes
     assert list(fast.per_topic) == list(reference.per_topic)
@@ -135,8 +136,8 @@ def test_what_the_array_path_leaves_to_the_per_topic_path(tmp_path, qrels, run):
     (tmp_path / "r").write_text(run)
     plan = parse_diversity_measures(None)
     assert diversity_arrays.evaluate_in_arrays(str(tmp_path / "q"), str(tmp_path / "r"), plan, alpha=0.5, beta=0.5,
-                                               traditional=False, depth=None, complete=False,
-                                               relevance_level=1) is None
+                                               traditional=False, depth=None, complete=False, relevance_level=1,
+                                               max_ideal_work=diversity.MAX_IDEAL_WORK) is None
 
 
 @settings(max_examples=2000, deadline=None)
@@ -151,4 +152,38 @@ def test_scores_passed_without_reading_are_finite_numbers(tokens):
     starts = np.array([m.start() for m in __import__("re").finditer(rb"\S+", text)])
     lengths = np.array([len(t.encode()) for t in tokens])
     if diversity_arrays._plain_decimals(np.frombuffer(text, np.uint8), starts, lengths):
-        assert diversity._finite_scores([t.encode() for t in tokens]) is not None, tokens
+        assert diversity.finite_scores([t.encode() for t in tokens]) is not None, tokens
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["qrels", "run"]), st.sampled_from([7, 31, 64, 250, 1 << 22]))
+def test_faulty_files_give_the_per_topic_paths_values_or_error(monkeypatch, seed, what, chunk):
+    # test_eval_diversity's faulty lines (blank and comment lines, CR, tabs, bad numbers, long ids and lines,
+    # repeats) in one file, plain lines in the other, small bounds and chunks: the array path gives the values of
+    # the per-topic path, or leaves the files to it and so its error (file:line)
+    from test_eval_diversity import _faulty_lines
+
+    from irlab.trec import diversity_base
+
+    rnd = random.Random(seed)
+    plain = {"qrels": b"1 1 a 1\n1 2 b 1\n2 1 c 2\n10 s d 1\n", "run": b"1 Q0 a 1 1 r\n2 Q0 c 5 0.5 r\n10 Q0 b 2 1 r\n"}
+    options = dict(alpha=0.5, beta=0.5, traditional=rnd.random() < 0.3, depth=None, complete=rnd.random() < 0.3,
+                   relevance_level=rnd.choice([0, 1, 2]))
+    with tempfile.TemporaryDirectory() as folder, monkeypatch.context() as patch:
+        for name, value in (("MAX_LINE_BYTES", 40), ("MAX_ID_BYTES", 12), ("MAX_SKIPPED_LINES", 3),
+                            ("_CHUNK_BYTES", chunk)):
+            patch.setattr(diversity_base, name, value)
+        q, r = Path(folder) / "qrels", Path(folder) / "run"
+        q.write_bytes(_faulty_lines(rnd, "qrels") if what == "qrels" else plain["qrels"])
+        r.write_bytes(_faulty_lines(rnd, "run") if what == "run" else plain["run"])
+        outcomes = []
+        for given in ((str(q), str(r)), None):
+            try:
+                if given is None:
+                    given = (read_diversity_qrels(q, relevance_level=options["relevance_level"]),
+                             read_diversity_run(r, traditional=options["traditional"]))
+                result = evaluate_diversity(*given, MEASURES, **options)
+                outcomes.append(repr(sorted((t, sorted(v.items())) for t, v in result.per_topic.items())))
+            except diversity.IrlabError as exc:
+                outcomes.append(f"{type(exc).__name__}: {exc}")
+    assert outcomes[0] == outcomes[1]

@@ -16,7 +16,7 @@ numbers = st.one_of(st.integers(0, 10**15), st.integers(-999, 999).map(str), st.
 
 
 def _bulk(tokens, field, integer):
-    lines = diversity._Lines("run", 6, "run", (0, 2))
+    lines = diversity.DiversityLines("run", 6, "run", (0, 2))
     buf = b"".join(b"1 Q0 d%d %s %s r\n" % (i, (t if field == 3 else b"1"), (t if field == 4 else b"1"))
                    for i, t in enumerate(tokens))
     read = lines.bulk(buf)
@@ -30,9 +30,9 @@ def _bulk(tokens, field, integer):
 def test_bulk_numbers_equal_the_token_by_token_reading(tokens):
     ranks, written = _bulk(tokens, 3, True)
     if ranks is not None:
-        assert ranks == diversity._naturals(written)
+        assert ranks == diversity.natural_numbers(written)
     scores, written = _bulk(tokens, 4, False)
     if scores is not None:
-        expected = diversity._finite_scores(written)
+        expected = diversity.finite_scores(written)
         assert expected is not None and all(math.copysign(1, a) == math.copysign(1, b) and a == b
                                             for a, b in zip(scores, expected)) and len(scores) == len(expected)

@@ -582,7 +582,7 @@ def _outcome(read, path, **options):
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["qrels", "run"]), st.sampled_from([7, 31, 64, 250, 1 << 22]))
 def test_bulk_reading_equals_the_line_by_line_reading(monkeypatch, seed, what, chunk):
     # small bounds (line 40 bytes, id 12, 3 blank lines) and chunks so that every fault and chunk edge is met
-    from irlab.trec import diversity
+    from irlab.trec import diversity, diversity_base
 
     rnd = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -593,9 +593,9 @@ def test_bulk_reading_equals_the_line_by_line_reading(monkeypatch, seed, what, c
         with monkeypatch.context() as patch:
             for name, value in (("MAX_LINE_BYTES", 40), ("MAX_ID_BYTES", 12), ("MAX_SKIPPED_LINES", 3),
                                 ("_CHUNK_BYTES", chunk)):
-                patch.setattr(diversity, name, value)
+                patch.setattr(diversity_base, name, value)
             bulk = _outcome(read, path, **options)
-            patch.setattr(diversity._Lines, "bulk", lambda self, buf: None)   # every chunk line by line
+            patch.setattr(diversity.DiversityLines, "bulk", lambda self, buf: None)   # every chunk line by line
             one_by_one = _outcome(read, path, **options)
     assert bulk == one_by_one
 
@@ -604,9 +604,9 @@ def test_bulk_reading_equals_the_line_by_line_reading(monkeypatch, seed, what, c
 @given(st.text(alphabet="0123456789.eE+-_ in", max_size=8).filter(bool))
 def test_scores_checked_in_bulk_as_one_by_one(score):
     # a score is read in bulk by float() when it has only digits, '.', 'e', 'E', '+' and '-': float() then accepts
-    # exactly what the line-by-line check (_FLOAT and a finite value) accepts
-    from irlab.trec.diversity import _FLOAT, _finite_scores
+    # exactly what the line-by-line check (FLOAT_TOKEN and a finite value) accepts
+    from irlab.trec.diversity import FLOAT_TOKEN, finite_scores
 
     token = score.encode()
-    one_by_one = bool(_FLOAT.match(token)) and math.isfinite(float(token))
-    assert (_finite_scores([token]) is not None) == one_by_one
+    one_by_one = bool(FLOAT_TOKEN.match(token)) and math.isfinite(float(token))
+    assert (finite_scores([token]) is not None) == one_by_one

@@ -47,8 +47,6 @@ judged topic with no relevant document has every measure 0 and nNRBP 0/0 (printe
 
 from __future__ import annotations
 
-import functools
-import io
 import math
 import os
 import re
@@ -60,11 +58,14 @@ from operator import lt, ne
 import numpy as np
 
 from irlab.errors import InputFileError, IrlabError, ParameterError
-from irlab.limits import (MAX_ID_BYTES, MAX_IDEAL_WORK, MAX_LINE_BYTES, MAX_RANKS, MAX_SKIPPED_LINES, MAX_SUBTOPICS,
-                          check_at_most)
+from irlab.limits import MAX_IDEAL_WORK, MAX_RANKS, MAX_SUBTOPICS, check_at_most
 from irlab.metrics.diversity import IntentRanking
 from irlab.trec.context import EvalResult
-from irlab.trec.readers import parse_decimals, listed, open_maybe_gzip
+from irlab.trec.diversity_arrays import evaluate_in_arrays
+from irlab.trec.diversity_base import (DIGITS, FLOAT_TOKEN, DiversityLines, DiversityQrels, DiversityRun, TopicIntents,
+                                       beta_powers, dcg_discount, dcg_term, err_term, finite_scores, id_text, ideal_ideal,
+                                       natural_number, natural_numbers, shown_id, subtopic_order)
+from irlab.trec.readers import listed
 
 __all__ = ["NDEVAL_MEASURES", "FAMILIES", "DiversityQrels", "DiversityRun", "TopicIntents", "Measure",
            "read_diversity_qrels", "read_diversity_run", "read_diversity_topic", "parse_diversity_measures", "greedy_ideal",
@@ -81,191 +82,10 @@ NDEVAL_MEASURES = tuple(
     + [f"{family}@{k}" for family in ("P-IA", "strec") for k in NDEVAL_CUTOFFS])
 NICKNAMES = ("all", "ndeval")   # -m all, -m ndeval: ndeval's 21 columns (the default)
 
-_DIGITS = re.compile(rb"[0-9]+\Z")
-_FLOAT = re.compile(rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z", re.IGNORECASE)
-_MAX_NUMBER_DIGITS = 15   # a judgment or a rank: more digits are no judgment or rank (limits.MAX_DIGITS)
-
-
-def _text(b: bytes) -> str:
-    return b.decode("utf-8", errors="surrogateescape")
-
-
-def _show(b: bytes) -> str:
-    s = _text(b)
-    return repr(s if len(s) <= 60 else s[:57] + "...")
-
 
 # --------------------------------------------------------------------------
-# reading
-#
-# A file is read in chunks of whole lines.  A chunk whose every line is plain (within MAX_LINE_BYTES, blank or with
-# exactly the fields it needs, no comment, ids within MAX_ID_BYTES, no flood of blank lines) is split in bulk: one
-# bytes.split() for its tokens, numpy for the line checks.  Any other chunk is read line by line, exactly as
-# before: that reading names the first line at fault, with the file's line number, or reads the unusual lines
-# (comments, a run's extra columns) it accepts.  Both give the same tokens.
-
-_CHUNK_BYTES = 1 << 22   # 4 MiB at a time: memory stays near the old line-by-line reading's
-
-
-class _Lines:
-    """The data lines of one diversity file (gzip or plain), bounded as irlab's TREC readers are (irlab/limits.py):
-    a line of at most MAX_LINE_BYTES, ids of at most MAX_ID_BYTES, blank and comment lines ('#') skipped but,
-    beyond MAX_SKIPPED_LINES, never more of them than data lines.  ``fields`` is the number a line needs (a run
-    line may have more, ignored as ndeval and trec_eval ignore them); ``ids`` the indices of its id fields."""
-
-    def __init__(self, path, fields, what, ids):
-        self.path, self.fields, self.what, self.ids = path, fields, what, ids
-        self.lineno = self.skipped = self.data = 0   # counted so far, as the line-by-line reading counts them
-        self.first = None                            # the tokens of the first data line
-
-    def chunks(self):
-        """The file as chunks of whole lines (the last one may lack its line end)."""
-        try:
-            with open_maybe_gzip(self.path) as f:
-                carry = b""
-                while True:
-                    block = f.read(_CHUNK_BYTES)
-                    if not block:
-                        break
-                    buf = carry + block
-                    cut = buf.rfind(b"\n") + 1
-                    if cut == 0 and len(buf) > MAX_LINE_BYTES:
-                        # no line end within a line's bound: cut where the line-by-line reading's readline does
-                        cut = len(buf) - len(buf) % (MAX_LINE_BYTES + 1)
-                    carry = buf[cut:]
-                    if cut:
-                        yield buf[:cut]
-                if carry:
-                    yield carry
-        except (OSError, EOFError) as exc:
-            raise InputFileError(self.path, None, f"cannot read file: {exc}") from None
-
-    def finish(self):
-        if self.data == 0:
-            raise InputFileError(self.path, None, "no data lines (empty file?)")
-
-    def bulk(self, buf, split=True):
-        """(tokens, line numbers of the data lines, counts after the chunk) of a chunk whose lines are all plain;
-        None when one is not (then :meth:`one_by_one` reads it).  Nothing is counted until :meth:`commit`.  Without
-        ``split`` the tokens are None: only their places (``self.spans``) are wanted."""
-        u = np.frombuffer(buf, dtype=np.uint8)
-        ends = np.flatnonzero(u == 10)
-        if buf[-1:] != b"\n":
-            ends = np.append(ends, len(u))
-        starts = np.empty_like(ends)
-        starts[0], starts[1:] = 0, ends[:-1] + 1
-        if int((ends - starts).max()) > MAX_LINE_BYTES:
-            return None
-        space = (u == 32) | ((u >= 9) & (u <= 13))   # the separators of bytes.split(): " \t\n\v\f\r"
-        word = ~space
-        begins, last = word.copy(), word
-        begins[1:] &= space[:-1]
-        last[:-1] &= space[1:]
-        begins, last = np.flatnonzero(begins), np.flatnonzero(last)   # each token's first and last byte
-        first_token = np.searchsorted(begins, starts)   # index of each line's first token (if it has one)
-        counts = np.diff(np.append(first_token, len(begins)))
-        blank = counts == 0
-        if not (counts[~blank] == self.fields).all():
-            return None
-        if b"#" in buf and (u[begins[first_token[~blank]]] == ord("#")).any():
-            return None   # a comment line
-        n_blank = int(blank.sum())
-        if self.skipped + n_blank > MAX_SKIPPED_LINES and self._flood(np.flatnonzero(blank)):
-            return None
-        id_tokens = np.add.outer(np.arange(0, len(begins), self.fields), self.ids)   # every line's id fields
-        if len(begins) and int((last - begins)[id_tokens].max()) >= MAX_ID_BYTES:   # a length - 1
-            return None
-        tokens = buf.split() if split else None
-        linenos = self.lineno + 1 + np.flatnonzero(~blank)
-        self.spans = u, begins, last - begins + 1   # where each token is, for the numbers read in bulk
-        return tokens, linenos, (self.lineno + len(ends), self.skipped + n_blank, self.data + len(ends) - n_blank)
-
-    def numbers(self, field, integer):
-        """The values of every line's ``field`` in the chunk :meth:`bulk` just split, read in bulk as numbers
-        written ``[+-]digits[.digits]`` of at most 15 digits (strtod's value, as float() reads them); with
-        ``integer`` whole numbers >= 0 written with digits only (ndeval's naturalNumber).  None when a token has
-        another form: the caller then reads them one by one."""
-        u, begins, lengths = self.spans
-        start, length = begins[field::self.fields], lengths[field::self.fields]
-        if integer and len(start) and not ((u[start] >= 48) & (u[start] <= 57)).all():
-            return None   # a sign: no natural number
-        values = parse_decimals(u, start, length, integer)
-        return None if values is None else values.tolist()
-
-    def _flood(self, blank_lines):
-        """Whether a blank line of the chunk is one too many: beyond MAX_SKIPPED_LINES, more than the data lines."""
-        order = np.arange(1, len(blank_lines) + 1)
-        skipped = self.skipped + order
-        data = self.data + blank_lines + 1 - order   # the data lines before each blank line
-        return bool(((skipped > MAX_SKIPPED_LINES) & (skipped > data)).any())
-
-    def commit(self, tokens, counts):
-        if self.first is None and tokens:
-            self.first = tokens[:self.fields]
-        self.lineno, self.skipped, self.data = counts
-
-    def one_by_one(self, buf):
-        """(line number, fields) of every data line of the chunk, read and checked one line at a time."""
-        path, fields, what = self.path, self.fields, self.what
-        f = io.BytesIO(buf)
-        while True:
-            raw = f.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                return
-            self.lineno += 1
-            lineno = self.lineno
-            if len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
-                raise InputFileError(path, lineno, f"the line is longer than {MAX_LINE_BYTES:,} bytes (irlab's "
-                                                   "limit MAX_LINE_BYTES; a TREC line has under 200 bytes)")
-            toks = raw.split()
-            if not toks or toks[0].startswith(b"#"):
-                self.skipped += 1
-                if self.skipped > MAX_SKIPPED_LINES and self.skipped > self.data:
-                    raise InputFileError(path, lineno, f"{self.skipped:,} blank or comment lines and {self.data:,} "
-                                                       f"data lines: beyond {MAX_SKIPPED_LINES:,}, blank and "
-                                                       "comment lines may not outnumber data lines (irlab's limit "
-                                                       "MAX_SKIPPED_LINES)")
-                continue
-            if len(toks) < fields or (what == "qrels" and len(toks) > fields):
-                layout = ("topic subtopic docno judgment (TREC diversity qrels)" if what == "qrels"
-                          else "topic Q0 docno rank score runid")
-                raise InputFileError(path, lineno, f"expected {fields} fields ({layout}), found {len(toks)}")
-            for name, token in (("topic id", toks[0]), ("docno", toks[2])) + (
-                    (("subtopic", toks[1]),) if what == "qrels" else ()):
-                if len(token) > MAX_ID_BYTES:
-                    raise InputFileError(path, lineno, f"{name} {_show(token)} has {len(token):,} bytes; a "
-                                                       f"{name} has at most {MAX_ID_BYTES} (irlab's limit "
-                                                       "MAX_ID_BYTES)")
-            self.data += 1
-            if self.first is None:
-                self.first = toks
-            yield lineno, toks
-
-
-def _natural(path, lineno, token, what, why):
-    """A whole number >= 0 written with ASCII digits (ndeval's naturalNumber), at most 15 of them."""
-    if not _DIGITS.match(token):
-        sign = token.startswith(b"-") and _DIGITS.match(token[1:])
-        problem = "is negative" if sign else "is not a whole number"
-        raise InputFileError(path, lineno, f"{what} {_show(token)} {problem}: {why}")
-    if len(token) > _MAX_NUMBER_DIGITS:
-        raise InputFileError(path, lineno, f"{what} {_show(token)} has more than {_MAX_NUMBER_DIGITS} digits")
-    return int(token)
-
-
-def _naturals(tokens):
-    """The numbers of ``tokens`` when each is a natural number of at most 15 digits (checked in bulk), else None."""
-    joined = b"".join(tokens)
-    if not joined.isdigit():
-        return None if tokens else []
-    if len(joined) == len(tokens):   # one digit each, as judgments usually are: their values are the bytes' less 48
-        return list(joined.translate(_DIGIT_VALUES))
-    if max(map(len, tokens)) > _MAX_NUMBER_DIGITS:
-        return None
-    return list(map(int, tokens))
-
-
-_DIGIT_VALUES = bytes(range(256))[:48] + bytes(range(10)) + bytes(range(58, 256))   # b"7" -> b"\x07"
+# reading into per-topic objects (irlab.trec.diversity_base splits the lines; evaluate_diversity reads plain files
+# into arrays first, irlab.trec.diversity_arrays)
 
 
 def _topic_spans(topics):
@@ -285,43 +105,6 @@ def _rows(column, spans):
     return [x for start, stop in spans for x in column[start:stop]]
 
 
-@dataclass(frozen=True)
-class TopicIntents:
-    """The judgments of one topic.
-
-    ``subtopics``: the subtopics with at least one relevant document, in ndeval's order (by number when every
-    subtopic id is a number, else by byte order); ``relevant``: docno -> indices into ``subtopics`` of the
-    subtopics it is relevant to (increasing); ``judged``: every judged docno; ``per_subtopic``: relevant documents
-    of each subtopic."""
-
-    subtopics: tuple
-    relevant: dict
-    judged: frozenset
-    per_subtopic: tuple
-
-
-@dataclass(frozen=True)
-class DiversityQrels:
-    path: str
-    topics: dict   # topic id (bytes) -> TopicIntents
-    relevance_level: int = 1
-
-
-@dataclass(frozen=True)
-class DiversityRun:
-    path: str
-    runid: str
-    topics: dict   # topic id (bytes) -> docnos (bytes) in rank order
-    traditional: bool = False
-
-
-def _subtopic_order(names):
-    """ndeval's subtopic order (its subtopics are numbers, summed in that order); any other ids by byte order."""
-    if all(_DIGITS.match(n) for n in names):
-        return sorted(names, key=lambda n: (int(n), n))
-    return sorted(names)
-
-
 def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
     """Read TREC diversity qrels (``topic subtopic docno judgment``; gzip or plain).
 
@@ -333,11 +116,11 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
     path = os.fspath(path)
     level = _level(relevance_level)
     topics, subtopics, docnos, grades, linenos = [], [], [], [], []
-    lines = _Lines(path, 4, "qrels", (0, 1, 2))
+    lines = DiversityLines(path, 4, "qrels", (0, 1, 2))
     try:
         for buf in lines.chunks():
             read = lines.bulk(buf)
-            numbers = (lines.numbers(3, True) or _naturals(read[0][3::4])) if read else None
+            numbers = (lines.numbers(3, True) or natural_numbers(read[0][3::4])) if read else None
             if numbers is not None:
                 tokens, where, counts = read
                 lines.commit(tokens, counts)
@@ -350,7 +133,7 @@ def read_diversity_qrels(path, *, relevance_level: int = 1) -> DiversityQrels:
             where = []
             linenos.append(where)   # made an array below
             for lineno, (topic, subtopic, docno, judgment) in lines.one_by_one(buf):
-                grades.append(_natural(path, lineno, judgment, "judgment",
+                grades.append(natural_number(path, lineno, judgment, "judgment",
                                        "a diversity judgment is a whole number >= 0 (ndeval 4.5 reads it so)"))
                 topics.append(topic)
                 subtopics.append(subtopic)
@@ -391,16 +174,16 @@ def _check_repeats(path, topics, subtopics, docnos, linenos):
         if key in first:
             where = np.concatenate([np.asarray(part, dtype=np.int64) for part in linenos])
             topic, subtopic, docno = key
-            raise InputFileError(path, int(where[row]), f"docno {_show(docno)} is judged twice for topic "
-                                                        f"{_show(topic)}, subtopic {_show(subtopic)} (first on line "
-                                                        f"{int(where[first[key]])})")
+            raise InputFileError(path, int(where[row]), f"docno {shown_id(docno)} is judged twice for topic "
+                                                        f"{shown_id(topic)}, subtopic {shown_id(subtopic)} (first on "
+                                                        f"line {int(where[first[key]])})")
         first[key] = row
 
 
 
 def _check_topic_size(path, topic, intents):
     """The bounds that keep the greedy ideal ranking (quadratic, as ndeval's) within seconds."""
-    where = f"topic {_show(topic)}"
+    where = f"topic {shown_id(topic)}"
     if len(intents.subtopics) > MAX_SUBTOPICS:
         raise InputFileError(path, None, f"{where} has {len(intents.subtopics):,} subtopics with a relevant document; "
                                          f"a topic has at most {MAX_SUBTOPICS:,} (irlab's limit MAX_SUBTOPICS)")
@@ -416,7 +199,7 @@ def _topic_intents(relevant_to, judged) -> TopicIntents:
     """``relevant_to``: docno -> the subtopics it is relevant to, in file order (each once: a judgment repeated is an
     error before this)."""
     documents = Counter(chain.from_iterable(relevant_to.values()))   # subtopic -> its relevant documents
-    subtopics = _subtopic_order(list(documents))
+    subtopics = subtopic_order(list(documents))
     index = {subtopic: i for i, subtopic in enumerate(subtopics)}
     indices = {}   # the same subtopics in the same order (most documents share a few): indexed and sorted once
     relevant = {}
@@ -426,7 +209,7 @@ def _topic_intents(relevant_to, judged) -> TopicIntents:
         if ix is None:
             ix = indices[names] = tuple(sorted(map(index.__getitem__, names)))
         relevant[docno] = ix
-    return TopicIntents(tuple(_text(s) for s in subtopics), relevant, frozenset(judged),
+    return TopicIntents(tuple(id_text(s) for s in subtopics), relevant, frozenset(judged),
                         tuple(documents[s] for s in subtopics))
 
 
@@ -448,11 +231,11 @@ def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
         return path
     path = os.fspath(path)
     topics, docnos, ranks, scores, linenos = [], [], [], [], []
-    lines = _Lines(path, 6, "run", (0, 2))
+    lines = DiversityLines(path, 6, "run", (0, 2))
     for buf in lines.chunks():
         read = lines.bulk(buf)
-        numbers = (lines.numbers(3, True) or _naturals(read[0][3::6])) if read else None
-        values = (lines.numbers(4, False) or _finite_scores(read[0][4::6])) if numbers is not None else None
+        numbers = (lines.numbers(3, True) or natural_numbers(read[0][3::6])) if read else None
+        values = (lines.numbers(4, False) or finite_scores(read[0][4::6])) if numbers is not None else None
         if values is not None:
             tokens, where, counts = read
             lines.commit(tokens, counts)
@@ -464,17 +247,18 @@ def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
             continue
         where = []
         for lineno, toks in lines.one_by_one(buf):
-            ranks.append(_natural(path, lineno, toks[3], "rank", "ndeval reads the rank column as a whole number >= 0"))
+            ranks.append(natural_number(path, lineno, toks[3], "rank",
+                                        "ndeval reads the rank column as a whole number >= 0"))
             score = toks[4]
-            if not _FLOAT.match(score) or not math.isfinite(float(score)):
-                raise InputFileError(path, lineno, f"score {_show(score)} is not a finite number")
+            if not FLOAT_TOKEN.match(score) or not math.isfinite(float(score)):
+                raise InputFileError(path, lineno, f"score {shown_id(score)} is not a finite number")
             scores.append(float(score))
             topics.append(toks[0])
             docnos.append(toks[2])
             where.append(lineno)
         linenos.append(np.array(where, dtype=np.int64))
     lines.finish()
-    runid = _text(lines.first[5])
+    runid = id_text(lines.first[5])
     ranked = {}
     for topic, spans in sorted(_topic_spans(topics).items()):
         ranked[topic] = _ordered(_rows(docnos, spans), _rows(ranks, spans), _rows(scores, spans), traditional)
@@ -484,18 +268,6 @@ def read_diversity_run(path, *, traditional: bool = False) -> DiversityRun:
                             (int(where[i]) for i in _rows(range(len(topics)), spans))))
             ranked[topic] = _ranked(path, topic, rows, traditional)
     return DiversityRun(path, runid, ranked, traditional)
-
-
-def _finite_scores(tokens):
-    """The scores of ``tokens`` when each is a finite number (checked in bulk), else None."""
-    # written with these bytes only, a token float() reads is one _FLOAT matches (no '_', 'inf' or 'nan')
-    if b"".join(tokens).translate(None, b"0123456789.eE+-"):
-        return None
-    try:
-        values = list(map(float, tokens))
-    except ValueError:
-        return None
-    return values if all(map(math.isfinite, values)) else None
 
 
 def _ordered(docnos, ranks, scores, traditional):
@@ -516,7 +288,7 @@ def _ranked(path, topic, rows, traditional):
     seen = {}
     for _, _, docno, lineno in rows:
         if docno in seen:
-            raise InputFileError(path, lineno, f"duplicate docno {_show(docno)} for topic {_show(topic)} in run "
+            raise InputFileError(path, lineno, f"duplicate docno {shown_id(docno)} for topic {shown_id(topic)} in run "
                                                f"(first on line {seen[docno]})")
         seen[docno] = lineno
     if traditional:   # ndeval's resultCompareByScore: score, then docno, both descending
@@ -526,7 +298,7 @@ def _ranked(path, topic, rows, traditional):
         for before, after in zip(rows, rows[1:]):
             if before[0] == after[0]:
                 first, second = sorted((before[3], after[3]))
-                raise InputFileError(path, second, f"duplicate rank {after[0]} for topic {_show(topic)} in run "
+                raise InputFileError(path, second, f"duplicate rank {after[0]} for topic {shown_id(topic)} in run "
                                                    f"(first on line {first}); ndeval orders a topic by its ranks "
                                                    "(--traditional orders it by score)")
     return tuple(row[2] for row in rows)
@@ -569,13 +341,13 @@ def read_diversity_topic(qrels, run, topic, *, depth=None, relevance_level: int 
                             (judged.path, [s.encode("utf-8", "surrogateescape") for s in intents.subtopics], "subtopic")):
         for value in ids:
             _utf8(path, name, value, what)
-    judgments = {_text(docno): {intents.subtopics[index]: 1 for index in intents.relevant.get(docno, ())}
+    judgments = {id_text(docno): {intents.subtopics[index]: 1 for index in intents.relevant.get(docno, ())}
                  for docno in intents.judged}
     remarks = [f"topic {name} of {ranked.path} judged by the diversity qrels {judged.path}: documents in the order "
                "of the run's rank column (ndeval's default)" + (f", cut at depth {depth}" if depth else "")]
     if judged.relevance_level != 1:
         remarks.append(f"a judgment >= {judged.relevance_level} is relevant to its subtopic")
-    return IntentRanking.from_qrels([_text(d) for d in docnos], judgments, remarks=tuple(remarks))
+    return IntentRanking.from_qrels([id_text(d) for d in docnos], judgments, remarks=tuple(remarks))
 
 
 def _utf8(path, topic, value: bytes, what: str) -> None:
@@ -729,11 +501,6 @@ def _greedy_ranks(topic: TopicIntents, alpha: float):
 _EXHAUSTED = -1.0   # a key's gain for a group without documents left: below every gain
 
 
-def _discount(i):
-    """ndeval's DCG discount at the 0-based rank i: log(2)/log(i+2)."""
-    return math.log(2.0) / math.log(i + 2.0)
-
-
 class _Curves:
     """The per-rank quantities of one list (the run, or the greedy ideal) that the measures read, as ndeval computes
     them: gains in subtopic order, cumulative sums, then the ideal-ideal division."""
@@ -754,7 +521,7 @@ class _Curves:
             for s in subtopics:
                 score += gains[s]
                 gains[s] *= keep
-            dcg.append(score * _discount(i))
+            dcg.append(score * dcg_discount(i))
             err.append(score / (i + 1.0))
             count += len(subtopics)
             for s in subtopics:
@@ -770,7 +537,7 @@ class _Curves:
                 precision_sums[s] += found[s] / (i + 1.0)
         if whole:   # below them only NRBP and MAP-IA, which a document relevant to nothing leaves exactly as they are
             tail = len(subtopic_lists)
-            decays = _powers(beta, 1 << (tail - 1).bit_length()) if tail else ()
+            decays = beta_powers(beta, 1 << (tail - 1).bit_length()) if tail else ()
             for i in compress(range(head, tail), islice(subtopic_lists, head, tail)):
                 subtopics = subtopic_lists[i]
                 score = 0.0
@@ -793,42 +560,12 @@ class _Curves:
         return values[min(k, len(values)) - 1]
 
 
-@functools.lru_cache(maxsize=16)
-def _powers(beta, n):
-    """β^0 ... β^(n-1), each one factor more than the one before, as ndeval computes β^i at rank i: shared by a
-    run's topics (n is a power of two, so a few lengths serve every topic)."""
-    out, decay = [], 1.0
-    for _ in range(n):
-        out.append(decay)
-        decay *= beta
-    return tuple(out)
-
-
 def _running(values):
     total, out = 0.0, []
     for v in values:
         total += v
         out.append(total)
     return out
-
-
-@functools.lru_cache(maxsize=1024)   # the same few (S, α, k) for every topic and measure of a run
-def _ideal_ideal(n_subtopics, alpha, k, discounted):
-    """ndeval's "ideal ideal" normaliser: every document relevant to every subtopic, gain S(1-α)^i at the 0-based
-    rank i, discounted as ``discounted(gain, i)`` and summed over the top k."""
-    total, gain = 0.0, float(n_subtopics)
-    for i in range(k):
-        total += discounted(gain, i)
-        gain *= 1.0 - alpha
-    return total
-
-
-def _dcg_term(gain, i):
-    return gain * _discount(i)
-
-
-def _err_term(gain, i):
-    return gain / (i + 1.0)
 
 
 def topic_values(topic: TopicIntents, ranked, measures, *, alpha=0.5, beta=0.5, ideal=None) -> dict:
@@ -885,13 +622,13 @@ def _ranks_nrbp_reads(ideal, ranks, beta):
 def _value(m, run, best, topic, n, alpha):
     k, family = m.k, m.family
     if family in ("alpha-DCG", "alpha-nDCG"):
-        normaliser = _ideal_ideal(n, alpha, k, _dcg_term)
+        normaliser = ideal_ideal(n, alpha, k, dcg_term)
         value = run.at(run.dcg, k) / normaliser
         if family == "alpha-DCG" or value == 0.0:
             return value
         return value / (best.at(best.dcg, k) / normaliser)   # ndeval divides the two normalised values
     if family in ("ERR-IA", "nERR-IA"):
-        normaliser = _ideal_ideal(n, alpha, k, _err_term)
+        normaliser = ideal_ideal(n, alpha, k, err_term)
         value = run.at(run.err, k) / normaliser
         if family == "ERR-IA" or value == 0.0:
             return value
@@ -944,12 +681,13 @@ def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, tradit
     level = _level(relevance_level)
     fast = None
     if not isinstance(qrels, DiversityQrels) and not isinstance(run, DiversityRun):
-        from irlab.trec.diversity_arrays import evaluate_in_arrays   # deferred: it imports this module
-
         fast = evaluate_in_arrays(os.fspath(qrels), os.fspath(run), plan, alpha=alpha, beta=beta,
-                                  traditional=traditional, depth=depth, complete=complete, relevance_level=level)
+                                  traditional=traditional, depth=depth, complete=complete, relevance_level=level,
+                                  max_ideal_work=MAX_IDEAL_WORK)
     if fast is not None:   # the same values, from arrays (None: the files need the per-topic reading)
-        per_topic, qrels, run, empty = fast
+        per_topic, qrels, run, empty, left = fast
+        for topic, (intents, docnos) in left.items():
+            per_topic[topic] = topic_values(intents, docnos, plan, alpha=alpha, beta=beta)
     else:
         qrels = read_diversity_qrels(qrels, relevance_level=relevance_level)
         run = read_diversity_run(run, traditional=traditional)
@@ -967,15 +705,15 @@ def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, tradit
             notes.append(f"{_count(len(empty), 'topic')} of {qrels.path} {'has' if len(empty) == 1 else 'have'} no "
                          f"document judged relevant (judgment >= {qrels.relevance_level}): every measure is 0 but "
                          f"nNRBP, 0/0, printed -nan as ndeval prints it (and so is nNRBP's mean): "
-                         f"{listed(map(_text, empty), 5)}")
+                         f"{listed(map(id_text, empty), 5)}")
     if fast is None:
         per_topic = {}
         for topic in evaluated:
             if topic in run.topics:
                 ranked = run.topics[topic] if depth is None else run.topics[topic][:depth]
-                per_topic[_text(topic)] = topic_values(qrels.topics[topic], ranked, plan, alpha=alpha, beta=beta)
+                per_topic[id_text(topic)] = topic_values(qrels.topics[topic], ranked, plan, alpha=alpha, beta=beta)
             else:   # -c: ndeval adds nothing for it and divides by every qrels topic
-                per_topic[_text(topic)] = {m.column: 0.0 for m in plan}
+                per_topic[id_text(topic)] = {m.column: 0.0 for m in plan}
     columns = [m.column for m in plan]
     summary = {}
     for column in columns:
@@ -989,9 +727,9 @@ def evaluate_diversity(qrels, run, measures=None, *, alpha=0.5, beta=0.5, tradit
 def _ndeval_topic(topic: bytes):
     """The topic number ndeval reads from a run's topic id ('wt09-51' -> 51, '051' -> 51), or None."""
     if topic[:1].isdigit():
-        return int(topic) if _DIGITS.match(topic) else None
+        return int(topic) if DIGITS.match(topic) else None
     _, dash, rest = topic.partition(b"-")
-    return int(rest) if dash and _DIGITS.match(rest) else None
+    return int(rest) if dash and DIGITS.match(rest) else None
 
 
 def coverage_notes(qrels: DiversityQrels, run: DiversityRun, *, complete=False, shown=5) -> list:
@@ -1000,20 +738,20 @@ def coverage_notes(qrels: DiversityQrels, run: DiversityRun, *, complete=False, 
     unrun = [t for t in qrels.topics if t not in run.topics]
     if unrun and not complete:
         notes.append(f"{_count(len(unrun), 'qrels topic')} {'has' if len(unrun) == 1 else 'have'} no results in "
-                     f"{run.path}: {listed(map(_text, unrun), shown)}; the mean is over the topics both files share, "
+                     f"{run.path}: {listed(map(id_text, unrun), shown)}; the mean is over the topics both files share, "
                      "as ndeval's; -c counts each missing topic as 0")
     unjudged = [t for t in run.topics if t not in qrels.topics]
     if unjudged:
         notes.append(f"{_count(len(unjudged), 'run topic')} {'has' if len(unjudged) == 1 else 'have'} no judgments "
                      f"in {qrels.path} and {'is' if len(unjudged) == 1 else 'are'} not evaluated (ndeval prints a "
-                     f"line of zeros for each and leaves it out of the mean): {listed(map(_text, unjudged), shown)}")
+                     f"line of zeros for each and leaves it out of the mean): {listed(map(id_text, unjudged), shown)}")
         numbers = {}
         for t in qrels.topics:
-            if _DIGITS.match(t):
+            if DIGITS.match(t):
                 numbers.setdefault(int(t), t)
         matched = [(t, numbers[_ndeval_topic(t)]) for t in unjudged if _ndeval_topic(t) in numbers]
         if matched:
-            pairs = listed((f"{_text(r)} as {_text(q)}" for r, q in matched), shown)
+            pairs = listed((f"{id_text(r)} as {id_text(q)}" for r, q in matched), shown)
             notes.append(f"ndeval would read run topics as numbers ({pairs}); irlab matches topic ids as written: "
                          "rename them in the run to evaluate them")
     return notes

@@ -23,11 +23,9 @@ import math
 
 import numpy as np
 
-from irlab.limits import MAX_ID_BYTES, MAX_LINE_BYTES
-from irlab.trec import diversity as per_topic
-from irlab.trec.diversity import (DiversityQrels, DiversityRun, TopicIntents, _dcg_term, _discount, _err_term,
-                                  _finite_scores, _ideal_ideal, _Lines, _powers, _subtopic_order, _text,
-                                  topic_values)
+from irlab.trec.diversity_base import (DiversityLines, DiversityQrels, DiversityRun, TopicIntents, beta_powers,
+                                       dcg_discount, dcg_term, err_term, finite_scores, id_text, ideal_ideal,
+                                       subtopic_order)
 from irlab.trec.readers import parse_decimals
 
 __all__ = ["evaluate_in_arrays"]
@@ -47,11 +45,11 @@ _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # a 
 def _plain_spans(u, fields):
     """(starts, lengths) of every token of a chunk whose every line is ``fields`` tokens separated by single
     spaces, ending in a newline (the last may lack it); None for any other chunk (tabs, CR, blank lines, double
-    spaces ...), which :meth:`_Lines.bulk` splits."""
+    spaces ...), which :meth:`DiversityLines.bulk` splits."""
     delims = np.flatnonzero(u <= 32)
     newlines = np.count_nonzero(u == 10)
     if np.count_nonzero(u == 32) + newlines != len(delims):
-        return None   # a tab, CR or control byte: split by _Lines.bulk
+        return None   # a tab, CR or control byte: split by DiversityLines.bulk
     if len(u) and u[-1] != 10:   # the last line's end
         delims = np.append(delims, len(u))
         newlines += 1
@@ -119,7 +117,7 @@ def _plain_decimals(u, start, length):
 def _read(path, fields, what, ids, topic_codes, scores=True):
     """{field: array} of a file whose every chunk is plain, else None: the topic's code (``topic_codes``, a dict
     shared by both files, gives each new topic the next number), id fields as words, number fields as numbers."""
-    lines = _Lines(path, fields, what, ids)
+    lines = DiversityLines(path, fields, what, ids)
     parts, first = [], None
     for buf in lines.chunks():
         if b"\0" in buf:
@@ -128,9 +126,7 @@ def _read(path, fields, what, ids, topic_codes, scores=True):
         spans = _plain_spans(u, fields)
         if spans is not None:
             starts, lengths = spans
-            if (int((starts[fields - 1::fields] + lengths[fields - 1::fields] - starts[0::fields]).max())
-                    > MAX_LINE_BYTES or (u[starts[0::fields]] == 35).any()
-                    or max(int(lengths[i::fields].max()) for i in ids) > MAX_ID_BYTES):
+            if not lines.single_spaced(u, starts, lengths):
                 return None
             lines.commit((), (lines.lineno + len(starts) // fields, lines.skipped, lines.data + len(starts) // fields))
         else:
@@ -160,7 +156,8 @@ def _read(path, fields, what, ids, topic_codes, scores=True):
 
 
 def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes, scores):
-    padded = np.zeros(len(u) + 8 * -(-MAX_ID_BYTES // 8), np.uint8)   # a word read past an id's end stays inside
+    widest = max(int(lengths[i::fields].max()) for i in range(fields))
+    padded = np.zeros(len(u) + 8 * -(-widest // 8), np.uint8)   # a word read past an id's end stays inside
     padded[:len(u)] = u
     view = np.ndarray((len(padded) - 7,), dtype="V8", buffer=padded, strides=(1,))   # the 8 bytes from each place
 
@@ -184,7 +181,7 @@ def _chunk_columns(buf, u, starts, lengths, fields, what, topic_codes, scores):
     else:
         score = _numbers(u, starts[4::fields], lengths[4::fields], False)
     if score is None:   # another way of writing a number (1e-05): read one by one, as the per-topic path does
-        score = _finite_scores([buf[s:s + n] for s, n in zip(starts[4::fields].tolist(), lengths[4::fields].tolist())])
+        score = finite_scores([buf[s:s + n] for s, n in zip(starts[4::fields].tolist(), lengths[4::fields].tolist())])
         score = None if score is None else np.array(score, np.float64)
     if rank is None or score is None:
         return None
@@ -235,7 +232,7 @@ class _Judged:
     """The qrels as arrays: topics (sorted codes) with their subtopics, relevant documents with their subtopics as
     bits, grouped for the ideal ranking.  ``ok`` False: the per-topic path must read the file."""
 
-    def __init__(self, q, n_topics, level):
+    def __init__(self, q, n_topics, level, max_ideal_work):
         self.ok = False
         topic, docno, subtopic = q["topic"], q["docno"], q["subtopic"]
         doc_hash = _hash(topic, docno)
@@ -263,12 +260,12 @@ class _Judged:
         self.per_subtopic = np.ones((n_topics, max(widest, 1)), np.int64)   # 1 where a topic has fewer subtopics
         for t, pairs in names.items():
             by_name = dict(pairs)
-            ordered = _subtopic_order(list(by_name))
+            ordered = subtopic_order(list(by_name))
             for i, name in enumerate(ordered):
                 index[by_name[name]] = i
                 self.per_subtopic[t, i] = per[by_name[name]]
             self.n_subtopics[t] = len(ordered)
-            self.subtopic_names[t] = tuple(map(_text, ordered))
+            self.subtopic_names[t] = tuple(map(id_text, ordered))
         self.width = max(widest, 1)
         # relevant documents: their subtopics as bits
         order = np.argsort(doc_hash)
@@ -283,7 +280,7 @@ class _Judged:
         self.doc_words = docno[order[starts]]
         self._groups(n_topics)
         work = self.relevant * self.group_count
-        self.ok = not (work > per_topic.MAX_IDEAL_WORK).any()   # too much: the per-topic path's error (its bound)
+        self.ok = not (work > max_ideal_work).any()   # too much: the per-topic path's error
 
     def _groups(self, n_topics):
         """The ideal ranking's groups: a topic's relevant documents with the same subtopics, each group's docnos
@@ -399,17 +396,19 @@ def _segment_totals(values, segment, n_segments):
 
 def _table(beta, n):
     """β^0 ... β^(n-1) as the per-topic path computes them (one factor a rank)."""
-    return np.array(_powers(beta, 1 << max(n - 1, 0).bit_length()))
+    return np.array(beta_powers(beta, 1 << max(n - 1, 0).bit_length()))
 
 
 # --------------------------------------------------------------------------
 # the measures
 
 
-def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, depth, complete, relevance_level):
+def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, depth, complete, relevance_level,
+                       max_ideal_work):
     """(per-topic values {topic: {column: value}}, the qrels' topics as a DiversityQrels, the run's as a DiversityRun
-    with its run id, judged topics of the run without a relevant document) as the per-topic path computes them, or
-    None when the per-topic path must read the files (see the module's docstring)."""
+    with its run id, judged topics of the run without a relevant document, {topic: (TopicIntents, docnos)} of the
+    topics whose values the per-topic code must compute) as the per-topic path computes them, or None when the
+    per-topic path must read the files (see the module's docstring)."""
     codes = {}
     q = _read(qrels_path, 4, "qrels", (0, 1, 2), codes)
     if q is None:
@@ -424,7 +423,7 @@ def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, 
     renumber[[codes[n] for n in names]] = np.arange(len(names))
     q["topic"], r["topic"] = renumber[q["topic"]], renumber[r["topic"]]
     n_topics = len(names)
-    judged = _Judged(q, n_topics, relevance_level)
+    judged = _Judged(q, n_topics, relevance_level, max_ideal_work)
     if not judged.ok:
         return None
     ranked = _Ranked(r, judged, n_topics, traditional, depth)
@@ -438,27 +437,25 @@ def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, 
     per_topic = {}
     nan_columns = [m.column for m in plan if m.family == "nNRBP"]
     for t in evaluated:
-        name = _text(names[t])
+        name = id_text(names[t])
         if t not in run_topics:
             per_topic[name] = {m.column: 0.0 for m in plan}
         elif judged.n_subtopics[t] == 0:
             per_topic[name] = {m.column: (math.nan if m.column in nan_columns else 0.0) for m in plan}
         else:
             per_topic[name] = None
-    rows = [t for t in evaluated if per_topic[_text(names[t])] is None]
+    rows = [t for t in evaluated if per_topic[id_text(names[t])] is None]
     if rows:
         table = np.column_stack([values[m.column][rows] for m in plan]).tolist()
         columns = [m.column for m in plan]
         for t, row in zip(rows, table):
-            per_topic[_text(names[t])] = dict(zip(columns, row))
-    for t in rows:   # topics the lock-step ideal leaves to the per-topic code
-        if not _lockstep(judged, t) and _needs_ideal(plan):
-            intents, docnos = _topic_objects(judged, ranked, t)
-            per_topic[_text(names[t])] = topic_values(intents, docnos, plan, alpha=alpha, beta=beta)
+            per_topic[id_text(names[t])] = dict(zip(columns, row))
+    left = {id_text(names[t]): _topic_objects(judged, ranked, t) for t in rows   # the lock-step ideal leaves them
+            if not _lockstep(judged, t) and _needs_ideal(plan)}
     empty = [names[t] for t in judged_topics if t in run_topics and judged.n_subtopics[t] == 0]
     qrels_topics = DiversityQrels(qrels_path, dict.fromkeys(names[t] for t in judged_topics), relevance_level)
-    run_view = DiversityRun(run_path, _text(r["first"][5]), dict.fromkeys(names[t] for t in sorted(run_topics)))
-    return per_topic, qrels_topics, run_view, empty
+    run_view = DiversityRun(run_path, id_text(r["first"][5]), dict.fromkeys(names[t] for t in sorted(run_topics)))
+    return per_topic, qrels_topics, run_view, empty, left
 
 
 def _needs_ideal(plan):
@@ -498,9 +495,8 @@ class _Values:
         self.columns = {}
         run_cut = self._cutoff_sums() if self.cutoffs else {}
         best = self._ideal() if _needs_ideal(plan) else None
-        ideal_ideal = {}
         for m in plan:
-            self.columns[m.column] = self._value(m, run_cut, best, ideal_ideal, n_topics)
+            self.columns[m.column] = self._value(m, run_cut, best)
 
     def _run_pairs(self):
         """One row a (line, subtopic) of the run's relevant lines, in rank order: its gain (1-α)^(lines above
@@ -534,7 +530,7 @@ class _Values:
         lines = self.lines[top]
         topic, position = ranked.topic[lines], ranked.position[lines]
         score = self.score[top]
-        discount = np.array([_discount(i) for i in range(depth)])
+        discount = np.array([dcg_discount(i) for i in range(depth)])
         starts = np.searchsorted(topic, np.arange(len(self.n)))
         lengths = np.diff(np.r_[starts, len(topic)])
         dcg = _running(score * discount[position], starts, lengths)
@@ -560,16 +556,16 @@ class _Values:
             out[k] = (upto(dcg), upto(err), upto(pairs, True), upto(covered, True))
         return out
 
-    def _value(self, m, run_cut, best, ideal_ideal, n_topics):
+    def _value(self, m, run_cut, best):
         n, family, k, alpha = self.n, m.family, m.k, self.alpha
         with np.errstate(divide="ignore", invalid="ignore"):
             if family in ("alpha-DCG", "alpha-nDCG", "ERR-IA", "nERR-IA"):
-                term = _dcg_term if "DCG" in family else _err_term
-                normaliser = np.array([_ideal_ideal(s, alpha, k, term) for s in n.tolist()])
-                value = run_cut[k][0 if term is _dcg_term else 1] / normaliser
+                term = dcg_term if "DCG" in family else err_term
+                normaliser = np.array([ideal_ideal(s, alpha, k, term) for s in n.tolist()])
+                value = run_cut[k][0 if term is dcg_term else 1] / normaliser
                 if family in ("alpha-DCG", "ERR-IA"):
                     return value
-                ideal = best[k][0 if term is _dcg_term else 1] / normaliser
+                ideal = best[k][0 if term is dcg_term else 1] / normaliser
                 return np.where(value == 0.0, value, value / ideal)
             if family == "P-IA":
                 return run_cut[k][2] / (k * n)
@@ -665,7 +661,7 @@ class _Values:
             gains[rows] = gains[rows] * np.where(member[rows, pick] > 0, keep, 1.0)
             heads[rows, pick] += 1
             if i < self.depth:
-                dcg[rows] += best * _discount(i)
+                dcg[rows] += best * dcg_discount(i)
                 err[rows] += best / (i + 1.0)
             nrbp[rows] += best * decay
             last[rows] = best
