@@ -468,6 +468,7 @@ def _long_size(value) -> tuple[int, int] | None:
     return (count, len(symbols)) if count > SHOWN_TERMS else None
 
 
+@lru_cache(maxsize=1024)  # an answer key writes each logarithmic value several times (its steps, answer, JSON)
 def _symbolic_text(value) -> str:
     parts = _too_long(value)
     if parts is not None:

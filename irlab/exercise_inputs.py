@@ -15,6 +15,8 @@ solvers over queries and systems.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .ranking import Ranking
 
 UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
@@ -40,9 +42,40 @@ def _per_ranking(params: dict, key: str, count: int, where) -> list:
 
 def parse_ranking(text, known: dict) -> Ranking:
     """One ranking as written in a set: an R/N string or a list of grades, with what is ``known`` about it."""
+    try:  # a drawn variant's ranking is read by each of its questions and each named mistake re-solved: read once
+        return _parsed(_typed(text), _typed(known))
+    except TypeError:  # a value that cannot be a key: read as it is
+        return _parse(text, known)
+
+
+def _parse(text, known: dict) -> Ranking:
     if isinstance(text, list):
         return Ranking.from_grades(text, **known)
     return Ranking.parse(str(text), **known)
+
+
+@lru_cache(maxsize=1024)  # a Ranking is frozen: the same one serves every question asking for it
+def _parsed(text, known) -> Ranking:
+    return _parse(_untyped(text), _untyped(known))
+
+
+def _typed(value):
+    """A key for ``value`` that also tells 1 from True and 1.0 (which a ranking's checks tell apart), at any depth."""
+    kind = type(value)
+    if kind is dict:
+        return dict, tuple((key, _typed(item)) for key, item in value.items())
+    if kind is list or kind is tuple:
+        return kind, tuple(_typed(item) for item in value)
+    return kind, value
+
+
+def _untyped(key):
+    kind, value = key
+    if kind is dict:
+        return {name: _untyped(item) for name, item in value}
+    if kind in (list, tuple):
+        return kind(_untyped(item) for item in value)
+    return value
 
 
 def exercise_rankings(params: dict, where) -> list[Ranking]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 from .. import exact
 from ..trace import Traced, symbol_latex, written
@@ -78,6 +79,14 @@ def cell_value(cell):
 
 def value_text(value, written_form: str | None = None) -> str:
     """'21/50 = 0.42', '1/3 ≈ 0.3333', '3/log2(6) ≈ 1.1606': the exact value as written, then its decimal."""
+    try:  # a rank table writes the same few values again and again (a class's sheets: thousands of cells)
+        return _value_text_of(value, written_form)
+    except TypeError:  # a value that cannot be a key (unhashable): written without the memo
+        return _with_decimal(value, written_form or exact.display_text(value), "≈")
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: an int, a Fraction and a float that are equal stay apart
+def _value_text_of(value, written_form: str | None) -> str:
     return _with_decimal(value, written_form or exact.display_text(value), "≈")
 
 
