@@ -64,7 +64,7 @@ def gradebook_csv(report, layout: str) -> str:
     else:
         raise ValueError(f"unknown gradebook layout {layout!r}")
     for student in report.students:
-        by_question = {(q.exercise, q.question): q.score for q in student.questions}
+        by_question = {(q.exercise, q.question): q.score for q in student.question_grades}
         points = [_points(by_question.get(key, 0)) for key in report.questions]
         share = _points(percentage(student.score, max_score))
         if layout == "canvas":  # SIS User ID only ever a SIS id: a Canvas id there can match another student

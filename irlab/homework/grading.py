@@ -78,7 +78,7 @@ ROW_STATUSES = {
 ANSWER_STATUSES = ("graded", "wrong-part-count", "duplicate", "free-text", "not-selected")
 
 
-@dataclass
+@dataclass(slots=True)  # one a row of a class file (200,000 and more): no instance dict
 class AnswerRow:
     line: int
     student: str
@@ -134,7 +134,7 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
     return rows
 
 
-@dataclass
+@dataclass(slots=True)  # ten a student
 class QuestionGrade:
     student: str
     exercise: str
@@ -156,10 +156,17 @@ class QuestionGrade:
         return self.row_status if self.lines else "no-answer"
 
 
-@dataclass
+@dataclass(slots=True)
+class _Unanswered(QuestionGrade):
+    """A question left unanswered, one object for every student of the class who left it so (its ``student`` is
+    ""): the report's summaries and writers read it as it is, :attr:`StudentGrade.questions` gives each student
+    their own copy. A 200,000-student class holds ten of them instead of two million grades."""
+
+
+@dataclass(slots=True)
 class StudentGrade:
     student: str  # as the roster writes it, else as first written in the answers
-    questions: list[QuestionGrade]
+    question_grades: list[QuestionGrade]  # as graded: a question left unanswered may be shared (read ``questions``)
     name: str = ""
     email: str = ""
     rows: list[AnswerRow] = field(default_factory=list)  # this student's input rows that were not graded
@@ -168,12 +175,21 @@ class StudentGrade:
     canvas_id: str = ""  # Canvas's own user id, when the roster or the export came from Canvas
 
     @property
+    def questions(self) -> list[QuestionGrade]:
+        """Every question's grade, in the set's order, each this student's own object (made on first use from the
+        grade of a question the class left unanswered, which the report shares; see _Unanswered)."""
+        if any(type(q) is _Unanswered for q in self.question_grades):
+            self.question_grades = [QuestionGrade(self.student, q.exercise, q.question, list(q.parts))
+                                    if type(q) is _Unanswered else q for q in self.question_grades]
+        return self.question_grades
+
+    @property
     def score(self) -> Fraction:
-        return sum((q.score for q in self.questions), Fraction(0))
+        return sum((q.score for q in self.question_grades), Fraction(0))
 
     @property
     def max_score(self) -> int:
-        return len(self.questions)
+        return len(self.question_grades)
 
     @property
     def key(self) -> str:
@@ -279,7 +295,7 @@ class GradeReport:
     def question_summary(self) -> list[dict]:
         graded: dict = {question: [] for question in self.questions}  # one pass over the class
         for s in self.students:
-            for q in s.questions:
+            for q in s.question_grades:
                 if (q.exercise, q.question) in graded:
                     graded[q.exercise, q.question].append(q)
         rows = []
@@ -305,7 +321,7 @@ class GradeReport:
         students: dict = defaultdict(set)
         where: dict = defaultdict(Counter)
         for s in self.students:
-            for q in s.questions:
+            for q in s.question_grades:
                 for p in q.parts:
                     for name in p.mistakes:
                         counts[name] += 1
@@ -336,11 +352,11 @@ class GradeReport:
         totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
         total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
         for s in self.students + self.kept_out:
-            shown = [_question_cells(q, memo, writer) for q in s.questions]  # each question summed and joined once
+            shown = [_question_cells(q, memo, writer) for q in s.question_grades]  # each summed and joined once
             head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
             pieces.append("".join([head + (cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
                                            if q.lines else unanswered) + "\n"
-                                   for q, (_, cells, _, unanswered) in zip(s.questions, shown)]))
+                                   for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)]))
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
@@ -429,13 +445,14 @@ class GradeReport:
             blocks.append(Section("Roster and set", tuple(Paragraph(note) for note in self.notes)))
         feedback = []
         for s in self.students:
-            lines = [Paragraph(f"{q.exercise} {p.address}: {p.message}") for q in s.questions for p in q.parts
+            graded = s.question_grades
+            lines = [Paragraph(f"{q.exercise} {p.address}: {p.message}") for q in graded for p in q.parts
                      if p.status != "correct"]
-            if s.questions and all(p.status == "missing" for q in s.questions for p in q.parts):
+            if graded and all(p.status == "missing" for q in graded for p in q.parts):
                 lines = [Paragraph("No answer submitted.")]
             lines += [Paragraph(f"line {row.line} ({row.status}): {row.message}") for row in s.rows]
             if not lines:
-                lines = [Paragraph("Every answer is correct." if s.questions else "No answer could be graded.")]
+                lines = [Paragraph("Every answer is correct." if graded else "No answer could be graded.")]
             feedback.append(Section(f"{s.student}: {exact.exact_text(s.score)} of {s.max_score}", tuple(lines)))
         blocks.append(Section("Feedback per student", tuple(feedback)))
         return Document("Grades", blocks, {"file": self.file, "answers": self.answers_file})
@@ -468,12 +485,13 @@ GRADEBOOKS = ("canvas", "moodle")
 def _student_json(s: StudentGrade, memo: dict | None = None) -> dict:
     """A student's part of the JSON report; ``memo`` (while a report is written, never for as_dict, whose dicts the
     caller may change) keeps each question's score and parts' dicts by the parts' objects, as the CSV report does."""
-    shown = [_question_json(q, {} if memo is None else memo) for q in s.questions]  # each question summed once
+    shown = [_question_json(q, {} if memo is None else memo) for q in s.question_grades]  # each summed once
     score = _exact_sum([q_shown[0] for q_shown in shown])
     if memo is None:
-        questions = [_question_object(q, text, decimal, parts) for q, (_, text, decimal, parts, _) in zip(s.questions, shown)]
+        questions = [_question_object(q, text, decimal, parts)
+                     for q, (_, text, decimal, parts, _) in zip(s.question_grades, shown)]
     else:  # written: each question's object as JSON text, made once for everyone who shares its parts
-        questions = [_question_fragment(q, q_shown, memo) for q, q_shown in zip(s.questions, shown)]
+        questions = [_question_fragment(q, q_shown, memo) for q, q_shown in zip(s.question_grades, shown)]
     return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
             "decimal": float(score), "max": s.max_score, "questions": questions}
 
@@ -746,6 +764,10 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     unanswered = {(e, q): [missing_part(k, part) for part in k.parts]
                   for e, q in questions for k in (answer_key(exercise_file, e, q),)} if _REUSE else {}
     shared_feedback: dict = {}  # (sheet, exercise, question, part, answer) -> feedback, for shared sheets
+    # each question, and its grade for a student who left it unanswered when that is shared
+    plan = [(e, q, _Unanswered("", e, q, unanswered[e, q]) if _REUSE else None) for e, q in questions]
+    sheet_ids: dict = {}  # an LMS row's sheet -> its id, normalised once a sheet
+    off_roster = set(outsiders)
     for number, who in enumerate(the_class + outsiders, 1):
         if number % _GC_BATCH == 0:
             gc.collect(1)
@@ -765,7 +787,13 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
         superseded: dict = {}  # id(row) -> (row, part address, line of the later answer)
         for row, question_id, part_ref in by_student.get(who, ()):
-            sheets[row.exercise, question_id] = normalise_student(row.sheet) if row.sheet and variants else ""
+            if row.sheet and variants:
+                sheet = sheet_ids.get(row.sheet)
+                if sheet is None:
+                    sheet = sheet_ids[row.sheet] = normalise_student(row.sheet)
+            else:
+                sheet = ""
+            sheets[row.exercise, question_id] = sheet
             key = key_of(row.exercise, question_id)
             shared = (sheets[row.exercise, question_id] or student is None) and _REUSE
             reuse = (sheets[row.exercise, question_id], row.exercise, question_id, part_ref, row.answer)
@@ -790,17 +818,17 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                 refuse(earlier, "duplicate", f"{earlier.student} answered {earlier.exercise} {address} again at line "
                                              f"{line}; this earlier answer is not counted")
         grades = []
-        for exercise_id, question_id in questions:
-            slot = slots.get((exercise_id, question_id), {})
-            if not slot and _REUSE:  # nothing answered: the missing parts made once (no reading to note)
-                grades.append(QuestionGrade(shown, exercise_id, question_id, list(unanswered[exercise_id, question_id])))
+        for exercise_id, question_id, missing in plan:
+            slot = slots.get((exercise_id, question_id), {}) if slots else {}
+            if not slot and missing is not None:  # nothing answered: the missing parts made once (no reading to note)
+                grades.append(missing)
                 continue
             if slot:
                 key = key_of(exercise_id, question_id)
             else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
                 key = answer_key(exercise_file, exercise_id, question_id)
             parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
-            if who not in outsiders:
+            if who not in off_roster:
                 close_calls.add(shown, key, parts)
             lines = tuple(sorted({slot[i][1].line for i in slot}))
             statuses = {slot[i][1].status for i in slot}
@@ -809,7 +837,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
         known = entry or _identity(student_rows.get(who, ()), shown)
         report.append(StudentGrade(shown, grades, known.name, known.email_address, own,
-                                   OFF_ROSTER if who in outsiders else "", known.institution_id, known.canvas_id))
+                                   OFF_ROSTER if who in off_roster else "", known.institution_id, known.canvas_id))
     notes += _roster_notes(spellings, on_roster, have_roster)
     notes += close_calls.notes(exercise_file, questions, {e.id for e in graded_set if e.variants} if variants else set())
     id_problems = _off_roster_problems(spellings, on_roster, answers_file, outsiders) if have_roster else []
