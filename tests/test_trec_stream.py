@@ -83,6 +83,21 @@ def test_a_run_not_grouped_by_topic_is_read_whole(tmp_path, monkeypatch):
     assert result["1"]["num_ret"] == 2 and result["1"]["map"] == 1.0
 
 
+def test_qrels_rows_in_any_order_join_alike(tmp_path, monkeypatch):
+    """The streamed join takes each chunk's topics' judgments by topic; Qrels built elsewhere (not by read_qrels,
+    which sorts them by topic) with rows in another order give the same judged documents."""
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 16)
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 c 0\n2 0 a 2\n2 0 b 1\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 2 r\n1 Q0 c 2 1 r\n2 Q0 b 1 2 r\n2 Q0 a 2 1 r\n")
+    qrels = readers.read_qrels(tmp_path / "qrels")
+    shuffled = readers.Qrels(qrels.path, qrels.topics, *(column[[3, 0, 2, 1]] for column in
+                                                         (qrels.topic_idx, qrels.docno, qrels.grade)))
+    for given in (qrels, shuffled):
+        ranked = read_ranked(given, tmp_path / "run")
+        found = sorted(zip(ranked.seg.tolist(), ranked.pos.tolist(), given.docno[ranked.qrow].tolist()))
+        assert found == [(0, 0, b"a"), (0, 1, b"c"), (1, 0, b"b"), (1, 1, b"a")]
+
+
 def test_a_progress_bar_does_not_stop_the_streaming(tmp_path, monkeypatch):
     """With progress reported (irlab eval on a terminal) the run is streamed all the same; the fractions rise to 1,
     the qrels' share (by bytes on disk) first."""

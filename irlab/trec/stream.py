@@ -104,8 +104,11 @@ class _Reducer:
     def __init__(self, qrels, qrels_topic):
         self.qrels, self.qrels_topic = qrels, qrels_topic
         self.qkeys = readers.pair_keys(qrels.topic_idx, qrels.docno)   # as duplicate_check hashes the run's rows
-        # the qrels rows of topic code c: qfirst[c]:qfirst[c + 1] (read_qrels sorts them by topic)
-        self.qfirst = np.searchsorted(qrels.topic_idx, np.arange(len(qrels.topics) + 1))
+        # the qrels rows of topic code c: by_topic[qfirst[c]:qfirst[c + 1]] (read_qrels sorts them by topic already)
+        tidx = qrels.topic_idx
+        self.by_topic = None if (tidx[1:] >= tidx[:-1]).all() else np.argsort(tidx, kind="stable")
+        self.qfirst = np.searchsorted(tidx if self.by_topic is None else tidx[self.by_topic],
+                                      np.arange(len(qrels.topics) + 1))
         self.names, self.nret, self.seg, self.pos, self.qrow = [], [], [], [], []
         self.seen = set()
         self.unjudged = 0   # topics not in the qrels, numbered after the qrels' own for the duplicate check's keys
@@ -147,6 +150,7 @@ class _Reducer:
         judged = np.array([c for c in codes if c < len(qfirst) - 1], dtype=np.int64)
         lens = qfirst[judged + 1] - qfirst[judged]
         rows = np.repeat(qfirst[judged] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+        rows = rows if self.by_topic is None else self.by_topic[rows]
         order = np.argsort(self.qkeys[rows])
         slots, slot_rows = KeySlots(self.qkeys[rows[order]]), rows[order]
 
