@@ -99,7 +99,9 @@ def irlab_split(qrels, run):
     ranked = arrays._Ranked(r, judged, len(names), False, None)
     join = clock() - start
     start = clock()
-    arrays._Values(judged, ranked, parse_diversity_measures(None), len(names), 0.5, 0.5)
+    measured = [t for t in ranked.topics.tolist() if judged.n_subtopics[t] > 0]
+    arrays._Values(judged, ranked, parse_diversity_measures(None), len(names), 0.5, 0.5,
+                   arrays._lockstep_topics(judged, measured))
     measures = clock() - start
     # printing: the command's time less that of the evaluate_diversity it calls (wrapped to time it)
     from irlab.trec import diversity

@@ -104,8 +104,8 @@ def test_the_array_path_gives_the_per_topic_paths_values_bit_for_bit(case):
                                                                 HealthCheck.function_scoped_fixture])
 @given(cases())
 def test_topics_left_to_the_per_topic_code_give_the_same_values(monkeypatch, case):
-    # a topic with more subtopic sets (or relevant documents) than the lock-step greedy takes is ranked per topic
-    monkeypatch.setattr(diversity_arrays, "_LOCKSTEP_GROUPS", 2)
+    # topics beyond the lock-step greedy's arrays (or with more relevant documents) are ranked per topic
+    monkeypatch.setattr(diversity_arrays, "_LOCKSTEP_CELLS", 12)
     monkeypatch.setattr(diversity_arrays, "_LOCKSTEP_RELEVANT", 5)
     qrels, run, options = case
     with tempfile.TemporaryDirectory() as folder:

@@ -31,8 +31,10 @@ from irlab.trec.readers import parse_decimals
 __all__ = ["evaluate_in_arrays"]
 
 _MASK_BITS = 62          # subtopics of a topic as bits of an int64 (more: the per-topic path)
-_LOCKSTEP_GROUPS = 64    # a topic with more distinct subtopic sets has its ideal ranked by the per-topic path
-_LOCKSTEP_RELEVANT = 20_000   # ... and one with more relevant documents (the lock-step greedy takes a step a rank)
+# the lock-step greedy's arrays (topics x subtopic sets x subtopics) and the relevant documents of a topic it ranks
+# (a step a rank): a topic beyond either has its ideal ranked by the per-topic code
+_LOCKSTEP_CELLS = 1 << 20
+_LOCKSTEP_RELEVANT = 20_000
 _CELLS = 1 << 22         # the largest dense block of running sums (32 MiB of floats)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # a word's first k bytes (little-endian)
@@ -433,7 +435,9 @@ def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, 
     evaluated = judged_topics if complete else [t for t in judged_topics if t in run_topics]
     if not evaluated:
         return None   # the per-topic path's error
-    values = _Values(judged, ranked, plan, n_topics, alpha, beta).columns
+    measured = [t for t in evaluated if t in run_topics and judged.n_subtopics[t] > 0]
+    lockstep = _lockstep_topics(judged, measured)
+    values = _Values(judged, ranked, plan, n_topics, alpha, beta, lockstep).columns
     per_topic = {}
     nan_columns = [m.column for m in plan if m.family == "nNRBP"]
     for t in evaluated:
@@ -451,7 +455,7 @@ def evaluate_in_arrays(qrels_path, run_path, plan, *, alpha, beta, traditional, 
         for t, row in zip(rows, table):
             per_topic[id_text(names[t])] = dict(zip(columns, row))
     left = {id_text(names[t]): _topic_objects(judged, ranked, t) for t in rows   # the lock-step ideal leaves them
-            if not _lockstep(judged, t) and _needs_ideal(plan)}
+            if not lockstep[t] and _needs_ideal(plan)}
     empty = [names[t] for t in judged_topics if t in run_topics and judged.n_subtopics[t] == 0]
     qrels_topics = DiversityQrels(qrels_path, dict.fromkeys(names[t] for t in judged_topics), relevance_level)
     run_view = DiversityRun(run_path, id_text(r["first"][5]), dict.fromkeys(names[t] for t in sorted(run_topics)))
@@ -462,8 +466,16 @@ def _needs_ideal(plan):
     return any(m.family in ("alpha-nDCG", "nERR-IA", "nNRBP") for m in plan)
 
 
-def _lockstep(judged, t):
-    return judged.group_count[t] <= _LOCKSTEP_GROUPS and judged.relevant[t] <= _LOCKSTEP_RELEVANT
+def _lockstep_topics(judged, topics):
+    """Which of ``topics`` (as a mask over all) the lock-step greedy ranks: those with at most _LOCKSTEP_RELEVANT
+    relevant documents, fewest subtopic sets first, while its arrays (topics x the most sets x subtopics) stay within
+    _LOCKSTEP_CELLS; a topic with very many sets would pad every other's."""
+    chosen = np.zeros(len(judged.n_subtopics), bool)
+    topics = np.array([t for t in topics if judged.relevant[t] <= _LOCKSTEP_RELEVANT], np.int64)
+    order = topics[np.argsort(judged.group_count[topics], kind="stable")]
+    cells = np.arange(1, len(order) + 1) * judged.group_count[order] * judged.width
+    chosen[order[cells <= _LOCKSTEP_CELLS]] = True
+    return chosen
 
 
 def _topic_objects(judged, ranked, t):
@@ -483,8 +495,8 @@ class _Values:
     """{column: array over topics} of every measure of ``plan``, for the topics in the run with a relevant
     document (the others' entries are meaningless)."""
 
-    def __init__(self, judged, ranked, plan, n_topics, alpha, beta):
-        self.judged, self.ranked, self.plan = judged, ranked, plan
+    def __init__(self, judged, ranked, plan, n_topics, alpha, beta, lockstep):
+        self.judged, self.ranked, self.plan, self.lockstep = judged, ranked, plan, lockstep
         self.keep, self.alpha, self.beta = 1.0 - alpha, alpha, beta
         self.cutoffs = sorted({m.k for m in plan if m.k is not None})
         self.depth = max(self.cutoffs, default=0)
@@ -608,8 +620,7 @@ class _Values:
         a step for every topic at once (each topic's groups of documents with the same subtopics side by side)."""
         judged, keep, beta = self.judged, self.keep, self.beta
         n_topics, width = len(self.n), judged.width
-        wanted = np.flatnonzero((judged.n_subtopics > 0) & (judged.group_count <= _LOCKSTEP_GROUPS)
-                                & (judged.relevant <= _LOCKSTEP_RELEVANT))
+        wanted = np.flatnonzero(self.lockstep)
         out = {k: (np.zeros(n_topics), np.zeros(n_topics)) for k in self.cutoffs}
         out["nrbp"] = np.zeros(n_topics)
         if not len(wanted):
