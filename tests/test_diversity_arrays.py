@@ -177,12 +177,12 @@ def test_faulty_files_give_the_per_topic_paths_values_or_error(monkeypatch, seed
         q.write_bytes(_faulty_lines(rnd, "qrels") if what == "qrels" else plain["qrels"])
         r.write_bytes(_faulty_lines(rnd, "run") if what == "run" else plain["run"])
         outcomes = []
-        for given in ((str(q), str(r)), None):
+        for files in ((str(q), str(r)), None):
             try:
-                if given is None:
-                    given = (read_diversity_qrels(q, relevance_level=options["relevance_level"]),
+                if files is None:
+                    files = (read_diversity_qrels(q, relevance_level=options["relevance_level"]),
                              read_diversity_run(r, traditional=options["traditional"]))
-                result = evaluate_diversity(*given, MEASURES, **options)
+                result = evaluate_diversity(*files, MEASURES, **options)
                 outcomes.append(repr(sorted((t, sorted(v.items())) for t, v in result.per_topic.items())))
             except diversity.IrlabError as exc:
                 outcomes.append(f"{type(exc).__name__}: {exc}")
