@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from diversity_files import faulty_lines
 from irlab.trec import diversity, diversity_arrays
 from irlab.trec.diversity import evaluate_diversity, parse_diversity_measures, read_diversity_qrels, read_diversity_run
 
@@ -161,8 +162,6 @@ def test_faulty_files_give_the_per_topic_paths_values_or_error(monkeypatch, seed
     # test_eval_diversity's faulty lines (blank and comment lines, CR, tabs, bad numbers, long ids and lines,
     # repeats) in one file, plain lines in the other, small bounds and chunks: the array path gives the values of
     # the per-topic path, or leaves the files to it and so its error (file:line)
-    from test_eval_diversity import _faulty_lines
-
     from irlab.trec import diversity_base
 
     rnd = random.Random(seed)
@@ -174,8 +173,8 @@ def test_faulty_files_give_the_per_topic_paths_values_or_error(monkeypatch, seed
                             ("_CHUNK_BYTES", chunk)):
             patch.setattr(diversity_base, name, value)
         q, r = Path(folder) / "qrels", Path(folder) / "run"
-        q.write_bytes(_faulty_lines(rnd, "qrels") if what == "qrels" else plain["qrels"])
-        r.write_bytes(_faulty_lines(rnd, "run") if what == "run" else plain["run"])
+        q.write_bytes(faulty_lines(rnd, "qrels") if what == "qrels" else plain["qrels"])
+        r.write_bytes(faulty_lines(rnd, "run") if what == "run" else plain["run"])
         outcomes = []
         for files in ((str(q), str(r)), None):
             try:
