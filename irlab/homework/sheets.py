@@ -7,7 +7,9 @@ HTML, both or neither. Every path is checked before anything is written (:mod:`i
 
 from __future__ import annotations
 
+import gc
 import json
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..document import answers_only
@@ -86,18 +88,19 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         key = answer_key_document(*student)
         return answers_only(key) if brief else key
 
-    with_variants = any(e.variants for e in variant_set(set_file).exercises)
-    documents, refused = [], {}
-    for entry in roster:
-        if with_variants:  # the student's variant, drawn once here: the sheet and the key find it drawn
-            refused[entry.key] = _refused_counts(variant_set(set_file, entry.id, seed))
-        documents += [(entry, make(set_file, entry.id, seed, exercise)) for make in (sheet_document, key_document)]
-    set_id = variant_set(set_file).id
-    if pdf:
-        contents = _class_pdfs(documents, set_id, seed, planned)
-    else:
-        contents = [(path, document.render(fmt, standalone=True).encode("utf-8"))
-                    for (_, path), (_, document) in zip(planned, documents)]
+    with _collecting_less():
+        with_variants = any(e.variants for e in variant_set(set_file).exercises)
+        documents, refused = [], {}
+        for entry in roster:
+            if with_variants:  # the student's variant, drawn once here: the sheet and the key find it drawn
+                refused[entry.key] = _refused_counts(variant_set(set_file, entry.id, seed))
+            documents += [(entry, make(set_file, entry.id, seed, exercise)) for make in (sheet_document, key_document)]
+        set_id = variant_set(set_file).id
+        if pdf:
+            contents = _class_pdfs(documents, set_id, seed, planned)
+        else:
+            contents = [(path, document.render(fmt, standalone=True).encode("utf-8"))
+                        for (_, path), (_, document) in zip(planned, documents)]
     files_written = _flat_files(contents)
     created = [path for path, _ in files_written if not path.exists()]  # what a failure removes again
     made_out = not out.exists()
@@ -111,6 +114,22 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         _remove(created, out if made_out else None)  # manifest lists, so a rerun writes the class again
         raise
     return len(roster), manifest
+
+
+# Python's cyclic collector runs after every 700 new container objects and rescans those that survived, and a
+# class's documents are all held until they are written: for 200 students the collector took 1.9 s of 11 s
+# (measured with gc.callbacks), 0.7 s with young collections 70 times rarer. The thresholds are restored after.
+_CLASS_COLLECTION_THRESHOLD = 50_000
+
+
+@contextmanager
+def _collecting_less():
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], _CLASS_COLLECTION_THRESHOLD), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def _refused_counts(drawn) -> dict:
