@@ -90,6 +90,9 @@ def _first_field(value) -> str:
 
 
 _MEMO_SIZE = 4096  # distinct cells a SafeWriter remembers (then it starts again): memory bounded, repeats cheap
+# a cell written as it is, first in a row or not: an ASCII letter, digit or '_' first (no formula start, nothing
+# invisible), then only those and '.', '@', '-' (no separator, quote or line break)
+_PLAIN_CELL = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.@-]*")
 
 
 class SafeWriter:
@@ -130,6 +133,8 @@ class SafeWriter:
             return field(value)
         written = memo.get(value)
         if written is None:
+            if _PLAIN_CELL.fullmatch(value):  # nothing to mark or quote (a student id, a status): not remembered
+                return value
             if len(memo) >= _MEMO_SIZE:
                 memo.clear()
             written = memo[value] = field(value)

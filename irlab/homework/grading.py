@@ -354,9 +354,11 @@ class GradeReport:
         for s in self.students + self.kept_out:
             shown = [_question_cells(q, memo, writer) for q in s.question_grades]  # each summed and joined once
             head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
-            pieces.append("".join([head + (cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
-                                           if q.lines else unanswered) + "\n"
-                                   for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)]))
+            if shown:  # a set of free-text questions only has none
+                pieces.append(head + ("\n" + head).join([cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
+                                                         if q.lines else unanswered
+                                                         for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)])
+                              + "\n")
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
@@ -571,9 +573,11 @@ def _question_cells(question: QuestionGrade, memo: dict, writer) -> tuple:
     mistakes and feedback (then status and lines).
 
     ``memo`` keeps them by the parts' objects, which students who wrote the same answer to a shared sheet share
-    (grade_rows makes them once); each entry holds its parts, so their ids stay theirs while the memo lives."""
+    (grade_rows makes them once); each entry holds its parts, so their ids stay theirs while the memo lives. A
+    question the class left unanswered is one object for everyone (_Unanswered), kept by its own id (the report
+    being written holds it)."""
     parts = question.parts
-    key = (question.exercise, question.question, *map(id, parts))
+    key = id(question) if type(question) is _Unanswered else (question.exercise, question.question, *map(id, parts))
     found = memo.get(key) if _REUSE else None
     if found is None:
         score = _exact_sum([part.credit for part in parts])
@@ -764,8 +768,9 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     unanswered = {(e, q): [missing_part(k, part) for part in k.parts]
                   for e, q in questions for k in (answer_key(exercise_file, e, q),)} if _REUSE else {}
     shared_feedback: dict = {}  # (sheet, exercise, question, part, answer) -> feedback, for shared sheets
-    # each question, and its grade for a student who left it unanswered when that is shared
-    plan = [(e, q, _Unanswered("", e, q, unanswered[e, q]) if _REUSE else None) for e, q in questions]
+    # each question's grade for a student who left it unanswered, shared by them all
+    blanks = [_Unanswered("", e, q, unanswered[e, q]) for e, q in questions] if _REUSE else None
+    position = {question: i for i, question in enumerate(questions)}
     sheet_ids: dict = {}  # an LMS row's sheet -> its id, normalised once a sheet
     off_roster = set(outsiders)
     for number, who in enumerate(the_class + outsiders, 1):
@@ -810,19 +815,21 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                 if index in slot:
                     superseded[id(slot[index][1])] = (slot[index][1], part_feedback.address, row.line)
                 slot[index] = (part_feedback, row)
-        still_used = {id(row) for slot in slots.values() for _, row in slot.values()}
+        still_used = {id(row) for slot in slots.values() for _, row in slot.values()} if superseded else set()
         for earlier, address, line in superseded.values():
             if id(earlier) in still_used:  # only some of its parts were answered again: it still counts for the rest
                 earlier.message = f"{address} answered again at line {line}, which counts for that part"
             else:
                 refuse(earlier, "duplicate", f"{earlier.student} answered {earlier.exercise} {address} again at line "
                                              f"{line}; this earlier answer is not counted")
-        grades = []
-        for exercise_id, question_id, missing in plan:
-            slot = slots.get((exercise_id, question_id), {}) if slots else {}
-            if not slot and missing is not None:  # nothing answered: the missing parts made once (no reading to note)
-                grades.append(missing)
-                continue
+        if blanks is not None:  # a question nothing answered: the class's grade of it (no reading to note)
+            grades = blanks.copy()
+            todo = sorted(position[address] for address in slots if address in position)
+        else:
+            grades, todo = [None] * len(questions), range(len(questions))
+        for i in todo:
+            exercise_id, question_id = questions[i]
+            slot = slots.get((exercise_id, question_id)) or {}
             if slot:
                 key = key_of(exercise_id, question_id)
             else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
@@ -832,8 +839,8 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                 close_calls.add(shown, key, parts)
             lines = tuple(sorted({slot[i][1].line for i in slot}))
             statuses = {slot[i][1].status for i in slot}
-            grades.append(QuestionGrade(shown, exercise_id, question_id, parts, lines,
-                                        "wrong-part-count" if "wrong-part-count" in statuses else "graded"))
+            grades[i] = QuestionGrade(shown, exercise_id, question_id, parts, lines,
+                                      "wrong-part-count" if "wrong-part-count" in statuses else "graded")
         own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
         known = entry or _identity(student_rows.get(who, ()), shown)
         report.append(StudentGrade(shown, grades, known.name, known.email_address, own,
