@@ -193,3 +193,40 @@ def test_a_question_object_written_from_its_shared_text_is_what_write_json_write
         write_json(grading._question_object(question, *shown[1:4]), pieces.append, grading._QUESTION_LEVEL)
         assert grading._question_fragment(question, shown, {}).text == "".join(pieces)
         assert ('"lines": []' in "".join(pieces)) == (not lines)
+
+
+PLAIN = st.text(alphabet="aZ09_.@-=+ ;,\"\t'é", max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PLAIN, min_size=1, max_size=6))
+def test_a_plain_cell_written_without_its_memo_is_what_the_full_rule_writes(cells):
+    """SafeWriter writes a cell of ASCII letters, digits and '_.@-' that starts with a letter, digit or '_' as it is,
+    without the formula check: the same text as the rule itself gives, first in a row and after it."""
+    writer = spreadsheet.writer(io.StringIO())
+    for cell in cells:
+        assert writer.first_cell(cell) == spreadsheet._first_field(cell)
+        assert writer.joined([cell]) == spreadsheet._plain_field(cell)
+
+
+def test_each_student_has_their_own_grades_of_the_questions_the_class_left_unanswered(tmp_path, monkeypatch):
+    """The report keeps one grade of a question left unanswered for the whole class; StudentGrade.questions gives
+    every student their own objects, field for field what grading every row afresh gives, and the reports stay."""
+    rng = random.Random(7)
+    (tmp_path / "moodle.csv").write_text(_moodle(rng, 25, 2, 2), encoding="utf-8")
+    monkeypatch.setattr(grading, "_REUSE", False)
+    clear_caches()
+    afresh = grade(SET, tmp_path / "moodle.csv", SEED)
+    monkeypatch.setattr(grading, "_REUSE", True)
+    clear_caches()
+    report = grade(SET, tmp_path / "moodle.csv", SEED)
+    before = {fmt: report.render(fmt) for fmt in FORMATS}
+    shared = list({id(q): q for s in report.students for q in s.question_grades if not q.lines}.values())
+    assert len(shared) == len(report.questions)  # one grade per question for everyone who left it unanswered
+    for student, other in zip(report.students, afresh.students):
+        mine = student.questions
+        assert all(q.student == student.student for q in mine)
+        assert [(q.student, q.exercise, q.question, q.parts, q.lines, q.row_status) for q in mine] == \
+               [(q.student, q.exercise, q.question, q.parts, q.lines, q.row_status) for q in other.questions]
+        assert student.questions is mine and not any(q is blank for q in mine for blank in shared)  # made once
+    assert {fmt: report.render(fmt) for fmt in FORMATS} == before
