@@ -7,6 +7,7 @@
     python benchmarks/bench_grading.py --answers /tmp/class.csv --reports /tmp/after   # every format, for diff -r
     python benchmarks/bench_grading.py --moodle 200000 --write /tmp/moodle.csv --generate-only   # an LMS export
     python benchmarks/bench_grading.py --answers /tmp/moodle.csv --seed 2026     # graded as `irlab grade` reads it
+    python benchmarks/bench_grading.py --answers /tmp/moodle.csv --seed 2026 --cli   # issue 28's figure, see below
 
 The answers are synthetic and seeded: about 60 % right (in varied forms: fractions, decimals, percentages),
 20 % one of the catalogued mistakes (so the diagnosis runs), 10 % some other wrong number, 10 % blank or
@@ -18,6 +19,10 @@ wrong answers and building the report (CSV and JSON written to files too).
 row per attempt, each drawn one of ``--variants`` variants of the bank, ``--slots`` questions each), answered in
 the same mix; ``--answers`` grades such an export as ``irlab grade`` does.
 
+``--cli`` times issue 28's reproduction instead: ``irlab grade SET ANSWERS --seed S > report.csv`` (the CSV report
+on stdout) in a child process, and prints the child's CPU time (user + sys), wall time and peak RSS, the figures
+the issue's target (under 20 s for a 200,000-attempt export) is about.
+
 Measurements, and where the time goes: benchmarks/README.md (section bench_grading.py).
 """
 
@@ -25,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -124,6 +131,25 @@ def make_answers(path: Path, exercise_file: Path, students: int, seed: str) -> i
     return rows
 
 
+def _cli_run(exercise_file: Path, answers: Path, seed: str, report: Path) -> str:
+    """``irlab grade FILE ANSWERS --seed SEED > REPORT`` in a child process: its CPU, wall time and peak RSS."""
+    command = [sys.executable, "-m", "irlab", "grade", str(exercise_file), str(answers), "--seed", seed]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    with report.open("w", encoding="utf-8") as out, tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        child = subprocess.Popen(command, stdout=out, stderr=errors, env=env)
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own CPU time and peak RSS
+        elapsed = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        stderr = errors.read()
+    if child.returncode not in (0, 1):  # 1: some rows not graded, listed in the report
+        raise SystemExit(f"irlab grade failed ({child.returncode}): {stderr.decode(errors='replace')[-2000:]}")
+    return (f"irlab grade {answers.name} --seed {seed} > report.csv: {usage.ru_utime:.2f} + {usage.ru_stime:.2f} = "
+            f"{usage.ru_utime + usage.ru_stime:.2f} s CPU, {elapsed:.2f} s wall, peak RSS {usage.ru_maxrss / 1024:.0f} "
+            f"MiB, report {report.stat().st_size:,} bytes")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=500)
@@ -139,6 +165,8 @@ def main(argv=None) -> int:
                                                        "generate once, grade later with --answers)")
     parser.add_argument("--answers", metavar="CSV", help="grade this answers file (made with --write) instead of "
                                                          "generating one: the process then measures grading only")
+    parser.add_argument("--cli", action="store_true", help="time `irlab grade FILE ANSWERS --seed S > report.csv` "
+                                                            "in a child process (CPU, wall, peak RSS) instead")
     parser.add_argument("--reports", metavar="DIR", help="after timing, write the report in every format to DIR "
                                                          "(compare two versions' DIRs with diff -r: a speed-up must "
                                                          "leave every byte as it was)")
@@ -161,6 +189,10 @@ def main(argv=None) -> int:
                 what = f"{rows} answer rows for {args.students} students"
             print(f"generated {what} in {time.perf_counter() - started:.1f} s ({answers.stat().st_size / 1e6:.1f} MB)")
         if args.generate_only:
+            return 0
+        if args.cli:
+            for run in range(1, args.repeat + 1):
+                print(f"run {run}: {_cli_run(exercise_file, answers, args.seed, Path(tmp) / 'report.csv')}")
             return 0
         for run in range(1, args.repeat + 1):
             clear_caches()
