@@ -132,16 +132,16 @@ single_spaced_token = st.text(st.characters(min_codepoint=33, max_codepoint=126)
                                 st.sampled_from([" ", "\t", "  ", "\r"])), min_size=1, max_size=25),
        blanks=st.integers(0, 2))
 def test_blank_separated_lines_split_as_the_general_splitting(lines, blanks):
-    """_single_spaced (the usual file: one blank byte after every token) gives _vector_parse the same columns as
+    """_single_spaced (the usual file: one blank byte after every token) gives _numpy_parse the same columns as
     the general splitting, or declines; most drawn files have one blank after every token, some not."""
     text = "".join(f"{q} Q0 {d} {r} {s} run{sep if i < blanks else ' '}x\n"
                    for i, (q, d, r, s, sep) in enumerate(lines)).replace(" x\n", "\n")
     data = bytearray(text.encode())
     spec = readers.ColumnSpec("run")
-    fast = readers._vector_parse(spec, data)
+    fast = readers._numpy_parse(spec, data)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(readers, "_single_spaced", lambda u, nf: None)
-        general = readers._vector_parse(spec, data)
+        general = readers._numpy_parse(spec, data)
     assert (fast is None) == (general is None)
     if fast is not None:
         assert [a.tolist() for a in fast[:2]] == [b.tolist() for b in general[:2]]

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ctypes
 import gzip
+import importlib
 import io
 import math
 import os
@@ -214,6 +215,18 @@ class ColumnSpec:
             self.nfields = 4
             self.fields_doc = "qid iter docno grade"
 
+
+# the compiled parse of irlab/trec/_tokenize.c, built by setup.py where a C compiler is found; IRLAB_PURE_PYTHON=1
+# leaves it unused (the numpy parse gives the same arrays)
+# (by importlib: a C module imports nothing of irlab, and an import statement would read to tests/test_layers.py,
+# which sees only .py modules, as this module importing its own package)
+_tokenize = None
+if not os.environ.get("IRLAB_PURE_PYTHON"):
+    try:
+        _tokenize = importlib.import_module("irlab.trec._tokenize")
+    except ImportError:
+        pass
+_MAX_VECTOR_ID = 32   # the array parses take ids up to this long (the longer, rare ones go to loadtxt)
 
 _BLANK_BYTE = np.zeros(256, dtype=bool)
 _BLANK_BYTE[[9, 10, 11, 12, 13, 32]] = True   # the bytes bytes.split() splits on (as _check_line does)
@@ -908,6 +921,35 @@ def _lines_within_bound(first, n):
 
 
 def _vector_parse(spec, data):
+    """(qid, docno, value) arrays of a chunk of the common shape, or None (the loadtxt and line-by-line readers then
+    decide, and report errors): the compiled parse when it is built and takes the chunk, else :func:`_numpy_parse`.
+    Both give the same arrays (tests/test_trec_tokenize.py)."""
+    if _tokenize is not None:
+        parsed = _compiled_parse(spec, data)
+        if parsed is not None:
+            return parsed
+    return _numpy_parse(spec, data)
+
+
+def _compiled_parse(spec, data):
+    """:func:`_numpy_parse` in one pass of C (irlab/trec/_tokenize.c) for the chunks it takes -- whole lines of exactly
+    the expected fields, printable ASCII, plain decimal numbers -- else None."""
+    lines = _tokenize.count_lines(data)   # (bytes.count takes five times as long)
+    cols = np.empty((4, lines), dtype=np.int64)   # qid starts and lengths, docno starts and lengths
+    values = np.empty(lines, dtype=np.float64 if spec.kind == "run" else np.int64)
+    found = _tokenize.split(data, spec.nfields, 4 if spec.kind == "run" else 3, spec.kind != "run",
+                            MAX_LINE_BYTES, _MAX_VECTOR_ID, cols, values)
+    if found is None:
+        return None
+    n, q_max, d_max = found
+    q = np.empty(n, dtype=f"S{_round8(q_max)}")
+    d = np.empty(n, dtype=f"S{_round8(d_max)}")
+    _tokenize.gather(data, cols[0, :n], cols[1, :n], q, q.dtype.itemsize)
+    _tokenize.gather(data, cols[2, :n], cols[3, :n], d, d.dtype.itemsize)
+    return q, d, values
+
+
+def _numpy_parse(spec, data):
     """The common case -- ASCII lines of exactly the expected fields, plain
     decimal numbers -- split and converted with array operations (faster than
     loadtxt).  Returns (qid, docno, value) arrays, or None for anything else
@@ -967,7 +1009,7 @@ def _vector_parse(spec, data):
             lengths = {f: stops[f::nf] - starts[f::nf] for f in (0, 2, vf)}
         del word
     q_len, d_len = lengths[0], lengths[2]
-    if max(int(q_len.max()), int(d_len.max())) > 32:
+    if max(int(q_len.max()), int(d_len.max())) > _MAX_VECTOR_ID:
         return None
     q = _gather(u, starts[0::nf], q_len, _round8(int(q_len.max())))
     d = _gather(u, starts[2::nf], d_len, _round8(int(d_len.max())))

@@ -1,0 +1,270 @@
+/* irlab.trec._tokenize: the array parse of irlab.trec.readers (_numpy_parse) in one pass over a chunk's bytes.
+ *
+ * Optional (setup.py builds it when a C compiler is there; irlab works the same without it).  It accepts a subset of
+ * what the numpy parse accepts and, for that subset, fills the same columns: every line holds exactly nfields tokens
+ * of printable ASCII bytes other than '#', separated by blanks (tab, vertical tab, form feed, carriage return, space),
+ * the chunk ends with a newline, ids are at most max_id bytes and numbers are written [+-]digits[.digits] with 1 to 15
+ * digits.  Such a number is converted as the numpy parse does it: the digits as an exact integer divided by an exact
+ * power of ten, one correctly rounded IEEE division, so the same double that strtod gives.  Anything else returns None
+ * and the numpy parse (then the checked line-by-line reader, which names the line) decides.
+ *
+ * No numpy C API: the caller passes preallocated int64 / float64 arrays through the buffer protocol, and the GIL is
+ * released during the pass (the readers parse chunks on several threads). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { OTHER = 0, BLANK = 1, NEWLINE = 2, TOKEN = 3 };
+static unsigned char byte_class[256];
+
+static const double POW10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+/* Where the token starting at p[i] ends: the first byte that is not of class TOKEN.  The chunk ends with a newline
+ * (not a token byte), so the scan stops inside it; 8 bytes at a time while 8 are left (bytes >= 128, <= 32, 127 and
+ * '#' found with word operations), else byte by byte. */
+static Py_ssize_t token_end(const unsigned char *p, Py_ssize_t i, Py_ssize_t n)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    while (i + 8 <= n) {
+        uint64_t x, low, stop;
+        memcpy(&x, p + i, 8);
+        low = (x & ~high) | high;                          /* each byte's low 7 bits, with the high bit set */
+        stop = x & high;                                   /* >= 128 */
+        stop |= ~(low - 33 * ones) & high;                 /* low 7 bits < 33 (no borrow: every byte >= 128) */
+        stop |= ((x & ~high) + ones) & high;               /* ... == 127 (no carry: 127 + 1 fits a byte) */
+        stop |= ~((low ^ 0x23 * ones) - ones) & high;      /* ... == '#' (0x23; the xor keeps the high bit) */
+        if (stop)
+            return i + (__builtin_ctzll(stop) >> 3);
+        i += 8;
+    }
+#endif
+    while (byte_class[p[i]] == TOKEN)
+        i++;
+    return i;
+}
+
+/* [+-]digits[.digits], 1 to 15 digits (no '.' when integer); 0 for any other token. */
+static int parse_number(const unsigned char *s, Py_ssize_t len, int integer, double *real, int64_t *whole)
+{
+    Py_ssize_t i = 0;
+    int negative = 0, digits = 0, frac = 0, dot = 0;
+    int64_t mantissa = 0;
+    if (len > 17)   /* a sign, 15 digits and a '.' at most */
+        return 0;
+    if (s[0] == '-' || s[0] == '+') {
+        negative = s[0] == '-';
+        i = 1;
+    }
+    for (; i < len; i++) {
+        unsigned int c = s[i];
+        if (c - '0' <= 9u) {
+            mantissa = mantissa * 10 + (c - '0');
+            digits++;
+            frac += dot;
+        } else if (c == '.' && !dot && !integer) {
+            dot = 1;
+        } else {
+            return 0;
+        }
+    }
+    if (digits == 0 || digits > 15)
+        return 0;
+    if (integer) {
+        *whole = negative ? -mantissa : mantissa;
+    } else {
+        double value = (double)mantissa / POW10[frac];
+        *real = negative ? -value : value;
+    }
+    return 1;
+}
+
+/* One pass over the chunk.  Returns the number of lines, or -1 when the chunk is not of the accepted shape. */
+static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields, int value_field, int integer,
+                              Py_ssize_t max_line, Py_ssize_t max_id, int64_t *cols, Py_ssize_t capacity,
+                              void *values, Py_ssize_t *q_max, Py_ssize_t *d_max)
+{
+    int64_t *q_start = cols, *q_len = cols + capacity, *d_start = cols + 2 * capacity, *d_len = cols + 3 * capacity;
+    Py_ssize_t i = 0, line = 0, previous_first = 0;
+    if (n == 0 || p[n - 1] != '\n')   /* so every scan below stops at a newline before the end */
+        return -1;
+    while (i < n) {
+        int field = 0;
+        if (line == capacity)
+            return -1;
+        for (;;) {
+            Py_ssize_t start, len;
+            while (byte_class[p[i]] == BLANK)
+                i++;
+            if (byte_class[p[i]] == NEWLINE) {
+                if (field != nfields)
+                    return -1;
+                i++;
+                break;
+            }
+            if (byte_class[p[i]] != TOKEN || field == nfields)
+                return -1;
+            start = i;
+            i = token_end(p, i, n);
+            len = i - start;
+            if (field == 0) {
+                /* the numpy parse's line bound (_lines_within_bound): from one line's first token to the next */
+                if (line == 0 ? start > max_line : start - previous_first > max_line + 1)
+                    return -1;
+                previous_first = start;
+                if (len > max_id)
+                    return -1;
+                q_start[line] = start;
+                q_len[line] = len;
+                if (len > *q_max)
+                    *q_max = len;
+            } else if (field == 2) {
+                if (len > max_id)
+                    return -1;
+                d_start[line] = start;
+                d_len[line] = len;
+                if (len > *d_max)
+                    *d_max = len;
+            } else if (field == value_field) {
+                if (!parse_number(p + start, len, integer, (double *)values + line, (int64_t *)values + line))
+                    return -1;
+            }
+            field++;
+        }
+        line++;
+    }
+    if (n - previous_first > max_line + 1)
+        return -1;
+    return line;
+}
+
+static PyObject *split(PyObject *self, PyObject *args)
+{
+    Py_buffer data, cols, values;
+    int nfields, value_field, integer;
+    Py_ssize_t max_line, max_id, lines, capacity, q_max = 0, d_max = 0;
+    if (!PyArg_ParseTuple(args, "y*iipnnw*w*", &data, &nfields, &value_field, &integer, &max_line, &max_id, &cols,
+                          &values))
+        return NULL;
+    capacity = values.len / 8;
+    if (nfields < 3 || value_field < 1 || value_field >= nfields || value_field == 2 || cols.len < 32 * capacity) {
+        PyBuffer_Release(&data);
+        PyBuffer_Release(&cols);
+        PyBuffer_Release(&values);
+        PyErr_SetString(PyExc_ValueError, "split: bad layout or buffer sizes");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    lines = split_chunk((const unsigned char *)data.buf, data.len, nfields, value_field, integer, max_line, max_id,
+                        (int64_t *)cols.buf, capacity, values.buf, &q_max, &d_max);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&cols);
+    PyBuffer_Release(&values);
+    if (lines < 0)
+        Py_RETURN_NONE;
+    return Py_BuildValue("nnn", lines, q_max, d_max);
+}
+
+/* dst[:width] = the len bytes at src, then NUL bytes.  A 64-bit word at a time, masked, when width bytes can be read
+ * at src (width is a multiple of 8: the readers' column widths), else memcpy and memset. */
+static inline void copy_padded(unsigned char *dst, const unsigned char *src, int64_t len, Py_ssize_t width,
+                               int readable)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (readable && width % 8 == 0) {
+        Py_ssize_t k;
+        for (k = 0; k < width; k += 8) {
+            uint64_t x = 0;
+            int64_t left = len - k;
+            if (left >= 8)
+                memcpy(&x, src + k, 8);
+            else if (left > 0) {
+                memcpy(&x, src + k, 8);
+                x &= (1ULL << (8 * left)) - 1;   /* keep the token's first bytes (memory order is string order) */
+            }
+            memcpy(dst + k, &x, 8);
+        }
+        return;
+    }
+#endif
+    memcpy(dst, src, (size_t)len);
+    memset(dst + len, 0, (size_t)(width - len));
+}
+
+static PyObject *gather(PyObject *self, PyObject *args)
+{
+    Py_buffer data, starts, lens, out;
+    Py_ssize_t width, count, k;
+    int ok = 1;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*n", &data, &starts, &lens, &out, &width))
+        return NULL;
+    count = starts.len / 8;
+    if (width <= 0 || lens.len < 8 * count || out.len < width * count)
+        ok = 0;
+    else {
+        const int64_t *s = (const int64_t *)starts.buf, *l = (const int64_t *)lens.buf;
+        for (k = 0; k < count; k++)
+            if (s[k] < 0 || l[k] < 0 || l[k] > width || s[k] + l[k] > data.len)
+                ok = 0;
+    }
+    if (ok) {
+        const unsigned char *src = (const unsigned char *)data.buf;
+        const int64_t *s = (const int64_t *)starts.buf, *l = (const int64_t *)lens.buf;
+        unsigned char *dst = (unsigned char *)out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (k = 0; k < count; k++, dst += width)
+            copy_padded(dst, src + s[k], l[k], width, s[k] + width <= data.len);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lens);
+    PyBuffer_Release(&out);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "gather: token outside the data or buffer too small");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *count_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t i, lines = 0;
+    const unsigned char *p;
+    if (!PyArg_ParseTuple(args, "y*", &data))
+        return NULL;
+    p = (const unsigned char *)data.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (i = 0; i < data.len; i++)   /* a loop the compiler vectorises (bytes.count does not) */
+        lines += p[i] == '\n';
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t(lines);
+}
+
+static PyMethodDef methods[] = {
+    {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> the number of newline bytes in data"},
+    {"split", split, METH_VARARGS,
+     "split(data, nfields, value_field, integer, max_line, max_id, cols, values) -> (lines, q_max, d_max) or None\n"
+     "cols: int64 (4, capacity) filled with the qid's and docno's starts and lengths; values: capacity numbers."},
+    {"gather", gather, METH_VARARGS,
+     "gather(data, starts, lengths, out, width): each token into a width-byte slot of out, NUL padded."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tokenize", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__tokenize(void)
+{
+    int c;
+    for (c = 33; c < 127; c++)
+        byte_class[c] = TOKEN;
+    byte_class['#'] = OTHER;   /* a comment: the numpy parse and trec_eval's reading notes decide */
+    byte_class['\t'] = byte_class['\v'] = byte_class['\f'] = byte_class['\r'] = byte_class[' '] = BLANK;
+    byte_class['\n'] = NEWLINE;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,165 @@
+"""The compiled parse (irlab/trec/_tokenize.c, optional) gives exactly the numpy parse's arrays, or declines.
+
+Where it takes a chunk, its qids, docnos and values (to the bit) are the numpy parse's; where it declines, the numpy
+parse and the checked readers decide as they do without it.  It declines only what the numpy parse also declines,
+plus three shapes no TREC file has (a byte 127 or another control byte than the blanks, a last line without its
+newline), so it never sends a plain chunk down a slower path.  IRLAB_PURE_PYTHON=1 leaves it unused."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import irlab.trec.readers as readers
+from irlab.trec import stream
+
+compiled = pytest.mark.skipif(readers._tokenize is None,
+                              reason="irlab.trec._tokenize is not built (no C compiler at install, or IRLAB_PURE_PYTHON)")
+
+number = st.one_of(
+    st.integers(-10**6, 10**6).map(str),
+    st.tuples(st.integers(0, 10**7), st.integers(0, 10**7)).map(lambda t: f"{t[0]}.{t[1]}"),
+    st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False).map(repr),   # 1e-05, -0.0, 123.456
+    st.floats(allow_nan=True, allow_infinity=True).map(str),                 # nan, inf, 1.7976931348623157e+308
+    st.sampled_from(["+3", "-0", "-0.0", ".5", "5.", "-.25", "+.", ".", "-", "0.1", "1e-5", "1E5", "NaN", "inf",
+                     "123456789012345", "1234567890123456", "12345678901234567890", "-999999999999999",
+                     "0.30000000000000004", "00000000000000.5", "007", "2.5E3", "1.2.3", "1-2", "0x10", "12.25"]),
+)
+token = st.text(st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters="#"), min_size=1, max_size=40)
+short_token = st.text(st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters="#"), min_size=1,
+                      max_size=32)
+plain_number = st.one_of(st.integers(-10**6, 10**6).map(str),
+                         st.decimals(-10**6, 10**6, places=4, allow_nan=False).map(str),
+                         st.floats(-1e6, 1e6).map(repr).filter(lambda s: "e" not in s and sum(map(str.isdigit, s)) <= 15))
+blank = st.sampled_from([" ", " ", " ", "\t", "  ", " \t ", "\r ", "\v", "\f"])
+odd = st.sampled_from(["", "\n", "  \n", "# a comment\n", "1 Q0 d\n", "\x01", "\x00", "\x1c", "\x7f", "\xa0", "#",
+                       "é", "\r\n"])
+
+
+@st.composite
+def chunk(draw, kind):
+    """A chunk of run or qrels lines: blanks of every kind, CRLF, indented lines, long docnos, numbers of every shape;
+    sometimes an odd line or byte that one of the parses must decline, or no final newline."""
+    lines = []
+    wild = draw(st.booleans())   # else ids of at most 32 bytes and plain decimals: chunks both parses take
+    number_here = number if wild else plain_number
+    for _ in range(draw(st.integers(1, 25))):
+        docno = draw(st.one_of(token, st.sampled_from(["FR940405-2-00040", "clueweb12-0000tw-00-00000",
+                                                       "msmarco_v2.1_doc_00_0#0"])) if wild else short_token)
+        if kind == "run":
+            fields = [draw(st.sampled_from(["1", "2", "301", "q7", "topic-with-a-long-name-over-32-bytes"][:4 + wild])),
+                      "Q0",
+                      docno, str(draw(st.integers(0, 999))), draw(number_here), draw(st.sampled_from(["run", "bm25.x"]))]
+        else:
+            fields = [draw(st.sampled_from(["1", "301", "q7"])), "0", docno,
+                      draw(st.one_of(st.integers(-3, 4).map(str), number) if wild else st.integers(-9, 10**15).map(str))]
+        line = fields[0] + "".join(draw(blank) + f for f in fields[1:])
+        line = draw(st.sampled_from(["", "", "", " ", "\t"])) + line + draw(st.sampled_from(["", "", "", " ", "\r"]))
+        lines.append(line)
+    text = "\n".join(lines) + draw(st.sampled_from(["\n", "\n", "\n", "\n", "", "\n  "]))
+    for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(odd) + text[at:]
+    return bytearray(text.encode("latin-1", "replace") if text.isascii() else text.encode())
+
+
+def declines_alone(data):
+    """The shapes only the compiled parse declines: a byte 127 or a control byte other than the blanks (which the
+    numpy parse takes as separators), a chunk that does not end with a newline."""
+    return (not data.endswith(b"\n") or b"\x7f" in data
+            or any(b < 32 and b not in b"\t\n\v\f\r" for b in data))
+
+
+def same_arrays(a, b):
+    assert [x.dtype for x in a] == [x.dtype for x in b]
+    assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
+    assert a[2].view(np.uint64).tolist() == b[2].view(np.uint64).tolist()   # the same bits (-0.0 included)
+
+
+@compiled
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_compiled_parse_gives_the_numpy_parse_arrays_or_declines(kind, data):
+    chunk_bytes = data.draw(chunk(kind))
+    spec = readers.ColumnSpec(kind)
+    fast = readers._compiled_parse(spec, chunk_bytes)
+    numpy_parse = readers._numpy_parse(spec, chunk_bytes)
+    if fast is not None:
+        assert numpy_parse is not None, bytes(chunk_bytes)
+        same_arrays(fast, numpy_parse)
+    elif numpy_parse is not None:
+        assert declines_alone(chunk_bytes), bytes(chunk_bytes)
+
+
+@compiled
+def test_compiled_parse_values_by_hand():
+    spec = readers.ColumnSpec("run")
+    q, d, v = readers._compiled_parse(
+        spec, b"301 Q0 FR940405-2-00040 1 12.25 r\n301\tQ0 x 2 -0 r\r\n 7 Q0 y 3 123456789012345 r \n"
+              b"7 Q0 z 4 .5 r\n7 Q0 w 5 -2. r\n")
+    assert q.dtype == "S8" and q.tolist() == [b"301", b"301", b"7", b"7", b"7"]
+    assert d.dtype == "S16" and d.tolist() == [b"FR940405-2-00040", b"x", b"y", b"z", b"w"]
+    assert v.tolist() == [12.25, 0.0, 123456789012345.0, 0.5, -2.0]
+    assert np.signbit(v).tolist() == [False, True, False, False, True]
+    assert float.hex(float(readers._compiled_parse(spec, b"1 Q0 d 1 0.1 r\n")[2][0])) == float.hex(0.1)
+    for other in (b"1 Q0 d 1 1e-5 r\n", b"1 Q0 d 1 NaN r\n", b"1 Q0 d 1 12345678901234567890 r\n",
+                  b"1 Q0 d 1 1234567890123456 r\n", b"1 Q0 d 1 1 r\n\n", b"1 Q0 d 1 1 r x\n", b"# c\n1 Q0 d 1 1 r\n",
+                  b"1 Q0 d 1 1 r", b"1 Q0 " + b"d" * 33 + b" 1 1 r\n", b"1 Q0 d\x7f 1 1 r\n", b""):
+        assert readers._compiled_parse(spec, other) is None, other
+    q, d, v = readers._compiled_parse(readers.ColumnSpec("qrels"), b"301 0 d1 -2\n301 0 d2 +3\n")
+    assert v.dtype == np.int64 and v.tolist() == [-2, 3]
+    assert readers._compiled_parse(readers.ColumnSpec("qrels"), b"301 0 d1 1.5\n") is None
+
+
+@compiled
+@settings(max_examples=40, deadline=None)
+@given(text=chunk("run"))
+def test_readers_and_stream_give_the_same_with_and_without_it(tmp_path_factory, text):
+    """The whole readers (the checked paths included) and the streamed join: the same columns or the same error."""
+    path = tmp_path_factory.mktemp("tok") / "run"
+    path.write_bytes(bytes(text))
+    qrels_path = path.parent / "qrels"
+    qrels_path.write_text("1 0 FR940405-2-00040 1\n301 0 d 2\nq7 0 x 0\n")
+    qrels = readers.read_qrels(qrels_path)
+
+    def read():
+        try:
+            run = readers.read_run(path)
+        except readers.InputFileError as exc:
+            return str(exc)
+        ranked = stream.read_ranked(qrels, path)
+        return (run.topics.tolist(), run.topic_idx.tolist(), run.docno.tolist(),
+                run.score.view(np.uint64).tolist(), run.runid,
+                None if ranked is None else (ranked.topics.tolist(), ranked.nret.tolist(), ranked.seg.tolist(),
+                                             ranked.pos.tolist(), ranked.qrow.tolist()))
+
+    with_it = read()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_tokenize", None)
+        assert read() == with_it
+
+
+def test_irlab_pure_python_leaves_it_unused(tmp_path):
+    """IRLAB_PURE_PYTHON=1: the numpy parse only, and irlab eval prints the same bytes."""
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 0.5 r\n1 Q0 b 2 0.25 r\n2 Q0 c 1 -1.5 r\n2 Q0 a 2 3 r\n")
+    code = ("import sys, irlab.trec.readers as r; from irlab.cli import main; "
+            "print(r._tokenize is None); main(['eval', '-q', sys.argv[1], sys.argv[2]])")
+    out = {}
+    for pure in ("1", ""):
+        env = {**os.environ, "IRLAB_PURE_PYTHON": pure}
+        out[pure] = subprocess.run([sys.executable, "-c", code, str(tmp_path / "qrels"), str(tmp_path / "run")],
+                                   env=env, capture_output=True, text=True, check=True).stdout
+    assert out["1"].startswith("True\n")
+    built = importlib.util.find_spec("irlab.trec._tokenize") is not None
+    assert out[""].startswith(f"{not built}\n")
+    assert out["1"].split("\n", 1)[1] == out[""].split("\n", 1)[1]
+    assert "map                   \tall\t0.7500" in out["1"]   # topic 1: AP 1; topic 2: AP 1/2
