@@ -355,10 +355,9 @@ class GradeReport:
             shown = [_question_cells(q, memo, writer) for q in s.question_grades]  # each summed and joined once
             head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
             if shown:  # a set of free-text questions only has none
-                pieces.append(head + ("\n" + head).join([cells + "," + writer.joined((q.status, " ".join(map(str, q.lines))))
-                                                         if q.lines else unanswered
-                                                         for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)])
-                              + "\n")
+                tails = [cells + "," + writer.joined((q.status, " ".join(map(str, q.lines)))) if q.lines else unanswered
+                         for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)]
+                pieces.append(head + ("\n" + head).join(tails) + "\n")
             for row in s.rows:
                 writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                                  row.line])
