@@ -230,3 +230,10 @@ def test_each_student_has_their_own_grades_of_the_questions_the_class_left_unans
                [(q.student, q.exercise, q.question, q.parts, q.lines, q.row_status) for q in other.questions]
         assert student.questions is mine and not any(q is blank for q in mine for blank in shared)  # made once
     assert {fmt: report.render(fmt) for fmt in FORMATS} == before
+
+
+def test_a_student_without_questions_to_grade_has_only_a_total_row():
+    """A class graded on free-text questions only has no question to score: each student's CSV rows are the total."""
+    report = grading.GradeReport("set.toml", "answers.csv", None, [grading.StudentGrade("-a", [])], [])
+    assert report.render("csv").splitlines() == [
+        "student,exercise,question,score,max,answer,mistakes,feedback,status,lines", "'-a,,total,0,0,,,,total,"]
