@@ -26,7 +26,8 @@ array operations before any line-by-line work (:class:`_LineBounds`).
 Speed: a file is read in chunks of a few MB (a small file in one piece), and
 each chunk is split and converted with array operations on its bytes
 (:func:`_vector_parse`: one pass finds where tokens start, numbers of up to 8
-bytes are read as 64-bit words).  If that is not possible -- comment or blank
+bytes are read as 64-bit words; in one pass of C instead where irlab.trec._tokenize was built at install, with
+the same arrays).  If that is not possible -- comment or blank
 lines, non-ASCII bytes (which would be split differently from trec_eval),
 numbers in exponent form or of more than 15 digits, any error -- numpy's C ``loadtxt`` parses
 the chunk into fixed-width rows, and when that fails too the chunk is read line
