@@ -147,6 +147,43 @@ def test_readers_and_stream_give_the_same_with_and_without_it(tmp_path_factory, 
         assert read() == with_it
 
 
+def _key_by_hand(topic, docno):
+    """readers._mix_words' key of one (topic index, docno), in Python integers (an independent implementation)."""
+    mask = (1 << 64) - 1
+    padded = docno + b"\0" * (-len(docno) % 8)
+    k = (topic * 0xD6E8FEB86659FD93 + 0xD6E8FEB86659FD93) & mask
+    for j in range(len(padded) // 8):
+        x = int.from_bytes(padded[8 * j: 8 * j + 8], sys.byteorder) * ((0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * j) | 1)
+        x &= mask
+        x = ((x ^ (x >> 29)) * 0x94D049BB133111EB) & mask
+        k = (k + x) & mask
+    k = ((k ^ (k >> 31)) * 0xBF58476D1CE4E5B9) & mask
+    return k ^ (k >> 29)
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 2**31 - 1), st.binary(min_size=1, max_size=40).map(lambda b: b.rstrip(b"\0") or b"x")),
+                     max_size=30),
+       topic_dtype=st.sampled_from([np.int32, np.int64]), width=st.sampled_from([0, 3, 8, 17]),
+       in_record=st.booleans())
+def test_compiled_pair_keys_are_the_numpy_keys(rows, topic_dtype, width, in_record):
+    """The join's (topic, docno) keys from C are numpy's bit for bit, and both are the keys computed by hand: whatever
+    the docno width (padding words add nothing), the topic index's dtype, or a docno column inside a record array."""
+    topics = np.array([t for t, _ in rows], dtype=topic_dtype)
+    docnos = np.array([d for _, d in rows], dtype=f"S{max([len(d) for _, d in rows] + [1]) + width}")
+    if in_record:   # the loadtxt reader's rows: the docno an 8-byte-aligned field of a wider record
+        record = np.zeros(len(rows), dtype=[("q", "S8"), ("d", docnos.dtype), ("v", "f8")])
+        record["d"] = docnos
+        docnos = record["d"]
+    with_it = readers.pair_keys(topics, docnos)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_tokenize", None)
+        without = readers.pair_keys(topics, docnos)
+    assert with_it.dtype == without.dtype == np.uint64
+    assert with_it.tolist() == without.tolist() == [_key_by_hand(t, d) for t, d in rows]
+
+
 def test_irlab_pure_python_leaves_it_unused(tmp_path):
     """IRLAB_PURE_PYTHON=1: the numpy parse only, and irlab eval prints the same bytes."""
     (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n")

@@ -246,6 +246,50 @@ static PyObject *count_lines(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(lines);
 }
 
+/* readers._mix_words in one pass: out[r] = the 64-bit key of (topic_idx[r], the width words of row r), the same
+ * uint64 arithmetic (wrapping multiplications, xor-shifts) in the same order, so the same keys bit for bit. */
+static PyObject *mix_keys(PyObject *self, PyObject *args)
+{
+    Py_buffer topics, words, out;
+    Py_ssize_t width, count, r, j;
+    int ok;
+    if (!PyArg_ParseTuple(args, "y*y*nw*", &topics, &words, &width, &out))
+        return NULL;
+    count = topics.len / 8;
+    ok = width >= 0 && out.len >= 8 * count && words.len >= 8 * width * count;
+    if (ok) {
+        const int64_t *t = (const int64_t *)topics.buf;
+        const unsigned char *w = (const unsigned char *)words.buf;
+        unsigned char *o = (unsigned char *)out.buf;
+        const uint64_t ct = 0xD6E8FEB86659FD93ULL;
+        Py_BEGIN_ALLOW_THREADS
+        for (r = 0; r < count; r++) {
+            uint64_t k = (uint64_t)t[r] * ct + ct;
+            for (j = 0; j < width; j++) {
+                uint64_t c = (0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL * (uint64_t)j) | 1, x;
+                memcpy(&x, w + 8 * (width * r + j), 8);
+                x *= c;
+                x ^= x >> 29;
+                x *= 0x94D049BB133111EBULL;
+                k += x;
+            }
+            k ^= k >> 31;
+            k *= 0xBF58476D1CE4E5B9ULL;
+            k ^= k >> 29;
+            memcpy(o + 8 * r, &k, 8);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&topics);
+    PyBuffer_Release(&words);
+    PyBuffer_Release(&out);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "mix_keys: buffer sizes do not match");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> the number of newline bytes in data"},
     {"split", split, METH_VARARGS,
@@ -253,6 +297,9 @@ static PyMethodDef methods[] = {
      "cols: int64 (4, capacity) filled with the qid's and docno's starts and lengths; values: capacity numbers."},
     {"gather", gather, METH_VARARGS,
      "gather(data, starts, lengths, out, width): each token into a width-byte slot of out, NUL padded."},
+    {"mix_keys", mix_keys, METH_VARARGS,
+     "mix_keys(topic_idx, words, width, out): out[r] = readers._mix_words' key of int64 topic_idx[r] and the width\n"
+     "native uint64 words of row r (C order), bit for bit."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1228,6 +1228,10 @@ def pair_keys(topic_idx: np.ndarray, docno: np.ndarray) -> np.ndarray:
     n = len(words)
     out = np.empty(n, dtype=np.uint64)
     tidx = np.asarray(topic_idx)
+    if _tokenize is not None and n:   # the same keys in one pass of C (tests/test_trec_tokenize.py)
+        _tokenize.mix_keys(np.ascontiguousarray(tidx, dtype=np.int64), np.ascontiguousarray(words),
+                           words.shape[1], out)
+        return out
     block = 1 << 20   # rows per pass: bounded temporaries on 7M-line runs
     for a in range(0, n, block):
         out[a: a + block] = _mix_words(tidx[a: a + block], words[a: a + block])
