@@ -16,6 +16,7 @@ nicknames (``official`` -- the default -- and ``all_trec``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
@@ -163,6 +164,10 @@ def run(args) -> int:
 
     Bad input raises :class:`irlab.errors.IrlabError` (the main CLI turns it
     into ``irlab: error: ...`` and exit status 2)."""
+    # the evaluator makes no BLAS call (it sorts, hashes and sums), so OpenBLAS's threads would only wait: one, set
+    # before numpy loads and never over the user's own setting
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # deferred: irlab.trec loads numpy, which no other command needs
     from ..trec.evaluate import file_size, prepare, read_inputs, topic_coverage_notes
     from ..trec.measures import compute_all, parse_measures
