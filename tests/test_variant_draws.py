@@ -174,3 +174,52 @@ def test_the_manifest_and_the_bank_say_how_many_draws_were_refused(tmp_path):
                          "variants (inconsistent, "
                          "or not worth solving: an answer 0 or 1, or a named mistake within the tolerance); the seed "
                          "reproduces the same variants"] if refused else [])
+
+
+SMALL_SPACE = """title = "A short list"
+[[exercise]]
+id = "1"
+statement = "{ranking}, R = {relevant}, N = {collection}."
+[exercise.parameters]
+ranking = "RNRN"
+relevant = 3
+collection = 6
+[exercise.variants]
+ranking = { length = [4, 5], relevant = [1, 3] }
+relevant = [2, 4]
+collection = { choose = [6, 8] }
+[[exercise.question]]
+id = "a"
+text = "AP?"
+solver = "ap"
+[[exercise.question]]
+id = "b"
+text = "P@2?"
+solver = "precision"
+k = 2
+[[exercise.question]]
+id = "c"
+text = "Recall?"
+solver = "recall"
+"""
+
+
+@pytest.mark.parametrize("set_text", [SMALL_SPACE, None], ids=["small-space", "homework-variants"])
+def test_a_draw_another_student_drew_is_judged_as_when_drawn_first(tmp_path, set_text):
+    """Students who draw the same parameters share one verdict (refused and why, or issued): each student's variant
+    and refused draws equal those drawn with every cache cleared first, the shared verdicts in use."""
+    from irlab.homework import drawing
+
+    path = HOMEWORK if set_text is None else tmp_path / "small.toml"
+    if set_text is not None:
+        path.write_text(set_text)
+    students = [f"s{i}" for i in range(60 if set_text else 12)]
+    clear_drawing_caches()
+    shared = {s: [(e.parameters, e.refused_draws) for e in variant_set(path, s, "7").exercises] for s in students}
+    attempts = sum(len(refused) + 1 for drawn in shared.values() for _, refused in drawn)
+    if set_text is not None:
+        assert len(drawing._VERDICTS) < attempts  # repeated draws were judged by a verdict already given
+    for student in students:
+        clear_drawing_caches()
+        assert [(e.parameters, e.refused_draws) for e in variant_set(path, student, "7").exercises] == shared[student]
+    assert any(refused for drawn in shared.values() for _, refused in drawn)

@@ -201,6 +201,11 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
     for attempt in range(MAX_ATTEMPTS):
         rng = variant_rng(set_id, exercise.id, student, seed, attempt)
         params = draw_parameters(exercise, rng, path)
+        known = _known_verdict(exercise, path, params)
+        if known is not None and known[0] is not None:  # another student drew these parameters: refused then
+            problem, degenerate = known
+            refused.append(problem)
+            continue
         solved: dict = {}
         problem = _inconsistency(exercise, params, path, solved)
         degenerate = False
@@ -208,8 +213,11 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             issued = replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse",
                              refused_draws=tuple(refused))
             keys = draw_keys(path, issued, solved["params"], solved["solutions"])
-            problem = degenerate_reason(keys)
-            degenerate = problem is not None
+            if known is None:  # a draw issued before is worth solving: its named mistakes need not be solved again
+                problem = degenerate_reason(keys)
+                degenerate = problem is not None
+        if known is None:
+            _remember_verdict(exercise, path, params, problem, degenerate)
         if problem is None:
             _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
             if len(_ISSUED) > _ISSUED_SIZE:
@@ -219,6 +227,26 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
     hint = (f", or let the question keep draws not worth solving ({OPT_OUT} = true)" if degenerate else "")
     raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
                                           f"(last problem: {refused[-1]}); widen the ranges{hint}")
+
+
+# Verdicts on drawn parameters, shared by the students who draw the same ones (a third of a large class's draws of
+# a short ranking repeat one drawn before): (why refused or None, whether for being degenerate), by the exercise as
+# loaded and the parameters' repr. A verdict depends on nothing else, so a repeated draw is judged as before.
+_VERDICTS: OrderedDict = OrderedDict()
+_VERDICTS_SIZE = 65536  # a short text each: a few MiB, enough for every draw of a 12,500-student class's exercises
+
+
+def _known_verdict(exercise: Exercise, path, params: dict) -> tuple[str | None, bool] | None:
+    entry = _VERDICTS.get((id(exercise), str(path), repr(params)))
+    if entry is None or entry[0] is not exercise:  # a new exercise object may reuse a forgotten one's id
+        return None
+    return entry[1]
+
+
+def _remember_verdict(exercise: Exercise, path, params: dict, problem: str | None, degenerate: bool) -> None:
+    _VERDICTS[(id(exercise), str(path), repr(params))] = (exercise, (problem, degenerate))
+    if len(_VERDICTS) > _VERDICTS_SIZE:
+        _VERDICTS.popitem(last=False)
 
 
 # The draws issued last, by exercise object: their parameters and solutions, as the consistency check found them
@@ -287,3 +315,4 @@ def clear_drawing_caches() -> None:
     _variant_set_cached.cache_clear()
     _SOLVED.clear()
     _ISSUED.clear()
+    _VERDICTS.clear()
