@@ -40,6 +40,8 @@ def test_every_answer_is_the_value_its_source_states():
     assert got[("r-wilcox", "a")][0] == "40"
     assert Fraction(got[("r-wilcox", "b")][0]) == Fraction(5, 128) and round(got[("r-wilcox", "b")][1], 5) == 0.03906
     assert round(got[("r-wilcox", "c")][1], 5) == 0.04401
+    # R: wilcox.test(x, y, paired = TRUE, alternative = "greater"): V = 40, p-value = 0.01953 (10 of 2^9 patterns)
+    assert Fraction(got[("r-wilcox", "d")][0]) == Fraction(5, 256) and round(got[("r-wilcox", "d")][1], 5) == 0.01953
     # TF-Ranking's ragged examples: ARPMetric 1.75, OPAMetric 0.5 (pooled); the per-list mean (2 + 5/3) / 2
     assert Fraction(got[("tf-ranking-pairs", "a")][0]) == Fraction(7, 4)
     assert Fraction(got[("tf-ranking-pairs", "b")][0]) == Fraction(1, 2)

@@ -79,6 +79,21 @@ def test_the_bank_accepts_what_irlab_grade_accepts_and_no_more(tmp_path):
         assert grade_part(key, key.parts[0], answer).correct is right, answer
 
 
+def test_a_rounding_equal_to_a_coarser_one_is_one_answer(tmp_path):
+    # Wilcoxon's exact one-sided p for R's ?wilcox.test data: 10/512 = 5/256 = 0.01953125 rounds to 0.02 at 2
+    # decimals and to 0.020 at 3: one number, so one right answer (and one "%" answer), not two meeting ones
+    path = tmp_path / "wilcox.toml"
+    path.write_text('title = "W"\n[[exercise]]\nid = "w"\nstatement = "p?"\n[exercise.parameters.systems]\n'
+                    'x = [1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30]\n'
+                    'y = [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29]\n[[exercise.question]]\nid = "b"\n'
+                    'solver = "wilcoxon"\nalternative = "greater"\n')
+    (question,) = build_bank(path, 1, seed="s").questions
+    rights = [(a.value, a.margin) for a in question.answers if a.mistake is None]
+    assert rights == [(Fraction(5, 256), Fraction(5, 25600)), (Fraction(2, 100), 0)]
+    values = [a.value for a in question.answers]
+    assert len(values) == len(set(values)), values
+
+
 def test_a_mistake_answer_carries_irlabs_feedback(bank):
     found = [a for q in bank.questions for a in q.answers if a.mistake == "ap-divided-by-relevant-retrieved"]
     assert found

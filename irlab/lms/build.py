@@ -55,7 +55,9 @@ def _roundings(value: Fraction, margin: Fraction, tolerance) -> list[tuple[Fract
         rounded = _rounded(value, decimals)
         if abs(rounded - value) <= margin:
             break  # this rounding and every finer one lie inside the interval
-        if rounded != 0 or value == 0:
+        # 5/256 rounds to 0.02 at 2 decimals and to 0.020 at 3: one number, so one answer (an LMS compares numbers;
+        # two equal answers would be two meeting intervals with two feedback texts)
+        if (rounded != 0 or value == 0) and all(rounded != earlier for earlier, _ in found):
             found.append((rounded, decimals))
     return found
 
