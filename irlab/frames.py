@@ -29,7 +29,7 @@ from .limits import MAX_ID_BYTES
 from .trec.diversity import DiversityRun
 from .trec.diversity_names import is_diversity
 from .trec.named import evaluate_specs, split_specs
-from .trec.readers import Qrels, Run
+from .trec.readers import Qrels, Run, pair_keys
 
 __all__ = ["Metric", "Evaluation", "evaluate", "explain", "to_run", "to_qrels"]
 
@@ -196,16 +196,12 @@ def _indexed(topics):
 
 
 def _no_duplicate_rows(topic_idx, docno, topics, what):
-    """_no_duplicates' check without its order: a 64-bit hash of each (topic, docno) sorted as integers (a run of a
-    million rows in a tenth of the time byte strings take); only when two hashes meet are the rows sorted and
-    compared as bytes."""
+    """_no_duplicates' check without its order: the TREC readers' 64-bit key of each (topic, docno) sorted as
+    integers (a run of a million rows in a tenth of the time byte strings take); only when two keys meet are the
+    rows sorted and compared as bytes."""
     if len(docno) < 2:
         return
-    rows = docno.view(np.uint8).reshape(len(docno), docno.dtype.itemsize)
-    key = topic_idx.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    with np.errstate(over="ignore"):
-        for column in rows.T:   # FNV-1a over the docno's bytes, wrapping around 2^64
-            key = (key ^ column) * np.uint64(0x100000001B3)
+    key = pair_keys(topic_idx, docno)
     key.sort()
     if (key[1:] == key[:-1]).any():
         _no_duplicates(topic_idx, docno, topics, what)
