@@ -33,7 +33,7 @@ from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load
 from ..ranking import Ranking
 from .degenerate import OPT_OUT, degenerate_reason, draw_keys
 from .identity import normalise_student
-from .key_build import file_stamp  # noqa: F401  (where callers find it)
+from .key_build import file_stamp
 
 MAX_ATTEMPTS = 200
 SCALAR_KEYS = {"relevant", "collection", "threshold"}

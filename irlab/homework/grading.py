@@ -47,13 +47,14 @@ from pathlib import Path
 from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError, ParameterError
-from .drawing import file_stamp, clear_drawing_caches, variant_set
+from .drawing import clear_drawing_caches, variant_set
 from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_reader, data_rows, normalise_student, read_code, read_csv_text,
                        read_manifest, read_roster, variant_code)
 from .jsonstream import Lazy, Raw, fragment, write_json
 from .key import cached_key, answer_key, clear_key_caches, split_reference
+from .key_build import file_stamp
 from .mistakes import BY_NAME
 
 COLUMNS = ("student", "exercise", "question", "answer")
