@@ -200,3 +200,108 @@ def test_irlab_pure_python_leaves_it_unused(tmp_path):
     assert out[""].startswith(f"{not built}\n")
     assert out["1"].split("\n", 1)[1] == out[""].split("\n", 1)[1]
     assert "map                   \tall\t0.7500" in out["1"]   # topic 1: AP 1; topic 2: AP 1/2
+
+
+@compiled
+def test_compiled_join_keys_by_hand():
+    """Every pair of equal keys, i ascending and then the table's order, whatever the table's collisions; -1 when the
+    output holds too few (numpy then joins)."""
+    c = readers._tokenize
+    table = np.array([7, 3 << 60, 7, 1 << 63, 5], dtype=np.uint64)   # 7 twice: a colliding key gives both rows
+    keys = np.array([7, 8, 1 << 63, 7, 3 << 60, 0], dtype=np.uint64)
+    i, p = np.empty(10, dtype=np.int64), np.empty(10, dtype=np.int64)
+    count = c.join_keys(keys, table, i, p)
+    assert count == 6
+    assert list(zip(i[:count].tolist(), p[:count].tolist())) == [(0, 0), (0, 2), (2, 3), (3, 0), (3, 2), (4, 1)]
+    assert c.join_keys(keys, table, i[:5], p[:5]) == -1
+    assert c.join_keys(keys, table[:0], i, p) == 0
+
+
+@compiled
+def test_compiled_first_repeat_by_hand():
+    """The first row whose docno repeats an earlier one of its own block: equal keys with other bytes are not one,
+    nor is the same docno in another block."""
+    c = readers._tokenize
+    words = readers.key_words(np.array([b"a", b"b", b"a", b"c", b"b", b"c"], dtype="S8"))
+    starts = np.array([0, 2, 4], dtype=np.int64)   # blocks: rows 0-1, 2-3, 4-5
+    same_key = np.zeros(6, dtype=np.uint64)        # every key equal: only the bytes decide
+    assert c.first_repeat(same_key, starts, words, 1) == -1
+    assert c.first_repeat(same_key, np.array([0, 1], dtype=np.int64), words, 1) == 4   # b at rows 1 and 4
+    assert c.first_repeat(same_key, np.array([0], dtype=np.int64), words, 1) == 2
+    with pytest.raises(ValueError):
+        c.first_repeat(same_key, np.array([1], dtype=np.int64), words, 1)
+
+
+@st.composite
+def ranked_blocks(draw):
+    """Blocks of rows (a topic each), scores non-increasing in each block (sometimes one rising), many ties, docnos
+    distinct within a block; some rows to rank."""
+    seg, scores, docnos = [], [], []
+    for b in range(draw(st.integers(1, 5))):
+        names = draw(st.lists(st.text("abAB0-", min_size=1, max_size=12), min_size=1, max_size=20, unique=True))
+        block = sorted(draw(st.lists(st.sampled_from([3.0, 2.5, 0.0, -0.0, -1.0]), min_size=len(names),
+                                     max_size=len(names))), reverse=True)
+        seg += [b] * len(names)
+        scores += block
+        docnos += names
+    if draw(st.integers(0, 4)) == 0:   # a score rising inside a block: C declines, numpy sorts
+        at = draw(st.integers(0, len(scores) - 1))
+        scores[at] = 9.0
+    rows = sorted(draw(st.sets(st.integers(0, len(seg) - 1))))
+    return (np.array(seg, dtype=np.int64), np.array(scores), np.array([d.encode() for d in docnos], dtype="S16"),
+            np.array(rows, dtype=np.int64))
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(case=ranked_blocks(), max_tie=st.sampled_from([1, 2, 3, 64]))
+def test_compiled_ranks_are_the_numpy_ranks(case, max_tie):
+    """ranks.topic_ranks from C (presorted blocks, ties up to COMPILED_MAX_TIE) equals numpy's, which declines
+    nothing; and both are the rank in trec_eval's order computed by sorting each block in Python."""
+    from irlab.trec import ranks
+    seg, score, docno, rows = case
+    T = int(seg.max()) + 1
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ranks, "COMPILED_MAX_TIE", max_tie)
+        with_it = ranks.topic_ranks(seg, score, docno, rows, T)
+        mp.setattr(readers, "_tokenize", None)
+        without = ranks.topic_ranks(seg, score, docno, rows, T)
+    by_hand = []
+    for r in rows.tolist():
+        block = [j for j in range(len(seg)) if seg[j] == seg[r]]
+        order = sorted(block, key=lambda j: (-score[j], [-x for x in docno[j].ljust(16, b"\0")]))   # strcmp order
+        by_hand.append(order.index(r))
+    assert with_it.tolist() == without.tolist() == by_hand
+
+
+@compiled
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), chunk_size=st.sampled_from([24, 64, 200, 1 << 20]))
+def test_streamed_join_gives_the_same_with_and_without_it(tmp_path_factory, data, chunk_size):
+    """The streamed join and ranks (the C passes: a hash set per topic, the judgments' table, the presorted ranks)
+    give numpy's pairs and ranks, or decline alike (a docno repeated in a topic, colliding keys)."""
+    topics = data.draw(st.lists(st.sampled_from(["1", "2", "301", "q7"]), min_size=1, max_size=4, unique=True))
+    docs = ["a", "b", "FR940405-2-00040", "x", "d"]
+    lines = []
+    for topic in topics:
+        retrieved = data.draw(st.lists(st.sampled_from(docs), min_size=1, max_size=7))   # a docno may repeat
+        scores = sorted(data.draw(st.lists(st.sampled_from(["1", "0.5", "2.25", "-0"]), min_size=len(retrieved),
+                                           max_size=len(retrieved))), key=float, reverse=data.draw(st.booleans()))
+        lines += [f"{topic} Q0 {d} {i} {s} r\n" for i, (d, s) in enumerate(zip(retrieved, scores))]
+    path = tmp_path_factory.mktemp("join") / "run"
+    path.write_text("".join(lines))
+    (path.parent / "qrels").write_text("1 0 FR940405-2-00040 1\n1 0 a 0\n301 0 d 2\nq7 0 x 1\nq7 0 b -1\n9 0 a 1\n")
+    qrels = readers.read_qrels(path.parent / "qrels")
+
+    def read():
+        ranked = stream.read_ranked(qrels, path)
+        if ranked is None:
+            return None
+        return (ranked.topics.tolist(), ranked.nret.tolist(),
+                sorted(zip(ranked.seg.tolist(), ranked.pos.tolist(), ranked.qrow.tolist())))
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_CHUNK_BYTES", chunk_size)
+        with_it = read()
+        mp.setattr(readers, "_tokenize", None)
+        assert read() == with_it

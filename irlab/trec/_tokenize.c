@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OTHER = 0, BLANK = 1, NEWLINE = 2, TOKEN = 3 };
@@ -290,6 +291,237 @@ static PyObject *mix_keys(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The two tables below are open addressing with linear probing from a key's top bits (pair_keys' keys are
+ * well mixed, so equal top bits are as rare as for random numbers), a few times larger than what they hold: most
+ * probes end at the first slot, a branch the processor predicts. */
+static int table_bits(Py_ssize_t rows, int spare)
+{
+    int bits = 4;
+    while (bits < 40 && ((Py_ssize_t)1 << bits) < ((Py_ssize_t)1 << spare) * rows)
+        bits++;
+    return bits;
+}
+
+/* Blocks of rows as the callers pass them: starts in increasing order, the first at row 0, all inside the n rows. */
+static int blocks_in_rows(const int64_t *starts, Py_ssize_t blocks, Py_ssize_t n)
+{
+    Py_ssize_t b;
+    for (b = 0; b < blocks; b++)
+        if (b == 0 ? starts[b] != 0 : starts[b] <= starts[b - 1] || starts[b] >= n)
+            return 0;
+    return 1;
+}
+
+typedef struct {
+    uint64_t key;
+    int64_t row;   /* + 1; 0 is empty */
+} KeySlot;
+
+/* join_keys: every (i, p) with keys[i] == table_keys[p], i ascending, and for one i the p in ascending order (equal
+ * keys share their first slot and were inserted in that order, so a probe meets them in that order); the count,
+ * or -1 when more than capacity pairs (the caller then joins with numpy).  Equal keys are candidates only: the caller
+ * compares the bytes, as for numpy's join. */
+static Py_ssize_t join_pairs(const uint64_t *keys, Py_ssize_t n, const uint64_t *tkeys, Py_ssize_t m,
+                             int64_t *out_i, int64_t *out_p, Py_ssize_t capacity)
+{
+    int bits = table_bits(m, 3), shift = 64 - bits;
+    size_t mask = ((size_t)1 << bits) - 1, h;
+    Py_ssize_t r, p, found = 0;
+    KeySlot *slot = calloc(mask + 1, sizeof(KeySlot));
+    if (slot == NULL)
+        return -2;
+    for (p = 0; p < m; p++) {
+        for (h = (size_t)(tkeys[p] >> shift); slot[h].row; h = (h + 1) & mask)
+            ;
+        slot[h].key = tkeys[p];
+        slot[h].row = p + 1;
+    }
+    for (r = 0; r < n; r++) {
+        uint64_t key = keys[r];
+        for (h = (size_t)(key >> shift); slot[h].row; h = (h + 1) & mask) {
+            if (slot[h].key == key) {
+                if (found == capacity) {
+                    free(slot);
+                    return -1;
+                }
+                out_i[found] = r;
+                out_p[found++] = slot[h].row - 1;
+            }
+        }
+    }
+    free(slot);
+    return found;
+}
+
+static PyObject *join_keys(PyObject *self, PyObject *args)
+{
+    Py_buffer keys, tkeys, out_i, out_p;
+    Py_ssize_t n, m, capacity, found = -1;
+    if (!PyArg_ParseTuple(args, "y*y*w*w*", &keys, &tkeys, &out_i, &out_p))
+        return NULL;
+    n = keys.len / 8;
+    m = tkeys.len / 8;
+    capacity = out_i.len / 8;
+    if (out_p.len / 8 < capacity)
+        capacity = out_p.len / 8;
+    Py_BEGIN_ALLOW_THREADS
+    found = join_pairs((const uint64_t *)keys.buf, n, (const uint64_t *)tkeys.buf, m, (int64_t *)out_i.buf,
+                       (int64_t *)out_p.buf, capacity);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&tkeys);
+    PyBuffer_Release(&out_i);
+    PyBuffer_Release(&out_p);
+    if (found == -2)
+        return PyErr_NoMemory();
+    return PyLong_FromSsize_t(found);
+}
+
+/* first_repeat: the first row (in row order) whose width words equal those of an earlier row of its block (blocks:
+ * rows starts[b] to starts[b + 1], the last one to n), or -1.  Keys say which rows may be equal; the words decide.
+ * One table for all blocks, never cleared: a slot holding a row of an earlier block (< the block's first row) is
+ * empty for this one, so every probe sequence of the block is the one a fresh table would give. */
+static Py_ssize_t repeat_in_blocks(const uint64_t *keys, Py_ssize_t n, const int64_t *starts, Py_ssize_t blocks,
+                                   const uint64_t *words, Py_ssize_t width)
+{
+    Py_ssize_t b, r, longest = 0;
+    int bits, shift;
+    size_t mask, h;
+    KeySlot *slot;
+    for (b = 0; b < blocks; b++) {
+        Py_ssize_t end = b + 1 < blocks ? starts[b + 1] : n;
+        if (end - starts[b] > longest)
+            longest = end - starts[b];
+    }
+    bits = table_bits(longest, 2);
+    shift = 64 - bits;
+    mask = ((size_t)1 << bits) - 1;
+    slot = calloc(mask + 1, sizeof(KeySlot));
+    if (slot == NULL)
+        return -2;
+    for (b = 0; b < blocks; b++) {
+        Py_ssize_t a = starts[b], end = b + 1 < blocks ? starts[b + 1] : n;
+        for (r = a; r < end; r++) {
+            uint64_t key = keys[r];
+            for (h = (size_t)(key >> shift); slot[h].row > a; h = (h + 1) & mask) {
+                if (slot[h].key == key &&
+                    memcmp(words + (slot[h].row - 1) * width, words + r * width, 8 * (size_t)width) == 0) {
+                    free(slot);
+                    return r;
+                }
+            }
+            slot[h].key = key;
+            slot[h].row = r + 1;
+        }
+    }
+    free(slot);
+    return -1;
+}
+
+static PyObject *first_repeat(PyObject *self, PyObject *args)
+{
+    Py_buffer keys, starts, words;
+    Py_ssize_t n, blocks, width, row = -1;
+    int ok;
+    if (!PyArg_ParseTuple(args, "y*y*y*n", &keys, &starts, &words, &width))
+        return NULL;
+    n = keys.len / 8;
+    blocks = starts.len / 8;
+    ok = width >= 0 && words.len >= 8 * width * n;
+    ok = ok && blocks_in_rows((const int64_t *)starts.buf, blocks, n);
+    if (ok && n > 0 && blocks > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        row = repeat_in_blocks((const uint64_t *)keys.buf, n, (const int64_t *)starts.buf, blocks,
+                               (const uint64_t *)words.buf, width);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&words);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "first_repeat: blocks or buffer sizes do not match");
+        return NULL;
+    }
+    if (row == -2)
+        return PyErr_NoMemory();
+    return PyLong_FromSsize_t(row);
+}
+
+/* presorted_ranks: ranks.topic_ranks for blocks of rows (one topic each, from starts[b]) already in non-increasing
+ * score order: the 0-based rank in trec_eval's order (score descending, then docno descending) of each of rows is
+ * its place in its block, moved inside its run of equal scores by the docnos (width words, compared as the bytes
+ * they hold) that sort before it.  0 (nothing written) when a score rises inside a block, or a run of equal scores
+ * is longer than max_tie (numpy's sort is then the better tool); else 1. */
+static int ranks_in_blocks(const double *score, Py_ssize_t n, const int64_t *starts, Py_ssize_t blocks,
+                           const unsigned char *words, Py_ssize_t width, const int64_t *rows, Py_ssize_t k,
+                           Py_ssize_t max_tie, int64_t *out)
+{
+    Py_ssize_t b, r, j;
+    size_t bytes = 8 * (size_t)width;
+    for (b = 0; b < blocks; b++) {
+        Py_ssize_t end = b + 1 < blocks ? starts[b + 1] : n;
+        for (r = starts[b] + 1; r < end; r++)
+            if (score[r] > score[r - 1])
+                return 0;
+    }
+    for (j = 0; j < k; j++) {
+        Py_ssize_t row = rows[j], low = 0, high = blocks - 1, first, end, lo, hi, t, before = 0;
+        double s = score[row];
+        while (low < high) {   /* the block holding row: the last start <= row */
+            Py_ssize_t mid = (low + high + 1) / 2;
+            if (starts[mid] <= row)
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        first = starts[low];
+        end = low + 1 < blocks ? starts[low + 1] : n;
+        for (lo = row; lo > first && score[lo - 1] == s && row - lo < max_tie; lo--)
+            ;
+        for (hi = row + 1; hi < end && score[hi] == s && hi - lo <= max_tie; hi++)
+            ;
+        if (hi - lo > max_tie)
+            return 0;
+        for (t = lo; t < hi; t++)
+            before += t != row && memcmp(words + t * bytes, words + row * bytes, bytes) > 0;
+        out[j] = lo - first + before;
+    }
+    return 1;
+}
+
+static PyObject *presorted_ranks(PyObject *self, PyObject *args)
+{
+    Py_buffer score, starts, words, rows, out;
+    Py_ssize_t n, blocks, width, k, max_tie, j;
+    int ok, done = 0;
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*nw*", &score, &starts, &words, &width, &rows, &max_tie, &out))
+        return NULL;
+    n = score.len / 8;
+    blocks = starts.len / 8;
+    k = rows.len / 8;
+    ok = width >= 0 && max_tie >= 1 && words.len >= 8 * width * n && out.len >= 8 * k && n > 0 && blocks > 0;
+    ok = ok && blocks_in_rows((const int64_t *)starts.buf, blocks, n);
+    for (j = 0; ok && j < k; j++)
+        ok = ((const int64_t *)rows.buf)[j] >= 0 && ((const int64_t *)rows.buf)[j] < n;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        done = ranks_in_blocks((const double *)score.buf, n, (const int64_t *)starts.buf, blocks,
+                               (const unsigned char *)words.buf, width, (const int64_t *)rows.buf, k, max_tie,
+                               (int64_t *)out.buf);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&score);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&words);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&out);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "presorted_ranks: blocks, rows or buffer sizes do not match");
+        return NULL;
+    }
+    return PyBool_FromLong(done);
+}
+
 static PyMethodDef methods[] = {
     {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> the number of newline bytes in data"},
     {"split", split, METH_VARARGS,
@@ -300,6 +532,15 @@ static PyMethodDef methods[] = {
     {"mix_keys", mix_keys, METH_VARARGS,
      "mix_keys(topic_idx, words, width, out): out[r] = readers._mix_words' key of int64 topic_idx[r] and the width\n"
      "native uint64 words of row r (C order), bit for bit."},
+    {"join_keys", join_keys, METH_VARARGS,
+     "join_keys(keys, table_keys, out_i, out_p) -> count: every (i, p) with keys[i] == table_keys[p] (uint64) into\n"
+     "the int64 out_i, out_p, i ascending, then p; -1 when they hold too few."},
+    {"presorted_ranks", presorted_ranks, METH_VARARGS,
+     "presorted_ranks(score, starts, words, width, rows, max_tie, out) -> True with out[j] = the rank of rows[j] in its\n"
+     "block (trec_eval's order), or False when a score rises in a block or ties run longer than max_tie."},
+    {"first_repeat", first_repeat, METH_VARARGS,
+     "first_repeat(keys, starts, words, width) -> the first row whose width uint64 words equal an earlier row's of its\n"
+     "block (rows starts[b] to starts[b + 1]; keys: pair_keys of the rows), or -1."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlab.trec.readers import distinct_sorted, equal_key_pairs, whole_topic_slices
+from irlab.trec.readers import compiled, distinct_sorted, equal_key_pairs, key_words, whole_topic_slices
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -209,6 +209,7 @@ def _coarse_order(seg, score, T):
 
 JOIN_ROWS = 1 << 17    # run rows hashed at a time in the join, by each thread
 SLICE_ROWS = 1 << 20   # presorted runs are ranked a slice of whole topics at a time (bounded memory)
+COMPILED_MAX_TIE = 64  # C ranks a judged row among at most this many equal scores (a longer tie: numpy's sort)
 
 
 def _presorted_ranks(seg, score, docno, rows, bbrk, bstart):
@@ -240,9 +241,16 @@ def topic_ranks(seg, score, docno, rows, T):
         return np.zeros(0, dtype=np.int64)
     bbrk = seg[1:] != seg[:-1]
     bstart = np.concatenate(([0], np.flatnonzero(bbrk) + 1))
+    contiguous = len(bstart) <= T and len(distinct_sorted(seg[bstart])) == len(bstart)
+    c = compiled()
+    if contiguous and c is not None:   # presorted scores: the same ranks from one pass of C, or it declines
+        ranks, words = np.empty(len(rows), dtype=np.int64), key_words(docno)
+        if c.presorted_ranks(np.ascontiguousarray(score, dtype=np.float64), bstart, words, words.shape[1],
+                             np.ascontiguousarray(rows, dtype=np.int64), COMPILED_MAX_TIE, ranks):
+            return ranks
     rising = score[1:] > score[:-1]
     np.greater(rising, bbrk, out=rising)   # rising & ~bbrk, in place: a score goes up inside a topic
-    presorted = len(bstart) <= T and len(distinct_sorted(seg[bstart])) == len(bstart) and not rising.any()
+    presorted = contiguous and not rising.any()
     del rising
     if presorted:
         return _presorted_ranks(seg, score, docno, rows, bbrk, bstart)

@@ -55,7 +55,8 @@ from irlab.errors import InputFileError
 from irlab.limits import MAX_GZIP_RATIO, MAX_GZIP_SLACK, MAX_ID_BYTES, MAX_LINE_BYTES, MAX_SKIPPED_LINES
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "read_both", "release_free_memory", "in_parallel",
-           "duplicate_check", "raise_duplicate", "open_maybe_gzip", "pair_keys", "equal_key_pairs"]
+           "duplicate_check", "raise_duplicate", "open_maybe_gzip", "pair_keys", "equal_key_pairs", "compiled",
+           "key_words"]
 
 _CHUNK_BYTES = 2 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
@@ -228,6 +229,12 @@ if not os.environ.get("IRLAB_PURE_PYTHON"):
     except ImportError:
         pass
 _MAX_VECTOR_ID = 32   # the array parses take ids up to this long (the longer, rare ones go to loadtxt)
+
+
+def compiled():
+    """irlab.trec._tokenize where it is built and used (not under IRLAB_PURE_PYTHON=1), else None: for the join's
+    own passes in C (irlab.trec.stream), which give what its numpy passes give."""
+    return _tokenize
 
 _BLANK_BYTE = np.zeros(256, dtype=bool)
 _BLANK_BYTE[[9, 10, 11, 12, 13, 32]] = True   # the bytes bytes.split() splits on (as _check_line does)
@@ -1192,6 +1199,11 @@ def _code_topics(q):
         return topics, inv.astype(np.int32)
     topics, inv2 = np.unique(strings, return_inverse=True)
     return topics, inv2.astype(np.int32)[hidx]
+
+
+def key_words(docno):
+    """Docnos as rows of native 64-bit words, zero padded: what :func:`pair_keys` hashes, C-contiguous."""
+    return np.ascontiguousarray(_words(docno))
 
 
 def _words(docno):

@@ -129,7 +129,7 @@ class _Reducer:
             codes.append(code)
         lens = np.diff(np.append(starts, n))
         topic = np.repeat(np.array(codes, dtype=np.int64), lens)
-        judged = self._judged_rows(topic, d, codes)
+        judged = self._judged_rows(topic, d, codes, starts)
         if judged is None:
             raise _NotStreamable   # a docno repeated in a topic: the whole-file reader names both lines
         rows, qrow = judged
@@ -142,15 +142,21 @@ class _Reducer:
         self.pos.append(pos)
         self.qrow.append(qrow)
 
-    def _judged_rows(self, topic, d, codes):
-        """(run rows, qrels rows) of the judged documents of topics ``codes``, or None when a (topic, docno)
-        repeats; one hashing of the rows serves the duplicate check and the join, whose table holds the keys of
-        these topics' judgments only (small enough to stay in the processor's cache)."""
+    def _judged_rows(self, topic, d, codes, starts):
+        """(run rows, qrels rows) of the judged documents of topics ``codes`` (one per block of rows from
+        ``starts``), or None when a (topic, docno) repeats; one hashing of the rows serves the duplicate check and
+        the join, whose table holds the keys of these topics' judgments only (small enough to stay in the
+        processor's cache)."""
         qrels, qfirst = self.qrels, self.qfirst
         judged = np.array([c for c in codes if c < len(qfirst) - 1], dtype=np.int64)
         lens = qfirst[judged + 1] - qfirst[judged]
         rows = np.repeat(qfirst[judged] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
         rows = rows if self.by_topic is None else self.by_topic[rows]
+        compiled = readers.compiled()
+        if compiled is not None:   # the same pairs in two passes of C: a hash set per topic, a table of judgments
+            found = self._compiled_join(compiled, topic, d, starts, rows)
+            if found is not False:
+                return found
         order = np.argsort(self.qkeys[rows])
         slots, slot_rows = KeySlots(self.qkeys[rows[order]]), rows[order]
 
@@ -165,6 +171,21 @@ class _Reducer:
         qrow = np.concatenate([f[1] for f in found])
         real = (qrels.topic_idx[qrow] == topic[rows]) & (qrels.docno[qrow] == d[rows])   # equal keys are candidates
         return rows[real], qrow[real]
+
+    def _compiled_join(self, compiled, topic, d, starts, rows):
+        """What the numpy passes of :meth:`_judged_rows` give, from C: None when a docno repeats in a topic (the
+        bytes compared), else the (run rows, qrels rows) of equal bytes; False when C declines (pairs beyond
+        its buffer, which only colliding keys make), and numpy decides."""
+        keys, words = readers.pair_keys(topic, d), readers.key_words(d)
+        if compiled.first_repeat(keys, np.ascontiguousarray(starts, dtype=np.int64), words, words.shape[1]) >= 0:
+            return None
+        i, p = np.empty(len(keys), dtype=np.int64), np.empty(len(keys), dtype=np.int64)
+        count = compiled.join_keys(keys, np.ascontiguousarray(self.qkeys[rows]), i, p)
+        if count < 0:
+            return False
+        i, qrow = i[:count], rows[p[:count]]
+        real = (self.qrels.topic_idx[qrow] == topic[i]) & (self.qrels.docno[qrow] == d[i])   # equal keys: candidates
+        return i[real], qrow[real]
 
     def result(self, path, runid):
         width = max(8, -(-max(map(len, self.names)) // 8) * 8)
