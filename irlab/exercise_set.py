@@ -340,14 +340,16 @@ def check_consistency(exercise: Exercise, path) -> tuple[dict, list[Note]]:
 
 # solving ---------------------------------------------------------------------------------------
 
-def _exact_option(value):
+def exact_option(value):
     """TOML numbers become exact: 0.33 means 33/100, not the nearest binary float."""
     if isinstance(value, float):
         return Fraction(str(value))
     return value
 
 
-def _judge_columns(params, where):
+def judge_columns(params, where):
+    """The two judges' 0/1 columns kappa compares: from parameters.judgments (rows: doc, judge 1, judge 2) or
+    parameters.judge1 and judge2."""
     if "judgments" in params:
         _, columns = judgments_columns(params["judgments"])
         if len(columns) != 2:
@@ -384,13 +386,13 @@ def _intent_rankings(params, where) -> list:
 def question_inputs(params: dict, question: Question, where: Where) -> tuple[list[Ranking], tuple | None]:
     """The rankings and, for kappa, the two judges' columns a question is computed on (for figures)."""
     rankings = exercise_rankings(params, where) if "ranking" in params or "rankings" in params else []
-    judges = _judge_columns(params, where) if question.solver == "kappa" else None
+    judges = judge_columns(params, where) if question.solver == "kappa" else None
     return rankings, judges
 
 
 def solve_question(params: dict, question: Question, where: Where):
     """Solve one question; returns a :class:`irlab.solvers.Solution`."""
-    options = {k: _exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
+    options = {k: exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
     extended = solve_extended(question.solver, params, options, where)
     if extended is not None:
         return extended
@@ -418,7 +420,7 @@ def solve_question(params: dict, question: Question, where: Where):
         result = intent_mean(metric.name, rankings, **metric_options)
         return Solution([Answer(result.title, result)])
     if metric.inputs == "judges":
-        first, second = _judge_columns(params, where)
+        first, second = judge_columns(params, where)
         return Solution([Answer(metric.title, metric.compute(first, second, **metric_options))])
     if metric.inputs == "rankings-of-ids":
         return Solution([Answer(metric.title, metric.compute(params["a"], params["b"], **metric_options))])

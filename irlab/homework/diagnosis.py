@@ -373,20 +373,31 @@ def mistaken_values(correct, candidates) -> list[tuple[Mistake, object]]:
     return values + [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
 
 
+def answer_margin(right: Fraction, right_float: float | None, tolerance: Tolerance) -> float:
+    """Wider than any answer that fits both values can bridge: the two tolerances and a correct rounding on either
+    side (two values more than twice this apart share no answer)."""
+    return 2 * float(_bound(right, tolerance)) + 2 * float(tolerance.rtol) * abs(right_float or 0.0) \
+        + 10.0**-min(tolerance.min_decimals, 300)
+
+
+def mistaken_float(right_float: float | None, value) -> float | None:
+    """A mistake's value as a float: a (scale,) tuple scales the right value (see :func:`mistaken_values`)."""
+    if isinstance(value, tuple):
+        return None if right_float is None else right_float * float(value[0])
+    return value if isinstance(value, float) else as_float(value)  # a float: a plain value (homework.screening)
+
+
 def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value", where: str = "") -> list[TooClose]:
     """The named mistakes (``mistaken``: (Mistake, value) pairs, see :func:`mistaken_values`) whose value differs
     from ``correct`` but lies so near it that some answer is graded right and fits the mistake as well."""
     if tolerance.form == "fraction":
         return []
     right, right_float = rational_value(correct), as_float(correct)
-    # wider than any answer that fits both can bridge: the two tolerances and a correct rounding on either side
-    margin = 2 * float(_bound(right, tolerance)) + 2 * float(tolerance.rtol) * abs(right_float or 0.0) \
-        + 10.0**-min(tolerance.min_decimals, 300)
+    margin = answer_margin(right, right_float, tolerance)
     found, seen = [], set()
     for mistake, value in mistaken:
         scale = value[0] if isinstance(value, tuple) else None
-        value_float = None if right_float is None else right_float * float(scale) if scale is not None \
-            else as_float(value)
+        value_float = mistaken_float(right_float, value)
         if right_float is not None and value_float is not None and abs(right_float - value_float) > 2 * margin:
             continue  # far apart (most mistakes), decided without exact arithmetic
         if scale is not None:

@@ -34,6 +34,7 @@ from ..ranking import Ranking
 from .degenerate import OPT_OUT, degenerate_reason, draw_keys
 from .identity import normalise_student
 from .key_build import file_stamp
+from .screening import screen
 
 MAX_ATTEMPTS = 200
 SCALAR_KEYS = {"relevant", "collection", "threshold"}
@@ -161,9 +162,8 @@ def _stated(exercise: Exercise, params: dict) -> dict:
     return stated
 
 
-def _inconsistency(exercise: Exercise, params: dict, path, solved: dict | None = None) -> str | None:
-    """Why a drawn variant cannot be issued, or None when it is consistent and every question solves (then
-    ``solved``, when given, receives the parameters solved with and each question's solution)."""
+def _count_problem(params: dict) -> str | None:
+    """Why the drawn counts cannot go together (R below the relevant documents shown, N too small), or None."""
     rankings = [params["ranking"]] if "ranking" in params else list(params.get("rankings", []))
     relevant = params.get("relevant")
     relevants = relevant if isinstance(relevant, list) else [relevant] * len(rankings)
@@ -175,13 +175,18 @@ def _inconsistency(exercise: Exercise, params: dict, path, solved: dict | None =
             return "no relevant document"
         if "collection" in params and params["collection"] < parsed.retrieved + (r or 0) - parsed.relevant_retrieved:
             return f"N = {params['collection']} cannot hold the list and the relevant documents missing from it"
-    candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
-    statement_text(candidate, params, path)  # a broken template is the author's to fix: no retry helps
+    return None
+
+
+def _inconsistency(candidate: Exercise, path, solved: dict | None = None) -> str | None:
+    """Why a drawn variant (``candidate``: the exercise with the drawn parameters, its counts checked) cannot be
+    issued, or None when every question solves (then ``solved``, when given, receives the parameters solved with
+    and each question's solution)."""
     try:
         solved_params, notes = check_consistency(candidate, path)
         if notes:
             return "; ".join(note.text for note in notes)
-        solutions = {question.id: solve_once(solved_params, question, Where(path, exercise.id, question.id))
+        solutions = {question.id: solve_once(solved_params, question, Where(path, candidate.id, question.id))
                      for question in candidate.questions}
     except (IrlabError, ZeroDivisionError) as error:
         return str(error)
@@ -206,27 +211,43 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             problem, degenerate = known
             refused.append(problem)
             continue
-        solved: dict = {}
-        problem = _inconsistency(exercise, params, path, solved)
-        degenerate = False
+        problem, degenerate = _count_problem(params), False
         if problem is None:
-            issued = replace(exercise, parameters=params, stated=_stated(exercise, params), on_mismatch="refuse",
-                             refused_draws=tuple(refused))
-            keys = draw_keys(path, issued, solved["params"], solved["solutions"])
-            if known is None:  # a draw issued before is worth solving: its named mistakes need not be solved again
-                problem = degenerate_reason(keys)
-                degenerate = problem is not None
+            candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
+            statement_text(candidate, params, path)  # a broken template is the author's to fix: no retry helps
+            # issued to another student before, or judged on plain values: nothing to solve here (the answer key
+            # solves the issued draw when it is needed)
+            verdict = known or screen(candidate, path)
+            if verdict is not None:
+                problem, degenerate = verdict
+            else:
+                problem, degenerate, keys, solved = _judged_exactly(candidate, path, refused)
         if known is None:
             _remember_verdict(exercise, path, params, problem, degenerate)
         if problem is None:
-            _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
-            if len(_ISSUED) > _ISSUED_SIZE:
-                _ISSUED.popitem(last=False)
+            issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+            if verdict is None:  # judged exactly: the answer key reuses its solutions and named mistakes
+                _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
+                if len(_ISSUED) > _ISSUED_SIZE:
+                    _ISSUED.popitem(last=False)
             return issued
         refused.append(problem)
     hint = (f", or let the question keep draws not worth solving ({OPT_OUT} = true)" if degenerate else "")
     raise Where(path, exercise.id).error(f"[exercise.variants] gave no consistent variant in {MAX_ATTEMPTS} draws "
                                           f"(last problem: {refused[-1]}); widen the ranges{hint}")
+
+
+def _judged_exactly(candidate: Exercise, path, refused: list[str]) -> tuple[str | None, bool, dict, dict]:
+    """(why refused or None, whether degenerate, the answer keys, the solutions) from the explained solvers; the keys
+    are those of the exercise as it would be issued after the ``refused`` draws."""
+    solved: dict = {}
+    problem = _inconsistency(candidate, path, solved)
+    if problem is not None:
+        return problem, False, {}, solved
+    issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+    keys = draw_keys(path, issued, solved["params"], solved["solutions"])
+    problem = degenerate_reason(keys)
+    return problem, problem is not None, keys, solved
 
 
 # Verdicts on drawn parameters, shared by the students who draw the same ones (a third of a large class's draws of

@@ -36,7 +36,8 @@ def judgments_columns(table) -> tuple[list[str], list[tuple[int, ...]]]:
     return docs, [tuple(c) for c in columns]
 
 
-def _relevant(votes, rule):
+def relevant_by_rule(votes, rule) -> bool:
+    """Whether the judges' 0/1 ``votes`` make a document relevant under ``rule`` (one of RULES)."""
     if rule == "all":
         return all(votes)
     if rule == "any":
@@ -60,7 +61,7 @@ def aggregate_relevance(table, retrieved, rule: str = "all", beta=1) -> Solution
         raise RankingError(f"retrieved documents not in the judgment table: {', '.join(unknown)}")
     if len(set(retrieved)) != len(retrieved):
         raise RankingError("a document appears twice in the retrieved set")
-    relevant = [d for d, *votes in zip(docs, *columns) if _relevant(votes, rule)]
+    relevant = [d for d, *votes in zip(docs, *columns) if relevant_by_rule(votes, rule)]
     # coded 1/0 like the judges' own columns, so the table reads across as the judgments do
     rows = tuple((d, *votes, int(d in relevant), int(d in retrieved)) for d, *votes in zip(docs, *columns))
     judges = [f"judge {i}" for i in range(1, len(columns) + 1)]

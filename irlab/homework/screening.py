@@ -1,0 +1,211 @@
+"""A drawn variant judged on plain values: the drawing's fast verdict, or "unsure" (then the exact judge decides).
+
+:mod:`irlab.homework.drawing` issues a draw only when every question solves and the draw is worth solving
+(:mod:`irlab.homework.degenerate`): no answer 0 or 1, no named mistake within the tolerance of the right value.
+Judging that with the explained solvers means solving every question and every named mistake with its full
+explanation, for each draw, most of which are never issued. This module reaches the same verdict on plain values
+(:mod:`irlab.metrics.plain`): exact fractions where the metric is rational, so the checks are the very ones the
+exact judge makes on the very same numbers; floats where logarithms appear, trusted only far from every boundary
+(an answer 0 or 1, a tolerance's reach). Whenever it cannot be sure — a solver or option it does not cover, an
+error, a float near a boundary — it says so (None) and the drawing judges the draw exactly, as before; a refused
+draw's reason is then the exact judge's own words. tests/test_screening.py checks the verdicts against the exact
+judge on generated draws.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .. import exact
+from ..exercise_set import (Exercise, Where, check_consistency, exact_option, exercise_rankings, judge_columns,
+                            resolve_question)
+from ..metrics import REGISTRY
+from ..metrics.plain import PLAIN, Unsupported
+from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
+from .answers import rational_value
+from .degenerate import OPT_OUT
+from .diagnosis import answer_margin, mistaken_float, too_close
+from .key_build import grading_defaults, tolerance_of
+from .mistakes import MISTAKES
+
+UNSURE = None
+_NEAR = 1e-9  # a float this near 0, 1 or a tolerance's edge is left to the exact judge (floats err by ~1e-16)
+
+
+def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
+    """P, R and F of the retrieved set under the aggregation rule, as :func:`irlab.solvers.aggregation.aggregate_relevance`."""
+    if rule not in RULES or "retrieved" not in params or "judgments" not in params:
+        raise Unsupported("not an aggregation this path covers")
+    docs, columns = judgments_columns(params["judgments"])
+    retrieved = [str(d) for d in params["retrieved"]]
+    if not retrieved or any(d not in docs for d in retrieved) or len(set(retrieved)) != len(retrieved):
+        raise Unsupported("a retrieved set the solver refuses")
+    relevant = {d for d, *votes in zip(docs, *columns) if relevant_by_rule(votes, rule)}
+    if not relevant:
+        raise Unsupported("no relevant document")
+    hits = len(relevant & set(retrieved))
+    p, r = Fraction(hits, len(retrieved)), Fraction(hits, len(relevant))
+    return [("precision", p), ("recall", r), ("f", 0 if p + r == 0 else 2 * p * r / (p + r))]
+
+
+_OTHER_INPUTS = ("rankings", "counts", "systems", "judges_table", "intents")  # inputs the solvers read otherwise
+
+
+def plain_parts(params: dict, question, where: Where, rankings: dict | None = None) -> list[tuple[str, object]]:
+    """(part name, plain value) of each answer part of ``question`` on ``params``, as the explained solver gives its
+    primary answers; raises :class:`Unsupported` for anything not covered. ``rankings`` remembers the parameters'
+    ranking across the questions and named mistakes of one draw (by the parameters' repr)."""
+    if any(name in params for name in _OTHER_INPUTS):
+        raise Unsupported("inputs the plain path does not read")
+    options = {k: exact_option(v) for k, v in resolve_question(question, params, where).options.items()}
+    if question.solver == "aggregate":
+        return _aggregate(params, options.get("rule", "all"))
+    metric = REGISTRY.get(question.solver)
+    if metric is None or metric.name not in PLAIN:
+        raise Unsupported(f"solver {question.solver!r}")
+    compute, accepted = PLAIN[metric.name]
+    known = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    metric_options = {k: v for k, v in options.items() if k in known}
+    if set(metric_options) - accepted:
+        raise Unsupported("an option the plain path does not cover")
+    if metric.inputs == "judges":
+        first, second = judge_columns(params, where)
+        return [(metric.name, compute(first, second, **metric_options))]
+    if metric.inputs != "ranking":
+        raise Unsupported("not a single ranking")
+    if rankings is None:
+        (ranking,) = exercise_rankings(params, where)
+    else:
+        text = repr(params)
+        if text not in rankings:
+            rankings[text] = exercise_rankings(params, where)[0]
+        ranking = rankings[text]
+    return [(metric.name, compute(ranking, **metric_options))]
+
+
+def _is(value, target: int):
+    """True/False when plain ``value`` surely is / is not ``target``; None when a float is too near to tell."""
+    if isinstance(value, float):
+        return None if abs(value - target) <= _NEAR else False
+    return value == target
+
+
+def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
+    """The verdict on a draw — (why it is refused or None, whether for being degenerate) — reached on plain values,
+    or None when unsure. ``candidate`` is the exercise with the drawn parameters and the counts its statement states,
+    whose drawn counts (R, N) the drawing has already checked."""
+    try:
+        solved_params, notes = check_consistency(candidate, path)
+    except Exception:
+        return UNSURE
+    if notes:
+        return "; ".join(note.text for note in notes), False
+    exercise = candidate
+    judged = []  # (where, question, [(name, value)])
+    rankings: dict = {}
+    try:
+        for question in candidate.questions:
+            qwhere = Where(path, exercise.id, question.id)
+            if question.solver == "free-text":
+                return UNSURE
+            judged.append((question, plain_parts(solved_params, question, qwhere, rankings)))
+    except Exception:  # an error the explained solver may word otherwise, or a case not covered
+        return UNSURE
+    parts = [(question, index, name, value, len(values) > 1)
+             for question, values in judged if not question.options.get(OPT_OUT)
+             for index, (name, value) in enumerate(values)]
+    for question, index, name, value, several in parts:
+        for target in (0, 1):
+            verdict = _is(value, target)
+            if verdict is None:
+                return UNSURE
+            if verdict:
+                return f"{_where(question, index, name, several)}: the answer is {target}", True
+    grading = grading_defaults(path)
+    for question, index, name, value, several in parts:
+        finding = _closest_mistake(path, question, solved_params, index, value, grading, rankings)
+        if finding is UNSURE:
+            return UNSURE
+        if finding:
+            mistake, mistaken, right = finding
+            return (f"{_where(question, index, name, several)}: the named mistake {mistake.name} "
+                    f"({exact.decimal_text(rational_value(mistaken), 4)}) lies within the tolerance of the right value "
+                    f"{exact.decimal_text(rational_value(right), 4)}"), True
+    return None, False
+
+
+def _where(question, index: int, name: str, several: bool) -> str:
+    return f"question {question.id}" + (f".{index + 1} ({name})" if several else "")
+
+
+def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, rankings: dict):
+    """The first named mistake within the tolerance of part ``index`` as (mistake, its value, the right value), ()
+    when none is, or UNSURE."""
+    options = {**grading, **question.options}
+    try:
+        tolerance = tolerance_of(repr(sorted(options.items())), options)
+    except Exception:
+        return UNSURE
+    resolved = resolve_question(question, params, Where(path, None, question.id))
+    mistaken = []
+    for mistake in MISTAKES:
+        if mistake.rewrite is None:
+            continue
+        for rewrite in mistake.rewrite(resolved, params):
+            try:
+                values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question.id), rankings)
+            except Exception:
+                return UNSURE  # the explained solver may refuse it (the mistake then does not apply) or not
+            if index < len(values):
+                mistaken.append((mistake, values[index][1]))
+    mistaken += [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
+    if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
+        return _first(too_close(value, tolerance, mistaken))  # the exact judge's very inputs: its very verdict
+    # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
+    # differ from that one in the last bits, so the verdict counts only if it holds for both values nudged
+    # either way by far more than that.
+    right_float = float(value)
+    reach = 2 * answer_margin(Fraction(right_float), right_float, tolerance)
+    floats = [mistaken_float(right_float, v) for _, v in mistaken]
+    if all(f is not None and abs(f - right_float) > reach * (1 + 1e-6) + 1e-9 for f in floats):
+        return ()  # every mistake far apart, nudged or not (too_close's own first test)
+    verdicts, center = set(), ()
+    for right_nudge, mistake_nudge in ((0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+        nudged = []
+        for mistake, mistaken_value in mistaken:
+            if isinstance(mistaken_value, float) or isinstance(value, float) and not isinstance(mistaken_value, tuple):
+                # the exact judge tells a value with logarithms from another by their doubles (diagnosis._same)
+                same = _same_float(float(mistaken_value), value)
+                if same is None:
+                    return UNSURE
+                if same:
+                    continue  # the same value (the exact judge's own 1e-12 rule): this mistake does not apply here
+                mistaken_value = _nudged(mistaken_value, mistake_nudge)
+            nudged.append((mistake, mistaken_value))
+        found = _first(too_close(_nudged(value, right_nudge), tolerance, nudged))
+        center = center if right_nudge else found
+        verdicts.add(found and (found[0].name, exact.decimal_text(found[1], 4), exact.decimal_text(found[2], 4)))
+    return center if len(verdicts) == 1 else UNSURE
+
+
+_NUDGE = 1e-12  # relative: far above a double's rounding error in these sums, far below any tolerance's edge
+
+
+def _nudged(value, direction: int):
+    """A float as the Fraction the exact judge reads (nudged by ``direction`` × _NUDGE); other values as they are."""
+    if not isinstance(value, float):
+        return value
+    return Fraction(value * (1 + direction * _NUDGE))
+
+
+def _same_float(mistaken: float, right) -> bool | None:
+    """The exact judge's rule for a value with logarithms (diagnosis._same): within 1e-12 relative is the same value;
+    None when too near that edge to tell."""
+    gap = abs(mistaken - float(right)) / max(1.0, abs(float(right)))
+    if gap <= 1e-13:
+        return True
+    return False if gap >= 1e-11 else None
+
+
+def _first(found) -> tuple | tuple[()]:
+    return (found[0].mistake, found[0].mistaken, found[0].right) if found else ()

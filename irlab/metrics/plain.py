@@ -1,0 +1,245 @@
+"""Plain values of the metrics a homework draw is judged on, computed without their explanations.
+
+The explained metrics (:mod:`irlab.metrics.set_based`, :mod:`~irlab.metrics.average_precision`,
+:mod:`~irlab.metrics.interpolation`, :mod:`~irlab.metrics.reciprocal_rank`, :mod:`~irlab.metrics.dcg`,
+:mod:`~irlab.metrics.agreement`) are the source of truth; these are the same definitions written as bare arithmetic,
+for the drawing of personal variants (:mod:`irlab.homework.screening`), which judges thousands of draws a second and
+issues only one of them. A rational value is an exact ``Fraction`` (or int), the very number the explained metric
+gives; a value with logarithms (DCG, nDCG) is a ``float``, which the caller must treat as approximate. Anything
+these functions do not cover exactly as the explained metric does (scores and ties, gain tables, another log base,
+an empty ranking) is refused with :class:`Unsupported`, and the caller falls back to the explained metric.
+tests/test_plain_values.py checks every function against its explained metric on generated rankings (hypothesis).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .. import conventions as conv
+from ..limits import MAX_BETA, MAX_GRADE
+from ..metric import check_cutoff, check_fraction
+from ..ranking import Ranking
+from .agreement import parse_judgments
+from .common import ideal_grades
+
+
+class Unsupported(Exception):
+    """The plain path does not compute this case exactly as the explained metric does: use the explained one."""
+
+
+def _plain(ranking: Ranking) -> Ranking:
+    if not isinstance(ranking, Ranking) or ranking.is_empty or ranking.scores is not None:
+        raise Unsupported("only a non-empty ranking without scores")
+    return ranking
+
+
+def _depth(ranking: Ranking, k) -> tuple[int | None, int]:
+    k = check_cutoff(k)
+    return k, ranking.retrieved if k is None else min(k, ranking.retrieved)
+
+
+def precision(ranking, k=None, precision_denominator=None):
+    """P@k = hits@k / k (or / the documents retrieved in the top k); P = hits / n without k."""
+    ranking = _plain(ranking)
+    k, depth = _depth(ranking, k)
+    if k is None:
+        return Fraction(ranking.hits(), ranking.retrieved)
+    over = k if conv.PRECISION_DENOMINATOR.choice(precision_denominator).key == "k" else depth
+    return Fraction(ranking.hits(depth), over)
+
+
+def recall(ranking, k=None, recall_denominator=None):
+    """Rec@k = hits@k / R (or / min(R, k)); 0 when there is no relevant document."""
+    ranking = _plain(ranking)
+    k, depth = _depth(ranking, k)
+    over = ranking.total_relevant
+    if k is not None and conv.RECALL_DENOMINATOR.choice(recall_denominator).key == "min-relevant-k":
+        over = min(over, k)
+    return 0 if over == 0 else Fraction(ranking.hits(depth), over)
+
+
+def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None, f_weight=None):
+    """F_β = (1 + β²)·P·Rec / (β²·P + Rec), or (1 + x)·P·Rec / (x·P + Rec) with f_weight = beta-squared."""
+    squared = conv.F_WEIGHT.choice(f_weight).key == "beta-squared"
+    beta = check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
+    p = precision(ranking, k, precision_denominator)
+    r = recall(ranking, k, recall_denominator)
+    if p + r == 0:
+        return 0
+    weight = beta if squared else beta * beta
+    return (1 + weight) * p * r / (weight * p + r)
+
+
+def average_precision(ranking, k=None, ap_denominator=None):
+    """AP@k = (1 / D) · Σ_{i<=k} rel_i · P@i; D = R, the relevant retrieved, or min(R, k); 0 when D = 0."""
+    ranking = _plain(ranking)
+    k, depth = _depth(ranking, k)
+    choice = conv.AP_DENOMINATOR.choice(ap_denominator).key
+    summed = sum((Fraction(ranking.hits(rank), rank) for rank in range(1, depth + 1) if ranking.relevance[rank - 1]),
+                 Fraction(0))
+    if choice == "relevant":
+        over = ranking.total_relevant
+    elif choice == "retrieved":
+        over = ranking.hits(depth)
+    else:
+        over = min(ranking.total_relevant, k or ranking.retrieved)
+    return 0 if over == 0 else summed / over
+
+
+def _needed(level: Fraction, relevant: int, rule: str) -> int:
+    product = Fraction(level) * relevant
+    if rule == "trec-eval":
+        return int(product + Fraction(1, 2))
+    if rule == "trec-eval-9":
+        return int(float(level) * relevant + 0.9)
+    return -(-product.numerator // product.denominator)
+
+
+def interpolated_precision(ranking, recall_level=None, interpolation=None):
+    """The highest precision at any rank holding at least m = ⌈r·R⌉ relevant documents (0 if none does)."""
+    ranking = _plain(ranking)
+    if recall_level is None:
+        raise Unsupported("no recall level")
+    level = check_fraction(recall_level, "recall level", 0, 1)
+    rule = conv.INTERPOLATION.choice(interpolation).key
+    relevant = ranking.total_relevant
+    if relevant == 0:
+        return 0
+    needed = _needed(level, relevant, rule)
+    best = None
+    for rank in range(1, ranking.retrieved + 1):
+        if ranking.hits(rank) >= needed:
+            p = Fraction(ranking.hits(rank), rank)
+            best = p if best is None or p > best else best
+    return 0 if best is None else best
+
+
+def precision_at_recall(ranking, recall_level=None):
+    """Precision at the rank of the ⌈r·R⌉-th relevant document (the first), 0 when the list never reaches it."""
+    ranking = _plain(ranking)
+    if recall_level is None:
+        raise Unsupported("no recall level")
+    level = check_fraction(recall_level, "recall level", 0, 1)
+    relevant = ranking.total_relevant
+    if relevant == 0:
+        return 0
+    number = max(_needed(level, relevant, "book"), 1)
+    seen = 0
+    for rank, is_relevant in enumerate(ranking.relevance, 1):
+        seen += is_relevant
+        if is_relevant and seen == number:
+            return Fraction(number, rank)
+    return 0
+
+
+def reciprocal_rank(ranking, k=None):
+    """1 / the rank of the first relevant document in the top k, 0 if none."""
+    ranking = _plain(ranking)
+    _, depth = _depth(ranking, k)
+    first = next((rank for rank in range(1, depth + 1) if ranking.relevance[rank - 1]), None)
+    return 0 if first is None else Fraction(1, first)
+
+
+class _Sum:
+    """A DCG as an exact rational part plus a float part (the terms whose discount is an irrational logarithm)."""
+
+    __slots__ = ("exact", "approx", "inexact")
+
+    def __init__(self):
+        self.exact, self.approx, self.inexact = Fraction(0), 0.0, False
+
+    def add(self, gain: int, rank: int, discount: str) -> None:
+        if gain == 0 or rank == 1 and discount != "log2-rank-plus-1":  # nothing to discount
+            self.exact += gain
+            return
+        if discount == "reciprocal-rank":
+            self.exact += Fraction(gain, rank)
+            return
+        n = rank if discount == "log2-rank" else rank + 1
+        if n & (n - 1) == 0:  # a power of two: log2(n) is a whole number
+            self.exact += Fraction(gain, n.bit_length() - 1)
+        else:
+            self.approx += gain / math.log2(n)
+            self.inexact = True
+
+    def value(self):
+        return float(self.exact) + self.approx if self.inexact else self.exact
+
+
+def _gain(grade: int, gain: str) -> int:
+    return 2**grade - 1 if gain == "exp" else grade
+
+
+def _dcg_sum(grades, depth: int, gain: str, discount: str) -> _Sum:
+    summed = _Sum()
+    for rank in range(1, depth + 1):
+        summed.add(_gain(grades[rank - 1], gain), rank, discount)
+    return summed
+
+
+def _dcg_options(ranking, gain, discount, gains, log_base):
+    if gains is not None or log_base not in (None, 2):
+        raise Unsupported("a gain table or another log base")
+    gain, discount = conv.GAIN.choice(gain).key, conv.DISCOUNT.choice(discount).key
+    if gain == "exp" and any(g > MAX_GRADE for g in ranking.grades + ranking.unretrieved):
+        raise Unsupported("a grade above the exponential gain's bound")
+    return gain, discount
+
+
+def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
+    """DCG@k = Σ_{i<=k} gain(g_i) · discount(i): exact when every discount is rational, else a float."""
+    ranking = _plain(ranking)
+    _, depth = _depth(ranking, k)
+    gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
+    return _dcg_sum(ranking.grades, depth, gain, discount).value()
+
+
+def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
+    """nDCG@k = DCG@k / IDCG@k over every judged grade; 0 when IDCG = 0."""
+    ranking = _plain(ranking)
+    k, depth = _depth(ranking, k)
+    gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
+    ideal_list, _ = ideal_grades(ranking)
+    gained = _dcg_sum(ranking.grades, depth, gain, discount)
+    ideal = _dcg_sum(ideal_list, len(ideal_list) if k is None else min(k, len(ideal_list)), gain, discount)
+    if not ideal.inexact and ideal.exact == 0:
+        return 0
+    if gained.inexact or ideal.inexact:
+        return gained.value() / ideal.value()
+    return gained.exact / ideal.exact
+
+
+def kappa(first, second, kappa_marginals=None):
+    """κ = (P(A) - P(E)) / (1 - P(E)), P(E) from pooled or per-judge marginals; refused when P(E) = 1."""
+    first, second = parse_judgments(first, "judge 1"), parse_judgments(second, "judge 2")
+    if len(first) != len(second) or not first:
+        raise Unsupported("columns of different lengths")
+    size = len(first)
+    agree = sum(1 for x, y in zip(first, second) if bool(x) == bool(y))
+    rel1, rel2 = sum(1 for x in first if x), sum(1 for y in second if y)
+    p_agree = Fraction(agree, size)
+    if conv.KAPPA_MARGINALS.choice(kappa_marginals).key == "pooled":
+        p_rel = Fraction(rel1 + rel2, 2 * size)
+        p_chance = p_rel**2 + (1 - p_rel) ** 2
+    else:
+        p1, p2 = Fraction(rel1, size), Fraction(rel2, size)
+        p_chance = p1 * p2 + (1 - p1) * (1 - p2)
+    if p_chance == 1:
+        raise Unsupported("kappa is undefined when P(E) = 1")
+    return (p_agree - p_chance) / (1 - p_chance)
+
+
+# the explained metric's registry name -> its plain value and the options it takes (any other option is refused)
+PLAIN = {
+    "precision": (precision, {"k", "precision_denominator"}),
+    "recall": (recall, {"k", "recall_denominator"}),
+    "f": (f_measure, {"k", "beta", "precision_denominator", "recall_denominator", "f_weight"}),
+    "ap": (average_precision, {"k", "ap_denominator"}),
+    "iprec": (interpolated_precision, {"recall_level", "interpolation"}),
+    "prec-at-recall": (precision_at_recall, {"recall_level"}),
+    "rr": (reciprocal_rank, {"k"}),
+    "dcg": (dcg, {"k", "gain", "discount", "gains", "log_base"}),
+    "ndcg": (ndcg, {"k", "gain", "discount", "gains", "log_base"}),
+    "kappa": (kappa, {"kappa_marginals"}),
+}

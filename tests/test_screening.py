@@ -1,0 +1,283 @@
+"""The drawing's fast verdict (irlab.homework.screening, on irlab.metrics.plain values) against the exact judge.
+
+Plain values equal the explained metrics (exactly where rational, to 1e-12 where logarithms appear); a verdict the
+screen reaches is the exact judge's verdict, word for word; and whole classes drawn with the screen get the very
+variants (parameters and refused draws) they get without it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from irlab import exact
+from irlab.exercise_set import Where, load, statement_text
+from irlab.homework import drawing, screening
+from irlab.homework.drawing import _count_problem, _judged_exactly, _stated, draw_parameters
+from irlab.metrics import REGISTRY
+from irlab.metrics.plain import PLAIN, Unsupported
+from irlab.ranking import Ranking
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# every option value each plain metric covers, drawn from
+OPTION_VALUES = {
+    "k": [None, 1, 2, 3, 5, 8, 12],
+    "precision_denominator": [None, "k", "retrieved"],
+    "recall_denominator": [None, "relevant", "min-relevant-k"],
+    "ap_denominator": [None, "relevant", "retrieved", "min-relevant-k"],
+    "beta": [1, 2, "1/2", 3],
+    "f_weight": [None, "beta", "beta-squared"],
+    "recall_level": ["0", "0.25", "33%", "1/2", "0.7", "1"],
+    "interpolation": [None, "book", "trec-eval", "trec-eval-9"],
+    "gain": [None, "exp", "linear"],
+    "discount": [None, "log2-rank-plus-1", "log2-rank", "reciprocal-rank"],
+    "kappa_marginals": [None, "pooled", "per-judge"],
+}
+
+
+def _same_value(plain, explained) -> bool:
+    if isinstance(plain, float):
+        reference = exact.to_float(explained)
+        return abs(plain - reference) <= 1e-12 * max(1.0, abs(reference))
+    return not exact.is_symbolic(explained) and plain == explained
+
+
+@st.composite
+def ranking_case(draw):
+    graded = draw(st.booleans())
+    length = draw(st.integers(1, 14))
+    if graded:
+        grades = draw(st.lists(st.integers(0, 3), min_size=length, max_size=length))
+        unretrieved = draw(st.lists(st.integers(0, 3), max_size=3))
+        return Ranking.from_grades(grades, unretrieved=tuple(unretrieved))
+    text = "".join(draw(st.lists(st.sampled_from("RN"), min_size=length, max_size=length)))
+    shown = text.count("R")
+    relevant = draw(st.one_of(st.none(), st.integers(shown, shown + 6)))
+    return Ranking.parse(text, relevant=relevant)
+
+
+@settings(max_examples=600, deadline=None)
+@given(ranking_case(), st.sampled_from(sorted(n for n in PLAIN if n != "kappa")), st.data())
+def test_plain_values_equal_the_explained_metrics(ranking, name, data):
+    compute, accepted = PLAIN[name]
+    options = {key: data.draw(st.sampled_from(OPTION_VALUES[key]), label=key)
+               for key in sorted(accepted) if key in OPTION_VALUES}
+    options = {key: value for key, value in options.items() if value is not None}
+    if name in ("iprec", "prec-at-recall") and "recall_level" not in options:
+        options["recall_level"] = "1/2"
+    try:
+        explained = REGISTRY.get(name).compute(ranking, **options).value
+    except Exception as error:  # the explained metric refuses: the plain one must not give a number
+        with pytest.raises(Exception):
+            compute(ranking, **options)
+        return
+    try:
+        plain = compute(ranking, **options)
+    except Unsupported:
+        return
+    assert _same_value(plain, explained), (name, ranking, options, plain, explained)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=1, max_size=16),
+       st.sampled_from([None, "pooled", "per-judge"]))
+def test_plain_kappa_equals_the_explained_kappa(pairs, marginals):
+    first, second = [a for a, _ in pairs], [b for _, b in pairs]
+    options = {} if marginals is None else {"kappa_marginals": marginals}
+    try:
+        explained = REGISTRY.get("kappa").compute(first, second, **options).value
+    except Exception:
+        with pytest.raises(Exception):
+            PLAIN["kappa"][0](first, second, **options)
+        return
+    assert PLAIN["kappa"][0](first, second, **options) == explained
+
+
+# a set whose questions use every option the plain path covers, drawn in ranges that make degenerate draws common
+OPTIONS_SET = '''
+id = "screening"
+title = "Screening"
+
+[[exercise]]
+id = "1"
+title = "Binary"
+statement = "{ranking} (R = {relevant})"
+[exercise.parameters]
+ranking = "RNRRN"
+relevant = 4
+[exercise.variants]
+ranking = { length = [3, 9], relevant = [1, 4] }
+relevant = [1, 6]
+[[exercise.question]]
+id = "a"
+solver = "recall"
+k = 3
+recall_denominator = "min-relevant-k"
+[[exercise.question]]
+id = "b"
+solver = "ap"
+k = 4
+ap_denominator = "min-relevant-k"
+[[exercise.question]]
+id = "c"
+solver = "f"
+beta = 2
+f_weight = "beta-squared"
+k = 6
+precision_denominator = "retrieved"
+[[exercise.question]]
+id = "d"
+solver = "prec-at-recall"
+recall_level = 0.3
+[[exercise.question]]
+id = "e"
+solver = "iprec"
+recall_level = "70%"
+interpolation = "trec-eval"
+tolerance = 0.05
+[[exercise.question]]
+id = "f"
+solver = "precision"
+k = 4
+allow_degenerate = true
+
+[[exercise]]
+id = "2"
+title = "Graded"
+statement = "{ranking} {unretrieved}"
+[exercise.parameters]
+ranking = [3, 2, 0, 1]
+unretrieved = [2]
+[exercise.variants]
+ranking = { length = [3, 5], grades = [0, 2] }
+unretrieved = { length = [0, 2], grades = [0, 2] }
+[[exercise.question]]
+id = "a"
+solver = "ndcg"
+k = 3
+discount = "log2-rank"
+[[exercise.question]]
+id = "b"
+solver = "dcg"
+gain = "linear"
+discount = "reciprocal-rank"
+decimals = 1
+[[exercise.question]]
+id = "c"
+solver = "ndcg"
+gain = "linear"
+min_decimals = 3
+
+[[exercise]]
+id = "3"
+title = "Judges"
+statement = "{retrieved}"
+[exercise.parameters]
+judgments = [[1, 1, 1], [2, 1, 0], [3, 0, 0], [4, 0, 1]]
+retrieved = [1, 2]
+[exercise.variants]
+judgments = { documents = [4, 7], judges = 2 }
+retrieved = { count = [1, 4] }
+[[exercise.question]]
+id = "a"
+solver = "kappa"
+kappa_marginals = "per-judge"
+[[exercise.question]]
+id = "b"
+solver = "aggregate"
+rule = "any"
+'''
+
+SETS = [ROOT / "exercises" / "homework-variants.toml", ROOT / "exercises" / "chapter8-seed.toml",
+        ROOT / "exercises" / "chapter8-book.toml"]
+
+
+@pytest.fixture(scope="module")
+def options_set(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("screening") / "screening.toml"
+    path.write_text(OPTIONS_SET, encoding="utf-8")
+    return path
+
+
+def _draws(path: Path, count: int, seed: int):
+    exercise_set = load(path)
+    rng = random.Random(seed)
+    for exercise in exercise_set.exercises:
+        if not exercise.variants:
+            continue
+        for _ in range(count):
+            params = draw_parameters(exercise, rng, exercise_set.path)
+            if _count_problem(params) is not None:
+                continue
+            candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
+            statement_text(candidate, params, exercise_set.path)
+            yield exercise_set.path, candidate
+
+
+@pytest.mark.parametrize("which", range(len(SETS) + 1))
+def test_a_screened_verdict_is_the_exact_judges_verdict(which, options_set):
+    path = options_set if which == len(SETS) else SETS[which]
+    counts = {"sure": 0, "unsure": 0, "refused": 0}
+    for where, candidate in _draws(path, 150, 20261127 + which):
+        verdict = screening.screen(candidate, where)
+        if verdict is None:
+            counts["unsure"] += 1
+            continue
+        problem, degenerate, _, _ = _judged_exactly(candidate, where, [])
+        assert verdict == (problem, degenerate), (candidate.id, candidate.parameters)
+        counts["sure"] += 1
+        counts["refused"] += problem is not None
+    if which in (0, len(SETS)):  # sets the plain path covers: most draws are decided, refused ones among them
+        assert counts["sure"] > 3 * counts["unsure"] and counts["refused"] > 0, counts
+
+
+@pytest.mark.parametrize("path", [SETS[0], "options"])
+def test_a_class_gets_the_same_variants_with_or_without_the_screen(path, options_set, monkeypatch):
+    path = options_set if path == "options" else path
+    students = [f"s{i:03d}" for i in range(40)]
+
+    def variants():
+        drawing.clear_drawing_caches()
+        return [(e.id, e.parameters, e.refused_draws) for s in students
+                for e in drawing.variant_set(path, s, "screening").exercises]
+
+    screened = variants()
+    monkeypatch.setattr(drawing, "screen", lambda candidate, where: None)
+    exact_only = variants()
+    drawing.clear_drawing_caches()
+    assert screened == exact_only
+    assert any(refused for _, _, refused in screened)
+
+
+def test_unsupported_cases_are_left_to_the_explained_metrics():
+    scored = Ranking.parse("RNR", scores="0.9,0.5,0.5")
+    with pytest.raises(Unsupported):
+        PLAIN["precision"][0](scored, k=2)
+    with pytest.raises(Unsupported):
+        PLAIN["ndcg"][0](Ranking.parse("2,1,0"), gains="1=3")
+    with pytest.raises(Unsupported):
+        PLAIN["ap"][0](Ranking.parse("-"))
+    # a question with an option the plain path does not cover is "unsure", never guessed
+    question = replace(load(SETS[0]).exercises[0].questions[0], options={"ties": "tie-averaged"})
+    with pytest.raises(Unsupported):
+        screening.plain_parts({"ranking": "RNR", "relevant": 3}, question, Where("x", "1", "a"))
+
+
+def test_a_value_with_logarithms_is_compared_as_the_exact_judge_does():
+    # nDCG@3 of 1,0,1 with log2(i + 1): (1 + 1/2) / (1 + 1/log2(3)); plain float vs the exact sympy value
+    ranking = Ranking.from_grades([1, 0, 1])
+    plain = PLAIN["ndcg"][0](ranking, k=3)
+    explained = REGISTRY.get("ndcg").compute(ranking, k=3).value
+    assert isinstance(plain, float) and exact.is_symbolic(explained)
+    assert abs(plain - 1.5 / (1 + 1 / math.log2(3))) < 1e-15
+    assert _same_value(plain, explained)
+    # rational when every discount is: DCG with 1/i, and nDCG whose irrational terms have gain 0
+    assert PLAIN["dcg"][0](ranking, discount="reciprocal-rank") == Fraction(4, 3)  # 1 + 0/2 + 1/3
+    assert PLAIN["ndcg"][0](Ranking.from_grades([1, 0, 0])) == 1
