@@ -281,3 +281,23 @@ def test_a_value_with_logarithms_is_compared_as_the_exact_judge_does():
     # rational when every discount is: DCG with 1/i, and nDCG whose irrational terms have gain 0
     assert PLAIN["dcg"][0](ranking, discount="reciprocal-rank") == Fraction(4, 3)  # 1 + 0/2 + 1/3
     assert PLAIN["ndcg"][0](Ranking.from_grades([1, 0, 0])) == 1
+
+
+@pytest.mark.parametrize("path", [SETS[0], "options"])
+def test_a_question_judged_when_drawn_has_no_finding_when_computed_again(path, options_set):
+    # the sheets and keys skip computing the findings of questions the drawing judged: computed, they are none
+    from irlab.homework.diagnosis import key_too_close
+    from irlab.homework.findings import question_findings
+    from irlab.homework.key import answer_key
+    path = options_set if path == "options" else path
+    skipped = 0
+    for student in [f"s{i:03d}" for i in range(25)]:
+        drawing.clear_drawing_caches()
+        for exercise, question, found in question_findings(path, student, "screening"):
+            if drawing.judged_worth_solving(exercise, question):
+                skipped += 1
+                assert found == [] and key_too_close(answer_key(path, exercise.id, question.id, student,
+                                                                "screening")) == []
+            else:  # opted out (allow_degenerate): computed
+                assert question.options.get("allow_degenerate")
+    assert skipped > 100

@@ -390,11 +390,26 @@ def mistaken_float(right_float: float | None, value) -> float | None:
 def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value", where: str = "") -> list[TooClose]:
     """The named mistakes (``mistaken``: (Mistake, value) pairs, see :func:`mistaken_values`) whose value differs
     from ``correct`` but lies so near it that some answer is graded right and fits the mistake as well."""
+    found = []
+    right = rational_value(correct) if tolerance.form != "fraction" else None
+    for mistake, value, wrong in fitting_both(correct, tolerance, mistaken):
+        decimals, guaranteed = telling_decimals(right, wrong)
+        # never fewer decimals than the grader takes as a rounding (fewer is "rounded too coarsely")
+        decimals = max(decimals, tolerance.rounded_decimals)
+        rtol, decimals_needed = _separating_tolerance(right, wrong, decimals, max(guaranteed, decimals), tolerance)
+        found.append(TooClose(mistake, correct, value, decimals_needed, guaranteed, rtol, _distinct(value, correct),
+                              tolerance, symbol, where))
+    return found
+
+
+def fitting_both(correct, tolerance: Tolerance, mistaken):
+    """(mistake, its value, that value as a Fraction) of each named mistake, in order, whose value differs from
+    ``correct`` yet shares a right answer with it (:func:`answers_fit_both`): what :func:`too_close` reports."""
     if tolerance.form == "fraction":
-        return []
+        return
     right, right_float = rational_value(correct), as_float(correct)
     margin = answer_margin(right, right_float, tolerance)
-    found, seen = [], set()
+    seen = set()
     for mistake, value in mistaken:
         scale = value[0] if isinstance(value, tuple) else None
         value_float = mistaken_float(right_float, value)
@@ -406,15 +421,8 @@ def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value"
             continue
         seen.add((mistake.name, value))
         wrong = rational_value(value)
-        if not answers_fit_both(right, wrong, tolerance):
-            continue
-        decimals, guaranteed = telling_decimals(right, wrong)
-        # never fewer decimals than the grader takes as a rounding (fewer is "rounded too coarsely")
-        decimals = max(decimals, tolerance.rounded_decimals)
-        rtol, decimals_needed = _separating_tolerance(right, wrong, decimals, max(guaranteed, decimals), tolerance)
-        found.append(TooClose(mistake, correct, value, decimals_needed, guaranteed, rtol, _distinct(value, correct),
-                              tolerance, symbol, where))
-    return found
+        if answers_fit_both(right, wrong, tolerance):
+            yield mistake, value, wrong
 
 
 def part_too_close(key, part) -> list[TooClose]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import weakref
 from collections import OrderedDict
 from dataclasses import replace
 from functools import lru_cache
@@ -226,6 +227,7 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             _remember_verdict(exercise, path, params, problem, degenerate)
         if problem is None:
             issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+            _WORTH_SOLVING[id(issued)] = issued
             if verdict is None:  # judged exactly: the answer key reuses its solutions and named mistakes
                 _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
                 if len(_ISSUED) > _ISSUED_SIZE:
@@ -268,6 +270,18 @@ def _remember_verdict(exercise: Exercise, path, params: dict, problem: str | Non
     _VERDICTS[(id(exercise), str(path), repr(params))] = (exercise, (problem, degenerate))
     if len(_VERDICTS) > _VERDICTS_SIZE:
         _VERDICTS.popitem(last=False)
+
+
+# Every variant exercise issued and still in use, by id: each was judged worth solving (whoever judged it), so none
+# of its judged questions has a named mistake within the tolerance; the findings need not be computed again.
+_WORTH_SOLVING: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def judged_worth_solving(exercise: Exercise, question) -> bool:
+    """True when ``question`` of a variant this module issued was judged when it was drawn: it is computed, does not
+    opt out (``allow_degenerate``), and so has no named mistake within the tolerance of its right value."""
+    return (_WORTH_SOLVING.get(id(exercise)) is exercise and question.solver != "free-text"
+            and not question.options.get(OPT_OUT))
 
 
 # The draws issued last, by exercise object: their parameters and solutions, as the consistency check found them
@@ -336,4 +350,5 @@ def clear_drawing_caches() -> None:
     _variant_set_cached.cache_clear()
     _SOLVED.clear()
     _ISSUED.clear()
+    _WORTH_SOLVING.clear()
     _VERDICTS.clear()

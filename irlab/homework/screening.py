@@ -24,7 +24,7 @@ from ..metrics.plain import PLAIN, Unsupported
 from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
 from .answers import rational_value
 from .degenerate import OPT_OUT
-from .diagnosis import answer_margin, mistaken_float, too_close
+from .diagnosis import answer_margin, fitting_both, mistaken_float
 from .key_build import grading_defaults, tolerance_of
 from .mistakes import MISTAKES
 
@@ -57,16 +57,15 @@ def plain_parts(params: dict, question, where: Where, rankings: dict | None = No
     ranking across the questions and named mistakes of one draw (by the parameters' repr)."""
     if any(name in params for name in _OTHER_INPUTS):
         raise Unsupported("inputs the plain path does not read")
-    options = {k: exact_option(v) for k, v in resolve_question(question, params, where).options.items()}
+    options = question.options
+    if any(isinstance(v, str) and v.startswith("{") for v in options.values()):  # k = "{length}"
+        options = resolve_question(question, params, where).options
+    options = {k: exact_option(v) for k, v in options.items()}
     if question.solver == "aggregate":
         return _aggregate(params, options.get("rule", "all"))
-    metric = REGISTRY.get(question.solver)
-    if metric is None or metric.name not in PLAIN:
-        raise Unsupported(f"solver {question.solver!r}")
-    compute, accepted = PLAIN[metric.name]
-    known = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    metric, compute, accepted, known = _plain_metric(question.solver)
     metric_options = {k: v for k, v in options.items() if k in known}
-    if set(metric_options) - accepted:
+    if not accepted.issuperset(metric_options):
         raise Unsupported("an option the plain path does not cover")
     if metric.inputs == "judges":
         first, second = judge_columns(params, where)
@@ -81,6 +80,21 @@ def plain_parts(params: dict, question, where: Where, rankings: dict | None = No
             rankings[text] = exercise_rankings(params, where)[0]
         ranking = rankings[text]
     return [(metric.name, compute(ranking, **metric_options))]
+
+
+_PLAIN_METRICS: dict = {}
+
+
+def _plain_metric(solver: str):
+    """(the registry's metric, its plain value, the options that covers, every option the metric reads), once."""
+    if solver not in _PLAIN_METRICS:
+        metric = REGISTRY.get(solver)
+        if metric is None or metric.name not in PLAIN:
+            raise Unsupported(f"solver {solver!r}")
+        compute, accepted = PLAIN[metric.name]
+        _PLAIN_METRICS[solver] = (metric, compute, accepted,
+                                  {p.name for p in metric.parameters} | {c.name for c in metric.conventions})
+    return _PLAIN_METRICS[solver]
 
 
 def _is(value, target: int):
@@ -160,7 +174,7 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
                 mistaken.append((mistake, values[index][1]))
     mistaken += [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
-        return _first(too_close(value, tolerance, mistaken))  # the exact judge's very inputs: its very verdict
+        return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
     # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
     # differ from that one in the last bits, so the verdict counts only if it holds for both values nudged
     # either way by far more than that.
@@ -182,7 +196,8 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
                     continue  # the same value (the exact judge's own 1e-12 rule): this mistake does not apply here
                 mistaken_value = _nudged(mistaken_value, mistake_nudge)
             nudged.append((mistake, mistaken_value))
-        found = _first(too_close(_nudged(value, right_nudge), tolerance, nudged))
+        right = _nudged(value, right_nudge)
+        found = _first(fitting_both(right, tolerance, nudged), right)
         center = center if right_nudge else found
         verdicts.add(found and (found[0].name, exact.decimal_text(found[1], 4), exact.decimal_text(found[2], 4)))
     return center if len(verdicts) == 1 else UNSURE
@@ -207,5 +222,8 @@ def _same_float(mistaken: float, right) -> bool | None:
     return False if gap >= 1e-11 else None
 
 
-def _first(found) -> tuple | tuple[()]:
-    return (found[0].mistake, found[0].mistaken, found[0].right) if found else ()
+def _first(fitting, right) -> tuple | tuple[()]:
+    """(mistake, its value, the right value) of the first named mistake too close to the right value, or ()."""
+    for mistake, value, _ in fitting:
+        return mistake, value, right
+    return ()
