@@ -305,3 +305,22 @@ def test_streamed_join_gives_the_same_with_and_without_it(tmp_path_factory, data
         with_it = read()
         mp.setattr(readers, "_tokenize", None)
         assert read() == with_it
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(numbers=st.lists(st.one_of(st.from_regex(r"[0-9]{1,8}", fullmatch=True),
+                                  st.from_regex(r"[0-9]{0,7}\.[0-9]{0,7}", fullmatch=True).filter(
+                                      lambda t: len(t) <= 8 and t != ".")), min_size=1, max_size=40),
+       tail=st.sampled_from([" r", " a-much-longer-run-name-of-many-bytes"]))
+def test_compiled_short_numbers_are_pythons_floats(numbers, tail):
+    """Scores and grades of up to 8 bytes (the word-at-a-time conversion, at a line's end too, where fewer than 8
+    bytes follow) are Python's correctly rounded float() and int(), to the bit."""
+    run = "".join(f"1 Q0 d{i} 1 {x}{tail}\n" for i, x in enumerate(numbers)).encode()
+    values = readers._compiled_parse(readers.ColumnSpec("run"), bytearray(run))[2]
+    assert values.view(np.uint64).tolist() == np.array([float(x) for x in numbers]).view(np.uint64).tolist()
+    integers = [x for x in numbers if "." not in x]
+    if integers:
+        qrels = "".join(f"1 0 d{i} {x}\n" for i, x in enumerate(integers)).encode()
+        grades = readers._compiled_parse(readers.ColumnSpec("qrels"), bytearray(qrels))[2]
+        assert grades.tolist() == [int(x) for x in integers]

@@ -82,21 +82,166 @@ static int parse_number(const unsigned char *s, Py_ssize_t len, int integer, dou
     return 1;
 }
 
-/* One pass over the chunk.  Returns the number of lines, or -1 when the chunk is not of the accepted shape. */
+/* parse_number for the usual score or grade: 1 to 8 bytes of digits and at most one '.', no sign, 8 bytes readable
+ * at s.  The '.' is taken out and the digits converted 8 at a time with word arithmetic (left-padded with '0's), to
+ * the same mantissa and number of decimals as parse_number's loop, then the same division.  0 for any other token:
+ * parse_number decides. */
+static inline int parse_short_number(const unsigned char *s, Py_ssize_t len, int integer, double *real,
+                                     int64_t *whole)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, zeros = 0x3030303030303030ULL, high4 = 0xF0F0F0F0F0F0F0F0ULL;
+    uint64_t x, t, dots, mantissa;
+    int digits = (int)len, frac = 0;
+    if (len > 8)
+        return 0;
+    memcpy(&x, s, 8);
+    if (len < 8)
+        x &= (1ULL << (8 * len)) - 1;
+    t = x ^ 0x2E2E2E2E2E2E2E2EULL;                       /* '.' bytes become 0 (bytes past the token: 0x2E) */
+    dots = ~(((t & low7) + low7) | t | low7);            /* exactly the high bit of each 0 byte */
+    if (dots) {
+        int dot = __builtin_ctzll(dots) >> 3;
+        if (integer || (dots & (dots - 1)))
+            return 0;
+        x = (x & ((1ULL << (8 * dot)) - 1)) | (dot == 7 ? 0 : (x >> (8 * (dot + 1))) << (8 * dot));
+        digits = (int)len - 1;
+        frac = digits - dot;
+    }
+    if (digits == 0)
+        return 0;
+    if (digits < 8)
+        x = (x << (8 * (8 - digits))) | (zeros & ((1ULL << (8 * (8 - digits))) - 1));
+    if ((x & high4) != zeros || ((x + 0x0606060606060606ULL) & high4) != zeros)   /* a byte not '0' to '9' */
+        return 0;
+    x -= zeros;
+    x = x * 10 + (x >> 8);
+    mantissa = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+                (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+    if (integer)
+        *whole = (int64_t)mantissa;
+    else
+        *real = (double)mantissa / POW10[frac];
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* Where split_chunk puts a line's tokens, and what it has seen so far. */
+typedef struct {
+    Py_ssize_t n;   /* the chunk's bytes */
+    int value_field, integer;
+    Py_ssize_t max_line, max_id, previous_first, q_max, d_max;
+    int64_t *q_start, *q_len, *d_start, *d_len;
+    void *values;
+} Columns;
+
+/* Token number field of line `line`, p[start:start + len], into its column; 0 when the chunk is not taken. */
+static inline int take_token(Columns *c, const unsigned char *p, int field, Py_ssize_t line, Py_ssize_t start,
+                             Py_ssize_t len)
+{
+    if (field == 0) {
+        /* the numpy parse's line bound (_lines_within_bound): from one line's first token to the next */
+        if (line == 0 ? start > c->max_line : start - c->previous_first > c->max_line + 1)
+            return 0;
+        c->previous_first = start;
+        if (len > c->max_id)
+            return 0;
+        c->q_start[line] = start;
+        c->q_len[line] = len;
+        if (len > c->q_max)
+            c->q_max = len;
+    } else if (field == 2) {
+        if (len > c->max_id)
+            return 0;
+        c->d_start[line] = start;
+        c->d_len[line] = len;
+        if (len > c->d_max)
+            c->d_max = len;
+    } else if (field == c->value_field) {
+        double *real = (double *)c->values + line;
+        int64_t *whole = (int64_t *)c->values + line;
+        return (start + 8 <= c->n && parse_short_number(p + start, len, c->integer, real, whole)) ||
+               parse_number(p + start, len, c->integer, real, whole);
+    }
+    return 1;
+}
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define LINE_MASKS 1
+/* The 64 bytes at p as bit masks (bit k: byte k): newlines, separators (blanks and newlines), and bytes of class
+ * OTHER (neither a blank, a newline nor a token byte).  16 bytes per step with SSE2, x86-64's baseline. */
+static inline void line_masks(const unsigned char *p, uint64_t *newline, uint64_t *separator, uint64_t *other)
+{
+    const __m128i nl = _mm_set1_epi8('\n'), space = _mm_set1_epi8(' '), to_low = _mm_set1_epi8((char)(128 - 9)),
+                  below = _mm_set1_epi8((char)(-128 + 5)), blank_or_less = _mm_set1_epi8(32),
+                  del = _mm_set1_epi8(127), hash = _mm_set1_epi8('#');
+    uint64_t n = 0, sep = 0, bad = 0;
+    int k;
+    for (k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+        __m128i is_nl = _mm_cmpeq_epi8(x, nl);
+        __m128i nine_to_13 = _mm_cmplt_epi8(_mm_add_epi8(x, to_low), below);   /* \t \n \v \f \r */
+        __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(x, space), _mm_andnot_si128(is_nl, nine_to_13));
+        __m128i token = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(x, del), _mm_cmpeq_epi8(x, hash)),
+                                         _mm_cmpgt_epi8(x, blank_or_less));   /* signed: bytes >= 128 are not */
+        uint64_t m_nl = (uint16_t)_mm_movemask_epi8(is_nl), m_blank = (uint16_t)_mm_movemask_epi8(blank),
+                 m_token = (uint16_t)_mm_movemask_epi8(token);
+        n |= m_nl << (16 * k);
+        sep |= (m_nl | m_blank) << (16 * k);
+        bad |= (~(m_nl | m_blank | m_token) & 0xFFFF) << (16 * k);
+    }
+    *newline = n;
+    *separator = sep;
+    *other = bad;
+}
+#endif
+
+/* One pass over the chunk.  Returns the number of lines, or -1 when the chunk is not of the accepted shape.
+ * A line of under 64 bytes (with 64 bytes readable) is split from bit masks of its bytes, each token's start and
+ * end found with a count of trailing zeros, so no token's end waits for the previous one's bytes; any other line
+ * byte by byte, the same checks in the same order of tokens. */
 static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields, int value_field, int integer,
                               Py_ssize_t max_line, Py_ssize_t max_id, int64_t *cols, Py_ssize_t capacity,
                               void *values, Py_ssize_t *q_max, Py_ssize_t *d_max)
 {
-    int64_t *q_start = cols, *q_len = cols + capacity, *d_start = cols + 2 * capacity, *d_len = cols + 3 * capacity;
-    Py_ssize_t i = 0, line = 0, previous_first = 0;
+    Columns c = {n, value_field, integer, max_line, max_id, 0, 0, 0, cols, cols + capacity, cols + 2 * capacity,
+                 cols + 3 * capacity, values};
+    Py_ssize_t i = 0, line = 0;
     if (n == 0 || p[n - 1] != '\n')   /* so every scan below stops at a newline before the end */
         return -1;
     while (i < n) {
         int field = 0;
         if (line == capacity)
             return -1;
+#ifdef LINE_MASKS
+        if (i + 64 <= n) {
+            uint64_t newline, separator, other;
+            line_masks(p + i, &newline, &separator, &other);
+            if (newline) {
+                int end = __builtin_ctzll(newline);
+                uint64_t inside = (1ULL << end) - 1;   /* the line's bytes before its newline (end <= 63) */
+                uint64_t token = ~separator & inside;
+                uint64_t starts = token & ~(token << 1), ends = ~token & (token << 1) & ((inside << 1) | 1);
+                if ((other & inside) || __builtin_popcountll(starts) != nfields)
+                    return -1;   /* the byte by byte scan declines these lines too */
+                for (; field < nfields; field++) {
+                    int a = __builtin_ctzll(starts), z = __builtin_ctzll(ends);
+                    starts &= starts - 1;
+                    ends &= ends - 1;
+                    if (!take_token(&c, p, field, line, i + a, z - a))
+                        return -1;
+                }
+                i += end + 1;
+                line++;
+                continue;
+            }
+        }
+#endif
         for (;;) {
-            Py_ssize_t start, len;
+            Py_ssize_t start;
             while (byte_class[p[i]] == BLANK)
                 i++;
             if (byte_class[p[i]] == NEWLINE) {
@@ -109,35 +254,16 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
                 return -1;
             start = i;
             i = token_end(p, i, n);
-            len = i - start;
-            if (field == 0) {
-                /* the numpy parse's line bound (_lines_within_bound): from one line's first token to the next */
-                if (line == 0 ? start > max_line : start - previous_first > max_line + 1)
-                    return -1;
-                previous_first = start;
-                if (len > max_id)
-                    return -1;
-                q_start[line] = start;
-                q_len[line] = len;
-                if (len > *q_max)
-                    *q_max = len;
-            } else if (field == 2) {
-                if (len > max_id)
-                    return -1;
-                d_start[line] = start;
-                d_len[line] = len;
-                if (len > *d_max)
-                    *d_max = len;
-            } else if (field == value_field) {
-                if (!parse_number(p + start, len, integer, (double *)values + line, (int64_t *)values + line))
-                    return -1;
-            }
+            if (!take_token(&c, p, field, line, start, i - start))
+                return -1;
             field++;
         }
         line++;
     }
-    if (n - previous_first > max_line + 1)
+    if (n - c.previous_first > max_line + 1)
         return -1;
+    *q_max = c.q_max;
+    *d_max = c.d_max;
     return line;
 }
 
