@@ -301,3 +301,26 @@ def test_a_question_judged_when_drawn_has_no_finding_when_computed_again(path, o
             else:  # opted out (allow_degenerate): computed
                 assert question.options.get("allow_degenerate")
     assert skipped > 100
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.fractions(min_value=-2, max_value=2, max_denominator=10**6),
+       st.fractions(min_value=-2, max_value=2, max_denominator=10**6),
+       st.sampled_from([{}, {"tolerance": "0.01"}, {"decimals": 2}, {"min_decimals": 3}, {"tolerance": "0.001",
+                        "accept_rounded": False}, {"tolerance": 0, "atol": "0.005"}, {"decimals": 4}]),
+       st.sampled_from([Fraction(0), Fraction(1, 10**5), Fraction(1, 200), Fraction(-1, 300)]))
+def test_answers_fit_both_in_doubles_agrees_with_the_exact_definition(right, mistaken, options, shift):
+    from irlab.answer_options import Tolerance
+    from irlab.homework.diagnosis import answers_fit_both, fit_both_exactly
+    tolerance = Tolerance.of(options)
+    mistaken = mistaken if mistaken != right else right + shift  # also values right at a tolerance's edge
+    assert answers_fit_both(right, mistaken, tolerance) == fit_both_exactly(right, mistaken, tolerance)
+
+
+def test_answers_fit_both_at_the_very_edge_is_decided_exactly():
+    from irlab.answer_options import Tolerance
+    from irlab.homework.diagnosis import answers_fit_both
+    two_decimals = Tolerance.of({"decimals": 2})  # reach: two half-units, 1/100
+    right = Fraction(1, 3)
+    assert answers_fit_both(right, right + Fraction(1, 100), two_decimals)
+    assert not answers_fit_both(right, right + Fraction(1, 100) + Fraction(1, 10**30), two_decimals)

@@ -326,6 +326,33 @@ def answers_fit_both(right: Fraction, mistaken: Fraction, tolerance: Tolerance) 
     least ``min_decimals`` decimals) and also matches ``mistaken`` the way :func:`diagnose` matches a mistake."""
     if tolerance.form == "fraction":
         return False  # only the exact fraction is right, and it is no other value
+    clear = _clearly_fit_both(right, mistaken, tolerance)
+    return clear if clear is not None else fit_both_exactly(right, mistaken, tolerance)
+
+
+def _clearly_fit_both(right: Fraction, mistaken: Fraction, tolerance: Tolerance) -> bool | None:
+    """:func:`answers_fit_both` decided in doubles where the values are clearly inside or outside the reach (a
+    double errs by ~1e-16 relative; the margin is 1e-9), else None."""
+    x, y = float(right), float(mistaken)
+    if tolerance.decimals is not None:
+        reach = 10.0 ** -tolerance.decimals
+    else:
+        rtol, atol = float(tolerance.rtol), float(tolerance.atol)
+        reach = max(rtol * abs(x), atol) + max(rtol * abs(y), atol)
+    difference = abs(x - y)
+    if difference < reach * (1 - 1e-9):
+        return True
+    if difference > reach * (1 + 1e-9) and (tolerance.decimals is not None or not tolerance.accept_rounded):
+        return False
+    if difference > (reach + 10.0 ** -min(tolerance.min_decimals, 300)) * (1 + 1e-9):
+        return False
+    return None
+
+
+def fit_both_exactly(right: Fraction, mistaken: Fraction, tolerance: Tolerance) -> bool:
+    """:func:`answers_fit_both` in exact arithmetic (the definition; the doubles only shortcut the clear cases)."""
+    if tolerance.form == "fraction":
+        return False
     difference = abs(right - mistaken)
     reach = _bound(right, tolerance) + _bound(mistaken, tolerance)
     if difference <= reach:

@@ -142,26 +142,33 @@ def reciprocal_rank(ranking, k=None):
 
 
 class _Sum:
-    """A DCG as an exact rational part plus a float part (the terms whose discount is an irrational logarithm)."""
+    """A DCG as an exact rational part plus a float part (the terms whose discount is an irrational logarithm); the
+    rational part is kept as whole sums per divisor, made a Fraction once."""
 
-    __slots__ = ("exact", "approx", "inexact")
+    __slots__ = ("by_divisor", "approx", "inexact")
 
     def __init__(self):
-        self.exact, self.approx, self.inexact = Fraction(0), 0.0, False
+        self.by_divisor, self.approx, self.inexact = {}, 0.0, False
 
     def add(self, gain: int, rank: int, discount: str) -> None:
-        if gain == 0 or rank == 1 and discount != "log2-rank-plus-1":  # nothing to discount
-            self.exact += gain
+        if gain == 0:
             return
-        if discount == "reciprocal-rank":
-            self.exact += Fraction(gain, rank)
-            return
-        n = rank if discount == "log2-rank" else rank + 1
-        if n & (n - 1) == 0:  # a power of two: log2(n) is a whole number
-            self.exact += Fraction(gain, n.bit_length() - 1)
+        if rank == 1 and discount != "log2-rank-plus-1":  # nothing to discount
+            divisor = 1
+        elif discount == "reciprocal-rank":
+            divisor = rank
         else:
-            self.approx += gain / math.log2(n)
-            self.inexact = True
+            n = rank if discount == "log2-rank" else rank + 1
+            if n & (n - 1):  # not a power of two: log2(n) is irrational
+                self.approx += gain / math.log2(n)
+                self.inexact = True
+                return
+            divisor = n.bit_length() - 1
+        self.by_divisor[divisor] = self.by_divisor.get(divisor, 0) + gain
+
+    @property
+    def exact(self) -> Fraction:
+        return sum((Fraction(total, divisor) for divisor, total in self.by_divisor.items()), Fraction(0))
 
     def value(self):
         return float(self.exact) + self.approx if self.inexact else self.exact
@@ -203,7 +210,7 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     ideal_list, _ = ideal_grades(ranking)
     gained = _dcg_sum(ranking.grades, depth, gain, discount)
     ideal = _dcg_sum(ideal_list, len(ideal_list) if k is None else min(k, len(ideal_list)), gain, discount)
-    if not ideal.inexact and ideal.exact == 0:
+    if not ideal.inexact and not ideal.by_divisor:  # every gain 0: IDCG = 0
         return 0
     if gained.inexact or ideal.inexact:
         return gained.value() / ideal.value()
