@@ -225,15 +225,21 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
                 uint64_t inside = (1ULL << end) - 1;   /* the line's bytes before its newline (end <= 63) */
                 uint64_t token = ~separator & inside;
                 uint64_t starts = token & ~(token << 1), ends = ~token & (token << 1) & ((inside << 1) | 1);
-                if ((other & inside) || __builtin_popcountll(starts) != nfields)
+                if (other & inside)
                     return -1;   /* the byte by byte scan declines these lines too */
                 for (; field < nfields; field++) {
-                    int a = __builtin_ctzll(starts), z = __builtin_ctzll(ends);
+                    int a, z;
+                    if (!starts)
+                        return -1;   /* fewer tokens than fields */
+                    a = __builtin_ctzll(starts);
+                    z = __builtin_ctzll(ends);
                     starts &= starts - 1;
                     ends &= ends - 1;
                     if (!take_token(&c, p, field, line, i + a, z - a))
                         return -1;
                 }
+                if (starts)
+                    return -1;   /* more */
                 i += end + 1;
                 line++;
                 continue;

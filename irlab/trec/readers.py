@@ -44,6 +44,7 @@ import io
 import math
 import os
 import re
+import threading
 import warnings
 import zlib
 from collections import deque
@@ -939,11 +940,24 @@ def _vector_parse(spec, data):
     return _numpy_parse(spec, data)
 
 
+# per thread, the compiled split's token starts and lengths, used again for each chunk (a new array's pages cost a
+# fault each time they are first written)
+_SPLIT_SCRATCH = threading.local()
+_SPLIT_SCRATCH_KEPT = 8 << 20   # bytes kept per thread: a chunk's (5.6 MB for 2 MB of run), not a whole file's
+
+
 def _compiled_parse(spec, data):
     """:func:`_numpy_parse` in one pass of C (irlab/trec/_tokenize.c) for the chunks it takes -- whole lines of exactly
     the expected fields, printable ASCII, plain decimal numbers -- else None."""
-    lines = _tokenize.count_lines(data)   # (bytes.count takes five times as long)
-    cols = np.empty((4, lines), dtype=np.int64)   # qid starts and lengths, docno starts and lengths
+    # room for every line the chunk can hold: one of nfields tokens has as many separators and newline bytes at least
+    # (the values' pages that no line fills are never touched, so they take no memory)
+    lines = len(data) // (2 * spec.nfields) + 1
+    scratch = getattr(_SPLIT_SCRATCH, "cols", None)
+    if scratch is None or len(scratch) < 4 * lines:
+        scratch = np.empty(4 * lines, dtype=np.int64)
+        if scratch.nbytes <= _SPLIT_SCRATCH_KEPT:
+            _SPLIT_SCRATCH.cols = scratch
+    cols = scratch[:4 * lines].reshape(4, lines)   # qid starts and lengths, docno starts and lengths
     values = np.empty(lines, dtype=np.float64 if spec.kind == "run" else np.int64)
     found = _tokenize.split(data, spec.nfields, 4 if spec.kind == "run" else 3, spec.kind != "run",
                             MAX_LINE_BYTES, _MAX_VECTOR_ID, cols, values)
@@ -954,7 +968,7 @@ def _compiled_parse(spec, data):
     d = np.empty(n, dtype=f"S{_round8(d_max)}")
     _tokenize.gather(data, cols[0, :n], cols[1, :n], q, q.dtype.itemsize)
     _tokenize.gather(data, cols[2, :n], cols[3, :n], d, d.dtype.itemsize)
-    return q, d, values
+    return q, d, values[:n]
 
 
 def _numpy_parse(spec, data):
