@@ -363,22 +363,6 @@ static PyObject *gather(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static PyObject *count_lines(PyObject *self, PyObject *args)
-{
-    Py_buffer data;
-    Py_ssize_t i, lines = 0;
-    const unsigned char *p;
-    if (!PyArg_ParseTuple(args, "y*", &data))
-        return NULL;
-    p = (const unsigned char *)data.buf;
-    Py_BEGIN_ALLOW_THREADS
-    for (i = 0; i < data.len; i++)   /* a loop the compiler vectorises (bytes.count does not) */
-        lines += p[i] == '\n';
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&data);
-    return PyLong_FromSsize_t(lines);
-}
-
 /* readers._mix_words in one pass: out[r] = the 64-bit key of (topic_idx[r], the width words of row r), the same
  * uint64 arithmetic (wrapping multiplications, xor-shifts) in the same order, so the same keys bit for bit. */
 static PyObject *mix_keys(PyObject *self, PyObject *args)
@@ -655,7 +639,6 @@ static PyObject *presorted_ranks(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> the number of newline bytes in data"},
     {"split", split, METH_VARARGS,
      "split(data, nfields, value_field, integer, max_line, max_id, cols, values) -> (lines, q_max, d_max) or None\n"
      "cols: int64 (4, capacity) filled with the qid's and docno's starts and lengths; values: capacity numbers."},
