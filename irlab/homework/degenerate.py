@@ -40,6 +40,22 @@ def draw_keys(path, exercise: Exercise, params: dict, solutions: dict) -> dict[s
             for question in exercise.questions if question.solver != "free-text"}
 
 
+def part_where(question_id: str, number: str, name: str, several: bool) -> str:
+    """How a refusal names a part: "question b", or "question b.2 (recall)" when the question has several."""
+    return f"question {question_id}" + (f".{number} ({name})" if several else "")
+
+
+def answer_is(where: str, target: int) -> str:
+    """Why a draw whose answer at ``where`` is 0 or 1 is refused."""
+    return f"{where}: the answer is {target}"
+
+
+def mistake_too_close(where: str, mistake_name: str, mistaken, right) -> str:
+    """Why a draw with a named mistake within the tolerance of the right value at ``where`` is refused."""
+    return (f"{where}: the named mistake {mistake_name} ({exact.decimal_text(rational_value(mistaken), 4)}) lies "
+            f"within the tolerance of the right value {exact.decimal_text(rational_value(right), 4)}")
+
+
 def _judged(keys: dict[str, Key]):
     """(where, key, part) of every computed part whose question does not opt out."""
     for qid, key in keys.items():
@@ -47,8 +63,7 @@ def _judged(keys: dict[str, Key]):
             continue
         for part in key.parts:
             if part.result is not None:
-                where = f"question {qid}" + (f".{part.number} ({part.name})" if len(key.parts) > 1 else "")
-                yield where, key, part
+                yield part_where(qid, part.number, part.name, len(key.parts) > 1), key, part
 
 
 def degenerate_reason(keys: dict[str, Key]) -> str | None:
@@ -57,10 +72,8 @@ def degenerate_reason(keys: dict[str, Key]) -> str | None:
     for where, _, part in _judged(keys):
         for target in (0, 1):
             if _equals(part.value, target):
-                return f"{where}: the answer is {target}"
+                return answer_is(where, target)
     for where, key, part in _judged(keys):
         for finding in part_too_close(key, part):
-            return (f"{where}: the named mistake {finding.mistake.name} "
-                    f"({exact.decimal_text(rational_value(finding.mistaken), 4)}) lies within the tolerance of "
-                    f"the right value {exact.decimal_text(rational_value(finding.right), 4)}")
+            return mistake_too_close(where, finding.mistake.name, finding.mistaken, finding.right)
     return None

@@ -22,8 +22,7 @@ from ..exercise_set import (Exercise, Where, check_consistency, exact_option, ex
 from ..metrics import REGISTRY
 from ..metrics.plain import PLAIN, Unsupported
 from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
-from .answers import rational_value
-from .degenerate import OPT_OUT
+from .degenerate import OPT_OUT, answer_is, mistake_too_close, part_where
 from .diagnosis import answer_margin, fitting_both, mistaken_float
 from .key_build import grading_defaults, tolerance_of
 from .mistakes import MISTAKES
@@ -114,46 +113,38 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
         return UNSURE
     if notes:
         return "; ".join(note.text for note in notes), False
-    exercise = candidate
-    judged = []  # (where, question, [(name, value)])
+    judged = []  # (question, [(part name, plain value)])
     rankings: dict = {}
     try:
         for question in candidate.questions:
-            qwhere = Where(path, exercise.id, question.id)
+            qwhere = Where(path, candidate.id, question.id)
             if question.solver == "free-text":
                 return UNSURE
             judged.append((question, plain_parts(solved_params, question, qwhere, rankings)))
     except Exception:  # an error the explained solver may word otherwise, or a case not covered
         return UNSURE
-    parts = [(question, index, name, value, len(values) > 1)
+    parts = [(question, index, value, part_where(question.id, str(index + 1), name, len(values) > 1))
              for question, values in judged if not question.options.get(OPT_OUT)
              for index, (name, value) in enumerate(values)]
-    for question, index, name, value, several in parts:
+    for _, _, value, where in parts:
         for target in (0, 1):
             verdict = _is(value, target)
             if verdict is None:
                 return UNSURE
             if verdict:
-                return f"{_where(question, index, name, several)}: the answer is {target}", True
+                return answer_is(where, target), True
     grading = grading_defaults(path)
-    for question, index, name, value, several in parts:
+    for question, index, value, where in parts:
         finding = _closest_mistake(path, question, solved_params, index, value, grading, rankings)
         if finding is UNSURE:
             return UNSURE
         if finding:
-            mistake, mistaken, right = finding
-            return (f"{_where(question, index, name, several)}: the named mistake {mistake.name} "
-                    f"({exact.decimal_text(rational_value(mistaken), 4)}) lies within the tolerance of the right value "
-                    f"{exact.decimal_text(rational_value(right), 4)}"), True
+            return mistake_too_close(where, *finding), True
     return None, False
 
 
-def _where(question, index: int, name: str, several: bool) -> str:
-    return f"question {question.id}" + (f".{index + 1} ({name})" if several else "")
-
-
 def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, rankings: dict):
-    """The first named mistake within the tolerance of part ``index`` as (mistake, its value, the right value), ()
+    """The first named mistake within the tolerance of part ``index`` as (its name, its value, the right value), ()
     when none is, or UNSURE."""
     options = {**grading, **question.options}
     try:
@@ -199,7 +190,7 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
         right = _nudged(value, right_nudge)
         found = _first(fitting_both(right, tolerance, nudged), right)
         center = center if right_nudge else found
-        verdicts.add(found and (found[0].name, exact.decimal_text(found[1], 4), exact.decimal_text(found[2], 4)))
+        verdicts.add(found and (found[0], exact.decimal_text(found[1], 4), exact.decimal_text(found[2], 4)))
     return center if len(verdicts) == 1 else UNSURE
 
 
@@ -223,7 +214,7 @@ def _same_float(mistaken: float, right) -> bool | None:
 
 
 def _first(fitting, right) -> tuple | tuple[()]:
-    """(mistake, its value, the right value) of the first named mistake too close to the right value, or ()."""
+    """(name, value, the right value) of the first named mistake too close to the right value, or ()."""
     for mistake, value, _ in fitting:
-        return mistake, value, right
+        return mistake.name, value, right
     return ()
