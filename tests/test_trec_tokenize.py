@@ -324,3 +324,28 @@ def test_compiled_short_numbers_are_pythons_floats(numbers, tail):
         qrels = "".join(f"1 0 d{i} {x}\n" for i, x in enumerate(integers)).encode()
         grades = readers._compiled_parse(readers.ColumnSpec("qrels"), bytearray(qrels))[2]
         assert grades.tolist() == [int(x) for x in integers]
+
+
+@compiled
+@settings(max_examples=100, deadline=None)
+@given(chunks=st.lists(st.tuples(st.sampled_from(["run", "qrels"]), st.data()), min_size=2, max_size=6))
+def test_compiled_parse_takes_chunks_of_changing_shape_in_a_row(chunks):
+    """The compiled parse sizes its arrays by the chunk before (ids' widths, bytes per line); chunks whose ids are
+    wider or narrower, or whose lines are shorter, than the last ones still give the numpy parse's arrays."""
+    for kind, data in chunks:
+        chunk_bytes = data.draw(chunk(kind))
+        spec = readers.ColumnSpec(kind)
+        fast, numpy_parse = readers._compiled_parse(spec, chunk_bytes), readers._numpy_parse(spec, chunk_bytes)
+        if fast is not None:
+            same_arrays(fast, numpy_parse)
+
+
+@compiled
+def test_compiled_parse_makes_room_for_shorter_lines_than_the_last_chunks():
+    spec = readers.ColumnSpec("run")
+    long_lines = bytearray(b"".join(b"topic-%03d Q0 %s 1 1.5 a-long-run-name\n" % (i, b"D" * 30) for i in range(10)))
+    short_lines = bytearray(b"1 Q0 d 1 2 r\n" * 500)   # 13 bytes a line, a fifth of the last chunk's
+    for data in (long_lines, short_lines, long_lines):
+        q, d, v = readers._compiled_parse(spec, data)
+        same_arrays((q, d, v), readers._numpy_parse(spec, data))
+    assert len(readers._compiled_parse(spec, short_lines)[0]) == 500

@@ -128,13 +128,40 @@ static inline int parse_short_number(const unsigned char *s, Py_ssize_t len, int
 #endif
 }
 
+/* dst[:width] = the len bytes at src, then NUL bytes.  A 64-bit word at a time, masked, when width bytes can be read
+ * at src (width is a multiple of 8: the readers' column widths), else memcpy and memset. */
+static inline void copy_padded(unsigned char *dst, const unsigned char *src, int64_t len, Py_ssize_t width,
+                               int readable)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (readable && width % 8 == 0) {
+        Py_ssize_t k;
+        for (k = 0; k < width; k += 8) {
+            uint64_t x = 0;
+            int64_t left = len - k;
+            if (left >= 8)
+                memcpy(&x, src + k, 8);
+            else if (left > 0) {
+                memcpy(&x, src + k, 8);
+                x &= (1ULL << (8 * left)) - 1;   /* keep the token's first bytes (memory order is string order) */
+            }
+            memcpy(dst + k, &x, 8);
+        }
+        return;
+    }
+#endif
+    memcpy(dst, src, (size_t)len);
+    memset(dst + len, 0, (size_t)(width - len));
+}
+
 /* Where split_chunk puts a line's tokens, and what it has seen so far. */
 typedef struct {
     Py_ssize_t n;   /* the chunk's bytes */
     int value_field, integer;
     Py_ssize_t max_line, max_id, previous_first, q_max, d_max;
-    int64_t *q_start, *q_len, *d_start, *d_len;
     void *values;
+    unsigned char *q_out, *d_out;   /* each line's qid and docno, NUL padded to these widths (those that fit) */
+    Py_ssize_t q_width, d_width;
 } Columns;
 
 /* Token number field of line `line`, p[start:start + len], into its column; 0 when the chunk is not taken. */
@@ -148,17 +175,17 @@ static inline int take_token(Columns *c, const unsigned char *p, int field, Py_s
         c->previous_first = start;
         if (len > c->max_id)
             return 0;
-        c->q_start[line] = start;
-        c->q_len[line] = len;
         if (len > c->q_max)
             c->q_max = len;
+        if (len <= c->q_width)
+            copy_padded(c->q_out + line * c->q_width, p + start, len, c->q_width, start + c->q_width <= c->n);
     } else if (field == 2) {
         if (len > c->max_id)
             return 0;
-        c->d_start[line] = start;
-        c->d_len[line] = len;
         if (len > c->d_max)
             c->d_max = len;
+        if (len <= c->d_width)
+            copy_padded(c->d_out + line * c->d_width, p + start, len, c->d_width, start + c->d_width <= c->n);
     } else if (field == c->value_field) {
         double *real = (double *)c->values + line;
         int64_t *whole = (int64_t *)c->values + line;
@@ -199,23 +226,22 @@ static inline void line_masks(const unsigned char *p, uint64_t *newline, uint64_
 }
 #endif
 
-/* One pass over the chunk.  Returns the number of lines, or -1 when the chunk is not of the accepted shape.
+/* One pass over the chunk.  Returns the number of lines, -1 when the chunk is not of the accepted shape, or -2 when
+ * it has more than capacity lines.
  * A line of under 64 bytes (with 64 bytes readable) is split from bit masks of its bytes, each token's start and
  * end found with a count of trailing zeros, so no token's end waits for the previous one's bytes; any other line
  * byte by byte, the same checks in the same order of tokens. */
-static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields, int value_field, int integer,
-                              Py_ssize_t max_line, Py_ssize_t max_id, int64_t *cols, Py_ssize_t capacity,
-                              void *values, Py_ssize_t *q_max, Py_ssize_t *d_max)
+static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields, Py_ssize_t capacity,
+                              Columns *columns)
 {
-    Columns c = {n, value_field, integer, max_line, max_id, 0, 0, 0, cols, cols + capacity, cols + 2 * capacity,
-                 cols + 3 * capacity, values};
+    Columns c = *columns;
     Py_ssize_t i = 0, line = 0;
     if (n == 0 || p[n - 1] != '\n')   /* so every scan below stops at a newline before the end */
         return -1;
     while (i < n) {
         int field = 0;
         if (line == capacity)
-            return -1;
+            return -2;   /* more lines than the caller made room for */
 #ifdef LINE_MASKS
         if (i + 64 <= n) {
             uint64_t newline, separator, other;
@@ -266,101 +292,45 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
         }
         line++;
     }
-    if (n - c.previous_first > max_line + 1)
+    if (n - c.previous_first > c.max_line + 1)
         return -1;
-    *q_max = c.q_max;
-    *d_max = c.d_max;
+    *columns = c;
     return line;
 }
 
 static PyObject *split(PyObject *self, PyObject *args)
 {
-    Py_buffer data, cols, values;
+    Py_buffer data, values, q_out, d_out;
     int nfields, value_field, integer;
-    Py_ssize_t max_line, max_id, lines, capacity, q_max = 0, d_max = 0;
-    if (!PyArg_ParseTuple(args, "y*iipnnw*w*", &data, &nfields, &value_field, &integer, &max_line, &max_id, &cols,
-                          &values))
+    Py_ssize_t max_line, max_id, lines, capacity, q_width, d_width;
+    Columns c;
+    if (!PyArg_ParseTuple(args, "y*iipnnw*w*nw*n", &data, &nfields, &value_field, &integer, &max_line, &max_id,
+                          &values, &q_out, &q_width, &d_out, &d_width))
         return NULL;
     capacity = values.len / 8;
-    if (nfields < 3 || value_field < 1 || value_field >= nfields || value_field == 2 || cols.len < 32 * capacity) {
+    if (nfields < 3 || value_field < 1 || value_field >= nfields || value_field == 2 || q_width < 0 || d_width < 0 ||
+        q_out.len < q_width * capacity || d_out.len < d_width * capacity) {
         PyBuffer_Release(&data);
-        PyBuffer_Release(&cols);
         PyBuffer_Release(&values);
+        PyBuffer_Release(&q_out);
+        PyBuffer_Release(&d_out);
         PyErr_SetString(PyExc_ValueError, "split: bad layout or buffer sizes");
         return NULL;
     }
+    c = (Columns){data.len, value_field, integer, max_line, max_id, 0, 0, 0, values.buf, q_out.buf, d_out.buf,
+                  q_width, d_width};
     Py_BEGIN_ALLOW_THREADS
-    lines = split_chunk((const unsigned char *)data.buf, data.len, nfields, value_field, integer, max_line, max_id,
-                        (int64_t *)cols.buf, capacity, values.buf, &q_max, &d_max);
+    lines = split_chunk((const unsigned char *)data.buf, data.len, nfields, capacity, &c);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&data);
-    PyBuffer_Release(&cols);
     PyBuffer_Release(&values);
+    PyBuffer_Release(&q_out);
+    PyBuffer_Release(&d_out);
+    if (lines == -2)
+        Py_RETURN_FALSE;
     if (lines < 0)
         Py_RETURN_NONE;
-    return Py_BuildValue("nnn", lines, q_max, d_max);
-}
-
-/* dst[:width] = the len bytes at src, then NUL bytes.  A 64-bit word at a time, masked, when width bytes can be read
- * at src (width is a multiple of 8: the readers' column widths), else memcpy and memset. */
-static inline void copy_padded(unsigned char *dst, const unsigned char *src, int64_t len, Py_ssize_t width,
-                               int readable)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (readable && width % 8 == 0) {
-        Py_ssize_t k;
-        for (k = 0; k < width; k += 8) {
-            uint64_t x = 0;
-            int64_t left = len - k;
-            if (left >= 8)
-                memcpy(&x, src + k, 8);
-            else if (left > 0) {
-                memcpy(&x, src + k, 8);
-                x &= (1ULL << (8 * left)) - 1;   /* keep the token's first bytes (memory order is string order) */
-            }
-            memcpy(dst + k, &x, 8);
-        }
-        return;
-    }
-#endif
-    memcpy(dst, src, (size_t)len);
-    memset(dst + len, 0, (size_t)(width - len));
-}
-
-static PyObject *gather(PyObject *self, PyObject *args)
-{
-    Py_buffer data, starts, lens, out;
-    Py_ssize_t width, count, k;
-    int ok = 1;
-    if (!PyArg_ParseTuple(args, "y*y*y*w*n", &data, &starts, &lens, &out, &width))
-        return NULL;
-    count = starts.len / 8;
-    if (width <= 0 || lens.len < 8 * count || out.len < width * count)
-        ok = 0;
-    else {
-        const int64_t *s = (const int64_t *)starts.buf, *l = (const int64_t *)lens.buf;
-        for (k = 0; k < count; k++)
-            if (s[k] < 0 || l[k] < 0 || l[k] > width || s[k] + l[k] > data.len)
-                ok = 0;
-    }
-    if (ok) {
-        const unsigned char *src = (const unsigned char *)data.buf;
-        const int64_t *s = (const int64_t *)starts.buf, *l = (const int64_t *)lens.buf;
-        unsigned char *dst = (unsigned char *)out.buf;
-        Py_BEGIN_ALLOW_THREADS
-        for (k = 0; k < count; k++, dst += width)
-            copy_padded(dst, src + s[k], l[k], width, s[k] + width <= data.len);
-        Py_END_ALLOW_THREADS
-    }
-    PyBuffer_Release(&data);
-    PyBuffer_Release(&starts);
-    PyBuffer_Release(&lens);
-    PyBuffer_Release(&out);
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "gather: token outside the data or buffer too small");
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return Py_BuildValue("nnn", lines, c.q_max, c.d_max);
 }
 
 /* readers._mix_words in one pass: out[r] = the 64-bit key of (topic_idx[r], the width words of row r), the same
@@ -640,10 +610,9 @@ static PyObject *presorted_ranks(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"split", split, METH_VARARGS,
-     "split(data, nfields, value_field, integer, max_line, max_id, cols, values) -> (lines, q_max, d_max) or None\n"
-     "cols: int64 (4, capacity) filled with the qid's and docno's starts and lengths; values: capacity numbers."},
-    {"gather", gather, METH_VARARGS,
-     "gather(data, starts, lengths, out, width): each token into a width-byte slot of out, NUL padded."},
+     "split(data, nfields, value_field, integer, max_line, max_id, values, q_out, q_width, d_out, d_width)\n"
+     "-> (lines, q_max, d_max), None (not taken) or False (more lines than capacity).  values: capacity numbers; q_out, d_out: each line's qid and docno NUL\n"
+     "padded to q_width and d_width bytes where it fits (all did when q_max <= q_width and d_max <= d_width)."},
     {"mix_keys", mix_keys, METH_VARARGS,
      "mix_keys(topic_idx, words, width, out): out[r] = readers._mix_words' key of int64 topic_idx[r] and the width\n"
      "native uint64 words of row r (C order), bit for bit."},

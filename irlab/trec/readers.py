@@ -940,35 +940,34 @@ def _vector_parse(spec, data):
     return _numpy_parse(spec, data)
 
 
-# per thread, the compiled split's token starts and lengths, used again for each chunk (a new array's pages cost a
-# fault each time they are first written)
-_SPLIT_SCRATCH = threading.local()
-_SPLIT_SCRATCH_KEPT = 8 << 20   # bytes kept per thread: a chunk's (5.6 MB for 2 MB of run), not a whole file's
+# per thread and file kind, the qid and docno widths and the bytes per line of the last chunk parsed (a file's lines
+# are much alike): the arrays are made that size, since every page of them that is written costs a fault
+_SPLIT_SHAPE = threading.local()
 
 
 def _compiled_parse(spec, data):
     """:func:`_numpy_parse` in one pass of C (irlab/trec/_tokenize.c) for the chunks it takes -- whole lines of exactly
     the expected fields, printable ASCII, plain decimal numbers -- else None."""
-    # room for every line the chunk can hold: one of nfields tokens has as many separators and newline bytes at least
-    # (the values' pages that no line fills are never touched, so they take no memory)
-    lines = len(data) // (2 * spec.nfields) + 1
-    scratch = getattr(_SPLIT_SCRATCH, "cols", None)
-    if scratch is None or len(scratch) < 4 * lines:
-        scratch = np.empty(4 * lines, dtype=np.int64)
-        if scratch.nbytes <= _SPLIT_SCRATCH_KEPT:
-            _SPLIT_SCRATCH.cols = scratch
-    cols = scratch[:4 * lines].reshape(4, lines)   # qid starts and lengths, docno starts and lengths
-    values = np.empty(lines, dtype=np.float64 if spec.kind == "run" else np.int64)
-    found = _tokenize.split(data, spec.nfields, 4 if spec.kind == "run" else 3, spec.kind != "run",
-                            MAX_LINE_BYTES, _MAX_VECTOR_ID, cols, values)
-    if found is None:
-        return None
-    n, q_max, d_max = found
-    q = np.empty(n, dtype=f"S{_round8(q_max)}")
-    d = np.empty(n, dtype=f"S{_round8(d_max)}")
-    _tokenize.gather(data, cols[0, :n], cols[1, :n], q, q.dtype.itemsize)
-    _tokenize.gather(data, cols[2, :n], cols[3, :n], d, d.dtype.itemsize)
-    return q, d, values[:n]
+    q_width, d_width, line_bytes = getattr(_SPLIT_SHAPE, spec.kind, (8, 16, 0))
+    # at most every line the chunk can hold: one of nfields tokens has as many separators and newline bytes at least
+    most = len(data) // (2 * spec.nfields) + 1
+    lines = min(most, int(len(data) / line_bytes * 1.05) + 64) if line_bytes else most
+    while True:   # the ids are copied out at the widths guessed; a second pass when they are not this chunk's
+        values = np.empty(lines, dtype=np.float64 if spec.kind == "run" else np.int64)
+        q, d = np.empty(lines, dtype=f"S{q_width}"), np.empty(lines, dtype=f"S{d_width}")
+        found = _tokenize.split(data, spec.nfields, 4 if spec.kind == "run" else 3, spec.kind != "run",
+                                MAX_LINE_BYTES, _MAX_VECTOR_ID, values, q, q_width, d, d_width)
+        if found is None:
+            return None
+        if found is False:   # shorter lines than the last chunk's
+            lines = most
+            continue
+        n, q_max, d_max = found
+        needed = _round8(q_max), _round8(d_max)
+        setattr(_SPLIT_SHAPE, spec.kind, (*needed, len(data) / n))
+        if needed == (q_width, d_width):
+            return q[:n], d[:n], values[:n]
+        q_width, d_width = needed
 
 
 def _numpy_parse(spec, data):
