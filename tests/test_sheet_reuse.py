@@ -20,7 +20,7 @@ from irlab.errors import IrlabError, RankingError
 from irlab.exact import display_text, log2
 from irlab.exercise_inputs import parse_ranking
 from irlab.exercise_set import solve_exercise
-from irlab.homework import diagnosis, drawing
+from irlab.homework import diagnosis, drawing, screening
 from irlab.homework.drawing import clear_drawing_caches, variant_set
 from irlab.homework.key import clear_key_caches
 from irlab.homework.sheets import write_class_sheets
@@ -42,21 +42,29 @@ def fresh():
 
 
 def test_each_part_of_each_variant_is_checked_for_too_close_mistakes_once(fresh, monkeypatch):
-    counted = Counter()
-    real = diagnosis._part_too_close
+    # checked when the draw is judged: on plain values by the screen, or exactly (then never a second time)
+    screened, exactly = Counter(), Counter()
+    real_screen, real_exact = screening._closest_mistake, diagnosis._part_too_close
 
-    def spy(key, part):
-        counted[(key.exercise.id, key.question.id, part.index, repr(key.params))] += 1
-        return real(key, part)
+    def screen_spy(path, question, params, index, *rest):
+        screened[(question.id, index, repr(params))] += 1
+        return real_screen(path, question, params, index, *rest)
 
-    monkeypatch.setattr(diagnosis, "_part_too_close", spy)
+    def exact_spy(key, part):
+        exactly[(key.question.id, part.index, repr(key.params))] += 1
+        return real_exact(key, part)
+
+    monkeypatch.setattr(screening, "_closest_mistake", screen_spy)
+    monkeypatch.setattr(diagnosis, "_part_too_close", exact_spy)
     for student in STUDENTS:
         sheet_document(SET, student, "2026")
         answer_key_document(SET, student, "2026")
-    issued = {(e.id, q.id) for student in STUDENTS for e in variant_set(SET, student, "2026").exercises
+    issued = {(q.id, repr(e.parameters)) for student in STUDENTS for e in variant_set(SET, student, "2026").exercises
               for q in e.questions if q.solver != "free-text"}
-    assert {(exercise, question) for exercise, question, _, _ in counted} >= issued  # every question was checked
-    assert max(counted.values()) == 1  # and no part of any draw twice
+    checked = {(question, params) for question, _, params in screened} | {(q, p) for q, _, p in exactly}
+    assert checked >= issued  # every question of every variant was checked
+    assert not exactly or max(exactly.values()) == 1  # and no part of any draw twice exactly
+    assert screened and max(screened.values()) == 1  # nor on plain values
 
 
 def test_the_answer_key_is_the_one_solved_afresh(fresh):

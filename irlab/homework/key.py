@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Where, check_consistency
-from .drawing import issued_key, issued_solutions, solve_once, variant_set
+from .drawing import issued_key, issued_solutions, judged_worth_solving, solve_once, variant_set
 from .identity import normalise_student
 from .key_build import (Key, Part, build_key, file_stamp, grading_defaults,  # noqa: F401  (where callers find them)
                         grading_defaults_cached, part_names)
@@ -46,7 +46,10 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
         raise
     except IrlabError as error:
         raise where.error(str(error)) from None
-    return build_key(exercise_set.path, exercise, question, params, solution, grading_defaults_cached(path, stamp))
+    key = build_key(exercise_set.path, exercise, question, params, solution, grading_defaults_cached(path, stamp))
+    if judged_worth_solving(exercise, question):  # judged when drawn: no named mistake within the tolerance
+        key.findings.update((part.index, ()) for part in key.parts if part.result is not None)
+    return key
 
 
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
