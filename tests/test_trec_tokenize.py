@@ -203,33 +203,41 @@ def test_irlab_pure_python_leaves_it_unused(tmp_path):
 
 
 @compiled
-def test_compiled_join_keys_by_hand():
-    """Every pair of equal keys, i ascending and then the table's order, whatever the table's collisions; -1 when the
-    output holds too few (numpy then joins)."""
+def test_compiled_join_by_hand():
+    """The streamed join's one call: every pair of equal keys, i ascending and then the table's order, whatever the
+    table's collisions; -1 for a docno repeated in a block (before any pair), -2 when the output holds too few pairs
+    (numpy then joins)."""
     c = readers._tokenize
+    words = readers.key_words(np.array([b"a", b"b", b"c", b"d", b"e", b"f"], dtype="S8"))
     table = np.array([7, 3 << 60, 7, 1 << 63, 5], dtype=np.uint64)   # 7 twice: a colliding key gives both rows
-    keys = np.array([7, 8, 1 << 63, 7, 3 << 60, 0], dtype=np.uint64)
+    keys = np.array([7, 8, 1 << 63, 7, 3 << 60, 0], dtype=np.uint64)  # rows 0 and 3 share a key, not their bytes
+    one_block = np.array([0], dtype=np.int64)
     i, p = np.empty(10, dtype=np.int64), np.empty(10, dtype=np.int64)
-    count = c.join_keys(keys, table, i, p)
+    count = c.join_blocks(keys, one_block, words, 1, table, i, p)
     assert count == 6
     assert list(zip(i[:count].tolist(), p[:count].tolist())) == [(0, 0), (0, 2), (2, 3), (3, 0), (3, 2), (4, 1)]
-    assert c.join_keys(keys, table, i[:5], p[:5]) == -1
-    assert c.join_keys(keys, table[:0], i, p) == 0
+    assert c.join_blocks(keys, one_block, words, 1, table, i[:5], p[:5]) == -2
+    assert c.join_blocks(keys, one_block, words, 1, table[:0], i, p) == 0
 
 
 @compiled
-def test_compiled_first_repeat_by_hand():
-    """The first row whose docno repeats an earlier one of its own block: equal keys with other bytes are not one,
-    nor is the same docno in another block."""
+def test_compiled_join_finds_a_repeated_docno_by_its_bytes():
+    """A docno repeated in a block of rows (a topic): equal keys with other bytes are not one, nor is the same docno
+    in another block."""
     c = readers._tokenize
     words = readers.key_words(np.array([b"a", b"b", b"a", b"c", b"b", b"c"], dtype="S8"))
-    starts = np.array([0, 2, 4], dtype=np.int64)   # blocks: rows 0-1, 2-3, 4-5
     same_key = np.zeros(6, dtype=np.uint64)        # every key equal: only the bytes decide
-    assert c.first_repeat(same_key, starts, words, 1) == -1
-    assert c.first_repeat(same_key, np.array([0, 1], dtype=np.int64), words, 1) == 4   # b at rows 1 and 4
-    assert c.first_repeat(same_key, np.array([0], dtype=np.int64), words, 1) == 2
+    table = np.zeros(1, dtype=np.uint64)
+    i, p = np.empty(6, dtype=np.int64), np.empty(6, dtype=np.int64)
+
+    def join(starts):
+        return c.join_blocks(same_key, np.array(starts, dtype=np.int64), words, 1, table, i, p)
+
+    assert join([0, 2, 4]) == 6                    # blocks a b | a c | b c: no repeat, every row joins the 0 key
+    assert join([0, 1]) == -1                      # b at rows 1 and 4
+    assert join([0, 3]) == -1                      # a at rows 0 and 2
     with pytest.raises(ValueError):
-        c.first_repeat(same_key, np.array([1], dtype=np.int64), words, 1)
+        join([1])
 
 
 @st.composite

@@ -333,12 +333,33 @@ static PyObject *split(PyObject *self, PyObject *args)
     return Py_BuildValue("nnn", lines, c.q_max, c.d_max);
 }
 
+/* readers._mix_words' key of one (topic index, row of width native uint64 words): the same uint64 arithmetic in the
+ * same order, so the same bits. */
+static inline uint64_t pair_key(int64_t topic, const unsigned char *w, Py_ssize_t width)
+{
+    const uint64_t ct = 0xD6E8FEB86659FD93ULL;
+    uint64_t k = (uint64_t)topic * ct + ct;
+    Py_ssize_t j;
+    for (j = 0; j < width; j++) {
+        uint64_t c = (0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL * (uint64_t)j) | 1, x;
+        memcpy(&x, w + 8 * j, 8);
+        x *= c;
+        x ^= x >> 29;
+        x *= 0x94D049BB133111EBULL;
+        k += x;
+    }
+    k ^= k >> 31;
+    k *= 0xBF58476D1CE4E5B9ULL;
+    k ^= k >> 29;
+    return k;
+}
+
 /* readers._mix_words in one pass: out[r] = the 64-bit key of (topic_idx[r], the width words of row r), the same
  * uint64 arithmetic (wrapping multiplications, xor-shifts) in the same order, so the same keys bit for bit. */
 static PyObject *mix_keys(PyObject *self, PyObject *args)
 {
     Py_buffer topics, words, out;
-    Py_ssize_t width, count, r, j;
+    Py_ssize_t width, count, r;
     int ok;
     if (!PyArg_ParseTuple(args, "y*y*nw*", &topics, &words, &width, &out))
         return NULL;
@@ -348,21 +369,9 @@ static PyObject *mix_keys(PyObject *self, PyObject *args)
         const int64_t *t = (const int64_t *)topics.buf;
         const unsigned char *w = (const unsigned char *)words.buf;
         unsigned char *o = (unsigned char *)out.buf;
-        const uint64_t ct = 0xD6E8FEB86659FD93ULL;
         Py_BEGIN_ALLOW_THREADS
         for (r = 0; r < count; r++) {
-            uint64_t k = (uint64_t)t[r] * ct + ct;
-            for (j = 0; j < width; j++) {
-                uint64_t c = (0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL * (uint64_t)j) | 1, x;
-                memcpy(&x, w + 8 * (width * r + j), 8);
-                x *= c;
-                x ^= x >> 29;
-                x *= 0x94D049BB133111EBULL;
-                k += x;
-            }
-            k ^= k >> 31;
-            k *= 0xBF58476D1CE4E5B9ULL;
-            k ^= k >> 29;
+            uint64_t k = pair_key(t[r], w + 8 * width * r, width);
             memcpy(o + 8 * r, &k, 8);
         }
         Py_END_ALLOW_THREADS
@@ -403,7 +412,7 @@ typedef struct {
     int64_t row;   /* + 1; 0 is empty */
 } KeySlot;
 
-/* join_keys: every (i, p) with keys[i] == table_keys[p], i ascending, and for one i the p in ascending order (equal
+/* join_blocks' join: every (i, p) with keys[i] == table_keys[p], i ascending, and for one i the p in ascending order (equal
  * keys share their first slot and were inserted in that order, so a probe meets them in that order); the count,
  * or -1 when more than capacity pairs (the caller then joins with numpy).  Equal keys are candidates only: the caller
  * compares the bytes, as for numpy's join. */
@@ -439,31 +448,7 @@ static Py_ssize_t join_pairs(const uint64_t *keys, Py_ssize_t n, const uint64_t 
     return found;
 }
 
-static PyObject *join_keys(PyObject *self, PyObject *args)
-{
-    Py_buffer keys, tkeys, out_i, out_p;
-    Py_ssize_t n, m, capacity, found = -1;
-    if (!PyArg_ParseTuple(args, "y*y*w*w*", &keys, &tkeys, &out_i, &out_p))
-        return NULL;
-    n = keys.len / 8;
-    m = tkeys.len / 8;
-    capacity = out_i.len / 8;
-    if (out_p.len / 8 < capacity)
-        capacity = out_p.len / 8;
-    Py_BEGIN_ALLOW_THREADS
-    found = join_pairs((const uint64_t *)keys.buf, n, (const uint64_t *)tkeys.buf, m, (int64_t *)out_i.buf,
-                       (int64_t *)out_p.buf, capacity);
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&keys);
-    PyBuffer_Release(&tkeys);
-    PyBuffer_Release(&out_i);
-    PyBuffer_Release(&out_p);
-    if (found == -2)
-        return PyErr_NoMemory();
-    return PyLong_FromSsize_t(found);
-}
-
-/* first_repeat: the first row (in row order) whose width words equal those of an earlier row of its block (blocks:
+/* join_blocks' check: the first row (in row order) whose width words equal those of an earlier row of its block (blocks:
  * rows starts[b] to starts[b + 1], the last one to n), or -1.  Keys say which rows may be equal; the words decide.
  * One table for all blocks, never cleared: a slot holding a row of an earlier block (< the block's first row) is
  * empty for this one, so every probe sequence of the block is the one a fresh table would give. */
@@ -504,33 +489,49 @@ static Py_ssize_t repeat_in_blocks(const uint64_t *keys, Py_ssize_t n, const int
     return -1;
 }
 
-static PyObject *first_repeat(PyObject *self, PyObject *args)
+/* join_blocks: the streamed join of a chunk of whole topics in one call: a repeated docno looked for in each block
+ * (repeat_in_blocks), then every (row, p) with keys[row] == table_keys[p] (join_pairs).  The count of pairs, -1 when a
+ * docno repeats in a block, -2 when out_i, out_p hold too few pairs (numpy then decides). */
+static PyObject *join_blocks(PyObject *self, PyObject *args)
 {
-    Py_buffer keys, starts, words;
-    Py_ssize_t n, blocks, width, row = -1;
+    Py_buffer keys, starts, words, tkeys, out_i, out_p;
+    Py_ssize_t width, n, blocks, capacity, found = 0;
     int ok;
-    if (!PyArg_ParseTuple(args, "y*y*y*n", &keys, &starts, &words, &width))
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*w*w*", &keys, &starts, &words, &width, &tkeys, &out_i, &out_p))
         return NULL;
     n = keys.len / 8;
     blocks = starts.len / 8;
-    ok = width >= 0 && words.len >= 8 * width * n;
-    ok = ok && blocks_in_rows((const int64_t *)starts.buf, blocks, n);
-    if (ok && n > 0 && blocks > 0) {
+    capacity = out_i.len / 8 < out_p.len / 8 ? out_i.len / 8 : out_p.len / 8;
+    ok = width >= 0 && words.len >= 8 * width * n && n > 0 && blocks > 0 &&
+         blocks_in_rows((const int64_t *)starts.buf, blocks, n);
+    if (ok) {
         Py_BEGIN_ALLOW_THREADS
-        row = repeat_in_blocks((const uint64_t *)keys.buf, n, (const int64_t *)starts.buf, blocks,
-                               (const uint64_t *)words.buf, width);
+        Py_ssize_t repeat = repeat_in_blocks((const uint64_t *)keys.buf, n, (const int64_t *)starts.buf, blocks,
+                                             (const uint64_t *)words.buf, width);
+        if (repeat >= 0)
+            found = -1;
+        else if (repeat == -2)
+            found = -3;   /* out of memory */
+        else {
+            found = join_pairs((const uint64_t *)keys.buf, n, (const uint64_t *)tkeys.buf, tkeys.len / 8,
+                               (int64_t *)out_i.buf, (int64_t *)out_p.buf, capacity);
+            found = found == -1 ? -2 : found == -2 ? -3 : found;
+        }
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&keys);
     PyBuffer_Release(&starts);
     PyBuffer_Release(&words);
+    PyBuffer_Release(&tkeys);
+    PyBuffer_Release(&out_i);
+    PyBuffer_Release(&out_p);
     if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "first_repeat: blocks or buffer sizes do not match");
+        PyErr_SetString(PyExc_ValueError, "join_blocks: blocks or buffer sizes do not match");
         return NULL;
     }
-    if (row == -2)
+    if (found == -3)
         return PyErr_NoMemory();
-    return PyLong_FromSsize_t(row);
+    return PyLong_FromSsize_t(found);
 }
 
 /* presorted_ranks: ranks.topic_ranks for blocks of rows (one topic each, from starts[b]) already in non-increasing
@@ -616,15 +617,13 @@ static PyMethodDef methods[] = {
     {"mix_keys", mix_keys, METH_VARARGS,
      "mix_keys(topic_idx, words, width, out): out[r] = readers._mix_words' key of int64 topic_idx[r] and the width\n"
      "native uint64 words of row r (C order), bit for bit."},
-    {"join_keys", join_keys, METH_VARARGS,
-     "join_keys(keys, table_keys, out_i, out_p) -> count: every (i, p) with keys[i] == table_keys[p] (uint64) into\n"
-     "the int64 out_i, out_p, i ascending, then p; -1 when they hold too few."},
+    {"join_blocks", join_blocks, METH_VARARGS,
+     "join_blocks(keys, starts, words, width, table_keys, out_i, out_p) -> count: every (row, p) with keys[row] ==\n"
+     "table_keys[p], i ascending, then p; -1 when a row's width uint64 words repeat an earlier row's of its block\n"
+     "(blocks from starts; equal keys are candidates, the words decide), -2 when out_i, out_p hold too few."},
     {"presorted_ranks", presorted_ranks, METH_VARARGS,
      "presorted_ranks(score, starts, words, width, rows, max_tie, out) -> True with out[j] = the rank of rows[j] in its\n"
      "block (trec_eval's order), or False when a score rises in a block or ties run longer than max_tie."},
-    {"first_repeat", first_repeat, METH_VARARGS,
-     "first_repeat(keys, starts, words, width) -> the first row whose width uint64 words equal an earlier row's of its\n"
-     "block (rows starts[b] to starts[b + 1]; keys: pair_keys of the rows), or -1."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -271,6 +271,19 @@ def topic_ranks(seg, score, docno, rows, T):
                     lambda p: p - tstart[seg[order[p]]])
 
 
+def block_ranks(starts, score, docno, rows):
+    """:func:`topic_ranks` of ``rows`` when the topics are blocks of rows, block b from ``starts[b]`` (int64) to the
+    next start, each topic one block: C ranks presorted blocks without a topic number per row."""
+    c = compiled()
+    if c is not None:
+        ranks, words = np.empty(len(rows), dtype=np.int64), key_words(docno)
+        if c.presorted_ranks(np.ascontiguousarray(score, dtype=np.float64), starts, words, words.shape[1],
+                             np.ascontiguousarray(rows, dtype=np.int64), COMPILED_MAX_TIE, ranks):
+            return ranks
+    seg = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(np.append(starts, len(score))))
+    return topic_ranks(seg, score, docno, rows, len(starts))
+
+
 class KeySlots:
     """Every position p with ``sorted_keys[p] == key``, for many keys: a
     direct-mapped table indexed by the top bits of a key holds the one sorted

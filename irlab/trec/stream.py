@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from irlab.trec import readers
-from irlab.trec.ranks import KeySlots, topic_ranks
+from irlab.trec.ranks import KeySlots, block_ranks
 from irlab.trec.readers import ColumnSpec, file_chunks, decode_ids, last_runid, parsed_chunks, duplicate_check, open_maybe_gzip
 
 __all__ = ["RankedRun", "read_ranked"]
@@ -71,10 +71,19 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
                 if parsed is None:
                     return None
                 last = data
-                q, d, v = parsed if carry is None else (np.concatenate((carry[0], parsed[0])),
-                                                        np.concatenate((carry[1], parsed[1])),
-                                                        np.concatenate((carry[2], parsed[2])))
+                q, d, v = parsed
                 starts = _block_starts(q)
+                if carry is not None:   # the topic carried from the last chunk, and its lines that start this one
+                    head = (int(starts[1]) if len(starts) > 1 else len(q)) if carry[0][0] == q[0] else 0
+                    if head:
+                        carry = tuple(np.concatenate((c, x[:head])) for c, x in zip(carry, parsed))
+                    if head == len(q):   # it goes on through this whole chunk
+                        if disk_size:
+                            progress(min(raw.tell() / disk_size, 1.0))
+                        continue
+                    reducer.add(*carry, np.zeros(1, dtype=np.int64))
+                    if head:
+                        q, d, v, starts = q[head:], d[head:], v[head:], starts[1:] - head
                 cut = int(starts[-1])   # the last topic may go on in the next chunk
                 if cut:
                     reducer.add(q[:cut], d[:cut], v[:cut], starts[:-1])
@@ -127,33 +136,33 @@ class _Reducer:
                 code = len(self.qrels_topic) + self.unjudged
                 self.unjudged += 1
             codes.append(code)
+        starts = np.ascontiguousarray(starts, dtype=np.int64)
         lens = np.diff(np.append(starts, n))
-        topic = np.repeat(np.array(codes, dtype=np.int64), lens)
-        judged = self._judged_rows(topic, d, codes, starts)
+        codes = np.array(codes, dtype=np.int64)
+        judged = self._judged_rows(d, codes, starts, lens)
         if judged is None:
             raise _NotStreamable   # a docno repeated in a topic: the whole-file reader names both lines
         rows, qrow = judged
-        local = np.repeat(np.arange(blocks, dtype=np.int64), lens)
-        pos = topic_ranks(local, v, d, rows, blocks)
         first = len(self.names)
         self.names += names
-        self.nret.append(lens.astype(np.int64))
-        self.seg.append(local[rows] + first)
-        self.pos.append(pos)
+        self.nret.append(lens)
+        self.seg.append(np.searchsorted(starts, rows, side="right") - 1 + first)   # each row's topic block
+        self.pos.append(block_ranks(starts, v, d, rows))
         self.qrow.append(qrow)
 
-    def _judged_rows(self, topic, d, codes, starts):
-        """(run rows, qrels rows) of the judged documents of topics ``codes`` (one per block of rows from
-        ``starts``), or None when a (topic, docno) repeats; one hashing of the rows serves the duplicate check and
-        the join, whose table holds the keys of these topics' judgments only (small enough to stay in the
-        processor's cache)."""
+    def _judged_rows(self, d, codes, starts, lens):
+        """(run rows, qrels rows) of the judged documents of topics ``codes`` (block b of rows from ``starts[b]``,
+        ``lens[b]`` long, is topic ``codes[b]``), or None when a (topic, docno) repeats; one hashing of the rows
+        serves the duplicate check and the join, whose table holds the keys of these topics' judgments only (small
+        enough to stay in the processor's cache)."""
         qrels, qfirst = self.qrels, self.qfirst
-        judged = np.array([c for c in codes if c < len(qfirst) - 1], dtype=np.int64)
-        lens = qfirst[judged + 1] - qfirst[judged]
-        rows = np.repeat(qfirst[judged] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+        judged = codes[codes < len(qfirst) - 1]
+        counts = qfirst[judged + 1] - qfirst[judged]
+        rows = np.repeat(qfirst[judged] - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
         rows = rows if self.by_topic is None else self.by_topic[rows]
+        topic = np.repeat(codes, lens)
         compiled = readers.compiled()
-        if compiled is not None:   # the same pairs in two passes of C: a hash set per topic, a table of judgments
+        if compiled is not None:   # the same pairs from C: a hash set per topic, a table of these judgments
             found = self._compiled_join(compiled, topic, d, starts, rows)
             if found is not False:
                 return found
@@ -177,10 +186,10 @@ class _Reducer:
         bytes compared), else the (run rows, qrels rows) of equal bytes; False when C declines (pairs beyond
         its buffer, which only colliding keys make), and numpy decides."""
         keys, words = readers.pair_keys(topic, d), readers.key_words(d)
-        if compiled.first_repeat(keys, np.ascontiguousarray(starts, dtype=np.int64), words, words.shape[1]) >= 0:
+        i, p = np.empty(len(d), dtype=np.int64), np.empty(len(d), dtype=np.int64)
+        count = compiled.join_blocks(keys, starts, words, words.shape[1], np.ascontiguousarray(self.qkeys[rows]), i, p)
+        if count == -1:
             return None
-        i, p = np.empty(len(keys), dtype=np.int64), np.empty(len(keys), dtype=np.int64)
-        count = compiled.join_keys(keys, np.ascontiguousarray(self.qkeys[rows]), i, p)
         if count < 0:
             return False
         i, qrow = i[:count], rows[p[:count]]
