@@ -84,6 +84,9 @@ MAX_SET_BYTES = 1 << 20  # an exercise set (TOML): 170 times the largest in exer
 MAX_CLASS_FILE_BYTES = 64 << 20  # an answers CSV, a roster CSV or a class manifest
 MAX_JUDGING_LIST_BYTES = 64 << 20  # a filled-in judging list (irlab pool --to-qrels): TREC pools of 50 topics x 2,000
 #                                   documents are 3 MB as CSV; the same bound as a class CSV
+MAX_VARIANT_DRAWS = 200  # draws tried for one student's variant of an exercise before the ranges are called too
+#                          narrow: a set whose draws are worth solving half the time needs about 2; 200 failures in a
+#                          row mean almost none is (the error names the last reason and how to widen the ranges)
 MAX_QUIZ_VARIANTS = 100  # variants of each question in an LMS question bank (irlab quiz): a class of any size
 #                          draws from them; each is a sheet, an answer key and its named mistakes to compute
 MAX_CSV_LINE = 100_000  # characters of one line of a class CSV (a field longer than 131,072 characters is refused

@@ -31,13 +31,14 @@ from pathlib import Path
 
 from ..errors import IrlabError
 from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
+from ..limits import MAX_VARIANT_DRAWS
 from ..ranking import Ranking
 from .degenerate import OPT_OUT, degenerate_reason, draw_keys
 from .identity import normalise_student
 from .key_build import file_stamp
 from .screening import screen
 
-MAX_ATTEMPTS = 200
+MAX_ATTEMPTS = MAX_VARIANT_DRAWS  # the name the package has always offered (irlab.homework.variants)
 SCALAR_KEYS = {"relevant", "collection", "threshold"}
 RANKING_KEYS = {"length", "relevant", "grades", "count"}
 VARIANT_KEYS = {"ranking", "rankings", "unretrieved", "judgments", "retrieved"} | SCALAR_KEYS
