@@ -165,8 +165,8 @@ typedef struct {
 } Columns;
 
 /* Token number field of line `line`, p[start:start + len], into its column; 0 when the chunk is not taken. */
-static inline int take_token(Columns *c, const unsigned char *p, int field, Py_ssize_t line, Py_ssize_t start,
-                             Py_ssize_t len)
+static inline int take_token(Columns *c, const unsigned char *p, int field, int value_field, Py_ssize_t line,
+                             Py_ssize_t start, Py_ssize_t len)
 {
     if (field == 0) {
         /* the numpy parse's line bound (_lines_within_bound): from one line's first token to the next */
@@ -186,7 +186,7 @@ static inline int take_token(Columns *c, const unsigned char *p, int field, Py_s
             c->d_max = len;
         if (len <= c->d_width)
             copy_padded(c->d_out + line * c->d_width, p + start, len, c->d_width, start + c->d_width <= c->n);
-    } else if (field == c->value_field) {
+    } else if (field == value_field) {
         double *real = (double *)c->values + line;
         int64_t *whole = (int64_t *)c->values + line;
         return (start + 8 <= c->n && parse_short_number(p + start, len, c->integer, real, whole)) ||
@@ -226,6 +226,30 @@ static inline void line_masks(const unsigned char *p, uint64_t *newline, uint64_
 }
 #endif
 
+#ifdef LINE_MASKS
+/* A line's nfields tokens from the bit masks of their starts and ends (the byte after each): 0 when it has fewer or
+ * more, or take_token refuses one. */
+static inline __attribute__((always_inline)) int masked_tokens(Columns *c, const unsigned char *p, Py_ssize_t i,
+                                                               Py_ssize_t line, uint64_t starts, uint64_t ends,
+                                                               const int nfields, const int value_field)
+{
+    int field;
+    for (field = 0; field < nfields; field++) {
+        int a, z;
+        if (!starts)
+            return 0;   /* fewer tokens than fields */
+        a = __builtin_ctzll(starts);
+        z = __builtin_ctzll(ends);
+        starts &= starts - 1;
+        ends &= ends - 1;
+        if ((field == 0 || field == 2 || field == value_field) &&
+            !take_token(c, p, field, value_field, line, i + a, z - a))
+            return 0;
+    }
+    return starts == 0;   /* else more */
+}
+#endif
+
 /* One pass over the chunk.  Returns the number of lines, -1 when the chunk is not of the accepted shape, or -2 when
  * it has more than capacity lines.
  * A line of under 64 bytes (with 64 bytes readable) is split from bit masks of its bytes, each token's start and
@@ -253,19 +277,11 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
                 uint64_t starts = token & ~(token << 1), ends = ~token & (token << 1) & ((inside << 1) | 1);
                 if (other & inside)
                     return -1;   /* the byte by byte scan declines these lines too */
-                for (; field < nfields; field++) {
-                    int a, z;
-                    if (!starts)
-                        return -1;   /* fewer tokens than fields */
-                    a = __builtin_ctzll(starts);
-                    z = __builtin_ctzll(ends);
-                    starts &= starts - 1;
-                    ends &= ends - 1;
-                    if (!take_token(&c, p, field, line, i + a, z - a))
-                        return -1;
-                }
-                if (starts)
-                    return -1;   /* more */
+                /* a run's and a qrels file's layouts as constants, so that the compiler unrolls the fields */
+                if (!(nfields == 6 && c.value_field == 4 ? masked_tokens(&c, p, i, line, starts, ends, 6, 4) :
+                      nfields == 4 && c.value_field == 3 ? masked_tokens(&c, p, i, line, starts, ends, 4, 3) :
+                      masked_tokens(&c, p, i, line, starts, ends, nfields, c.value_field)))
+                    return -1;
                 i += end + 1;
                 line++;
                 continue;
@@ -286,7 +302,7 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
                 return -1;
             start = i;
             i = token_end(p, i, n);
-            if (!take_token(&c, p, field, line, start, i - start))
+            if (!take_token(&c, p, field, c.value_field, line, start, i - start))
                 return -1;
             field++;
         }
