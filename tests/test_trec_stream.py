@@ -20,6 +20,7 @@ from irlab.trec.measures import compute_all, parse_measures
 from irlab.trec.stream import RankedRun, read_ranked
 
 evaluate_module = importlib.import_module("irlab.trec.evaluate")   # irlab.trec.evaluate is also a function
+stream_module = importlib.import_module("irlab.trec.stream")
 
 MEASURES = parse_measures(["all_trec"])
 
@@ -109,6 +110,48 @@ def test_a_progress_bar_does_not_stop_the_streaming(tmp_path, monkeypatch):
     assert isinstance(ranked, RankedRun) and joined is None
     assert seen == sorted(seen) and seen[-1] == 1.0 and 16 / 68 in seen   # 16 qrels bytes of 68
     assert ranked.nret.tolist() == [2, 2] and ranked.pos.tolist() == [0, 0]
+
+
+class _QrelsStillBeingRead:
+    """A future of read qrels that says it is not done the first ``waits`` times it is asked."""
+
+    def __init__(self, qrels, waits):
+        self.qrels, self.waits = qrels, waits
+
+    def done(self):
+        self.waits -= 1
+        return self.waits < 0
+
+    def result(self):
+        return self.qrels
+
+
+@pytest.mark.parametrize("waits", [0, 2, 5, 1000])
+@pytest.mark.parametrize("backlog", [1, 3, 16])
+def test_chunks_parsed_while_the_qrels_are_read_are_joined_alike(tmp_path, monkeypatch, waits, backlog):
+    """The run's chunks parsed before the qrels are read (kept, at most _BACKLOG_CHUNKS, or all of a short run)
+    give the same ranked run as when the qrels came first; topics run across chunks."""
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 40)
+    monkeypatch.setattr(stream_module, "_BACKLOG_CHUNKS", backlog)
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 c 0\n2 0 a 2\n2 0 b 1\n3 0 d 1\n")
+    (tmp_path / "run").write_text("".join(f"{t} Q0 {d} {i} {9 - i} r\n" for t in (1, 2, 3)
+                                          for i, d in enumerate("abcdefg")))
+    qrels = readers.read_qrels(tmp_path / "qrels")
+    first = read_ranked(qrels, tmp_path / "run")
+    late = read_ranked(_QrelsStillBeingRead(qrels, waits), tmp_path / "run")
+    for name in ("topics", "nret", "seg", "pos", "qrow"):
+        assert getattr(late, name).tolist() == getattr(first, name).tolist(), name
+    assert first.nret.tolist() == [7, 7, 7] and len(first.qrow) == 5
+
+
+def test_a_bad_qrels_file_is_reported_before_a_bad_run_read_beside_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(readers, "_THREADS", 2)   # the qrels read on a second thread while the run is read
+    (tmp_path / "qrels").write_text("1 0 a one\n")
+    with pytest.raises(InputFileError, match="qrels:1: grade 'one'"):
+        evaluate_module.read_inputs(tmp_path / "qrels", tmp_path / "missing-run")
+    (tmp_path / "run").write_text("1 Q0 a 1 2 r\n")
+    with pytest.raises(InputFileError, match="qrels:1: grade 'one'"):
+        evaluate_module.read_inputs(tmp_path / "qrels", tmp_path / "run")
 
 
 @pytest.mark.parametrize("run, line", [("1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 a 3 1 r\n", 3),   # a repeated docno

@@ -37,7 +37,7 @@ from irlab.trec.stream import RankedRun, read_ranked
 from irlab.trec import ranks
 from irlab.trec.ranks import UNJUDGED, KeySlots, index_in, rank_order, topic_ranks
 from irlab.trec.readers import (Qrels, Run, duplicate_check, in_parallel, listed, pair_keys, raise_duplicate, read_both,
-                                read_qrels, read_run, release_free_memory)
+                                read_qrels, read_run, release_free_memory, threads)
 
 __all__ = ["EvalContext", "prepare", "evaluate_trec_eval_names", "evaluate", "EvalResult", "topic_judgments", "TopicJudgments",
            "topic_coverage_notes"]
@@ -101,9 +101,12 @@ def read_inputs(qrels, run, progress=None, stream=True):
         sizes = [file_size(path) for path in (qrels, run)]
         share = sizes[0] / max(sum(sizes), 1)
     if stream and deferred:
-        qrels = read_qrels(qrels, progress=None if progress is None else lambda f: progress(share * f))
         # a run grouped by topic, reduced while it is read (irlab.trec.stream); a run that is not starts again
-        ranked = read_ranked(qrels, run, None if progress is None else lambda f: progress(share + (1 - share) * f))
+        if progress is None and not isinstance(qrels, Qrels) and threads() > 1:
+            qrels, ranked = _read_ranked_beside_qrels(qrels, run)
+        else:
+            qrels = read_qrels(qrels, progress=None if progress is None else lambda f: progress(share * f))
+            ranked = read_ranked(qrels, run, None if progress is None else lambda f: progress(share + (1 - share) * f))
         if ranked is not None:
             return qrels, ranked, None
     if progress is None:
@@ -114,6 +117,21 @@ def read_inputs(qrels, run, progress=None, stream=True):
         run = run if not deferred else read_run(run, check_duplicates=False,
                                                 progress=lambda f: progress(share + (1 - share) * f))
     return qrels, run, (_check_and_join(qrels, run) if deferred else None)
+
+
+def _read_ranked_beside_qrels(qrels_path, run_path):
+    """(read_qrels(qrels_path), read_ranked of the run), the qrels read on a second thread while the run's first
+    chunks are read and parsed; a bad qrels file is reported before a bad run file, as when read one after the other."""
+    from concurrent.futures import ThreadPoolExecutor   # deferred: a single-threaded run never loads it
+
+    with ThreadPoolExecutor(1) as pool:
+        judged = pool.submit(read_qrels, qrels_path)
+        try:
+            ranked = read_ranked(judged, run_path)
+        except Exception:
+            judged.result()   # the qrels' own error first
+            raise
+        return judged.result(), ranked
 
 
 def file_size(path) -> int:

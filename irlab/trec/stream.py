@@ -54,14 +54,17 @@ class _NotStreamable(Exception):
     """The run cannot be streamed: the whole-file reader decides (and reports any error)."""
 
 
+_BACKLOG_CHUNKS = 16   # parsed chunks kept while the qrels are still being read (about 2 MB each)
+
+
 def read_ranked(qrels, path, progress=None) -> RankedRun | None:
-    """``path`` (a run file, plain or gzip) reduced against ``qrels`` (a read :class:`Qrels`), or None when it is
+    """``path`` (a run file, plain or gzip) reduced against ``qrels`` (a read :class:`Qrels`, or a future of one:
+    the run's first chunks are then read and parsed while the qrels are read on another thread), or None when it is
     not a plain run grouped by topic (the caller then reads it whole).  ``progress(fraction)`` is called after each
     chunk with the share of the file's bytes (on disk) read so far."""
 
     path = os.fspath(path)
-    qrels_topic = {name: i for i, name in enumerate(qrels.topics.tolist())}
-    reducer = _Reducer(qrels, qrels_topic)
+    reducer, backlog = None, []
     try:
         with open_maybe_gzip(path) as f:
             raw = getattr(f, "fileobj", f)   # a gzip file's compressed bytes: the share of the file on disk
@@ -71,27 +74,20 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
                 if parsed is None:
                     return None
                 last = data
-                q, d, v = parsed
-                starts = _block_starts(q)
-                if carry is not None:   # the topic carried from the last chunk, and its lines that start this one
-                    head = (int(starts[1]) if len(starts) > 1 else len(q)) if carry[0][0] == q[0] else 0
-                    if head:
-                        carry = tuple(np.concatenate((c, x[:head])) for c, x in zip(carry, parsed))
-                    if head == len(q):   # it goes on through this whole chunk
-                        if disk_size:
-                            progress(min(raw.tell() / disk_size, 1.0))
-                        continue
-                    reducer.add(*carry, np.zeros(1, dtype=np.int64))
-                    if head:
-                        q, d, v, starts = q[head:], d[head:], v[head:], starts[1:] - head
-                cut = int(starts[-1])   # the last topic may go on in the next chunk
-                if cut:
-                    reducer.add(q[:cut], d[:cut], v[:cut], starts[:-1])
-                carry = q[cut:], d[cut:], v[cut:]
+                if reducer is None and hasattr(qrels, "done") and not qrels.done() and len(backlog) < _BACKLOG_CHUNKS:
+                    backlog.append(parsed)   # the qrels are still being read
+                else:
+                    reducer = reducer or _Reducer(_qrels_of(qrels))
+                    for chunk in backlog + [parsed]:
+                        carry = reducer.take(chunk, carry)
+                    backlog = []
                 if disk_size:
                     progress(min(raw.tell() / disk_size, 1.0))
-            if carry is None:
+            if last is None:
                 return None
+            reducer = reducer or _Reducer(_qrels_of(qrels))
+            for chunk in backlog:
+                carry = reducer.take(chunk, carry)
             reducer.add(*carry, np.zeros(1, dtype=np.int64))
     except _NotStreamable:
         return None
@@ -99,6 +95,11 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
         return None   # the whole-file reader reports it, naming the file
     runid = last_runid(bytes(last)) or b""
     return reducer.result(path, decode_ids(runid))
+
+
+def _qrels_of(qrels):
+    """The read qrels, waiting for them when ``qrels`` is a future."""
+    return qrels.result() if hasattr(qrels, "done") else qrels
 
 
 def _block_starts(q):
@@ -110,8 +111,8 @@ def _block_starts(q):
 class _Reducer:
     """Chunks of whole topics in, the judged retrieved documents' (topic, rank, qrels row) kept."""
 
-    def __init__(self, qrels, qrels_topic):
-        self.qrels, self.qrels_topic = qrels, qrels_topic
+    def __init__(self, qrels):
+        self.qrels, self.qrels_topic = qrels, {name: i for i, name in enumerate(qrels.topics.tolist())}
         self.qkeys = readers.pair_keys(qrels.topic_idx, qrels.docno)   # as duplicate_check hashes the run's rows
         # the qrels rows of topic code c: by_topic[qfirst[c]:qfirst[c + 1]] (read_qrels sorts them by topic already)
         tidx = qrels.topic_idx
@@ -121,6 +122,25 @@ class _Reducer:
         self.names, self.nret, self.seg, self.pos, self.qrow = [], [], [], [], []
         self.seen = set()
         self.unjudged = 0   # topics not in the qrels, numbered after the qrels' own for the duplicate check's keys
+
+    def take(self, parsed, carry):
+        """A parsed chunk's (qid, docno, value) columns in, after ``carry`` (the rows of the last chunk's last topic,
+        or None): its whole topics added, the rows of its last topic (which may go on in the next chunk) returned."""
+        q, d, v = parsed
+        starts = _block_starts(q)
+        if carry is not None:   # the topic carried from the last chunk, and its lines that start this one
+            head = (int(starts[1]) if len(starts) > 1 else len(q)) if carry[0][0] == q[0] else 0
+            if head:
+                carry = tuple(np.concatenate((c, x[:head])) for c, x in zip(carry, parsed))
+            if head == len(q):   # it goes on through this whole chunk
+                return carry
+            self.add(*carry, np.zeros(1, dtype=np.int64))
+            if head:
+                q, d, v, starts = q[head:], d[head:], v[head:], starts[1:] - head
+        cut = int(starts[-1])   # the last topic may go on in the next chunk
+        if cut:
+            self.add(q[:cut], d[:cut], v[:cut], starts[:-1])
+        return q[cut:], d[cut:], v[cut:]
 
     def add(self, q, d, v, starts):
 
