@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 from irlab import exact
 from irlab.exercise_set import Where, load, statement_text
-from irlab.homework import drawing, screening
+from irlab.homework import drawing, plain_answers, screening
 from irlab.homework.drawing import _count_problem, _judged_exactly, _stated, draw_parameters
 from irlab.metrics import REGISTRY
 from irlab.metrics.plain import PLAIN, Unsupported
@@ -267,7 +267,7 @@ def test_unsupported_cases_are_left_to_the_explained_metrics():
     # a question with an option the plain path does not cover is "unsure", never guessed
     question = replace(load(SETS[0]).exercises[0].questions[0], options={"ties": "tie-averaged"})
     with pytest.raises(Unsupported):
-        screening.plain_parts({"ranking": "RNR", "relevant": 3}, question, Where("x", "1", "a"))
+        plain_answers.plain_parts({"ranking": "RNR", "relevant": 3}, question, Where("x", "1", "a"))
 
 
 def test_a_value_with_logarithms_is_compared_as_the_exact_judge_does():
@@ -324,3 +324,40 @@ def test_answers_fit_both_at_the_very_edge_is_decided_exactly():
     right = Fraction(1, 3)
     assert answers_fit_both(right, right + Fraction(1, 100), two_decimals)
     assert not answers_fit_both(right, right + Fraction(1, 100) + Fraction(1, 10**30), two_decimals)
+
+
+@pytest.mark.parametrize("path", [SETS[0], "options"])
+def test_diagnosing_with_the_mistakes_near_an_answer_is_diagnosing_with_them_all(path, options_set):
+    # a wrong answer is diagnosed from the named mistakes whose plain values may lie near it, re-solved with their
+    # explanations; the others diagnose itself passes over: the diagnosis must be the very same
+    from irlab.homework.diagnosis import diagnose, mistaken_near_answer
+    from irlab.homework.key import answer_key, clear_key_caches
+    path = options_set if path == "options" else path
+    rng = random.Random(7)
+    compared = matched = pruned = 0
+    for student in [f"d{i:03d}" for i in range(12)]:
+        drawing.clear_drawing_caches()
+        clear_key_caches()
+        for exercise in drawing.variant_set(path, student, "near").exercises:
+            for question in exercise.questions:
+                if question.solver == "free-text":
+                    continue
+                key = answer_key(path, exercise.id, question.id, student, "near")
+                for part in key.parts:
+                    everything = key.mistaken(part)
+                    key.candidates.clear()  # as a fresh key: only the near ones are re-solved
+                    values = [exact.to_float(result.value) for _, result, _ in everything] + [
+                        exact.to_float(part.value), rng.random()]
+                    for value in values:
+                        for decimals in (2, 3, 4, 6):
+                            text = f"{value:.{decimals}f}"
+                            given = Fraction(text)
+                            args = (given, key.question, key.params, part.result, part.index, key.tolerance, text)
+                            near = mistaken_near_answer(key, part, given, text)
+                            assert len(near) <= len(everything)
+                            pruned += len(near) < len(everything)
+                            expected = diagnose(*args, everything, key.path)
+                            assert diagnose(*args, near, key.path) == expected, (student, question.id, text)
+                            compared += 1
+                            matched += expected is not None
+    assert compared > 500 and matched > 50 and pruned > 100

@@ -234,6 +234,24 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
                      first.step)
 
 
+def mistaken_near_answer(key, part, given, given_text: str | None) -> list:
+    """The candidates :func:`diagnose` weighs for the answer ``given`` to one part of a key: ``key.mistaken(part)``
+    when it is known already, else only the mistakes whose plain values may lie within the answer's reach (as
+    diagnose's own float test reaches), re-solved with their explanations; the others diagnose would pass over."""
+    if part.index in key.candidates:
+        return key.candidates[part.index]
+    tolerance = key.tolerance if key.tolerance.form != "fraction" else Tolerance()
+    written = parse_answer(given_text) if given_text is not None else None
+    given_float, reach = as_float(Fraction(given)), match_reach(written, tolerance)
+
+    def near(value) -> bool:
+        if isinstance(value, float):  # a plain double may differ from the exact value's double in its last bits
+            return not all(certainly_far(given_float, value * (1 + nudge), reach) for nudge in (1e-12, -1e-12))
+        return not certainly_far(given_float, as_float(value), reach)
+
+    return mistaken_results(key.question, key.params, part.index, key.path, near)
+
+
 class _Fields(dict):
     def __missing__(self, key):
         return "?"

@@ -25,7 +25,8 @@ from ..escape import visible_controls
 from ..render.markdown import escape_markdown, markdown_line
 from ..solvers.choices import judge
 from .answers import NearMiss, ParsedAnswer, answer_text, compare, near_miss, parse_answer, rational_value
-from .diagnosis import Diagnosis, diagnose, key_too_close, naming_gap, part_too_close, telling_decimals
+from .diagnosis import (Diagnosis, diagnose, key_too_close, mistaken_near_answer, naming_gap, part_too_close,
+                        telling_decimals)
 from .drawing import variant_set
 from .key import Key, Part, answer_key, split_reference
 
@@ -102,7 +103,8 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
     if verdict.message:
         return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
     diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
-                         parsed.shown, key.mistaken(part), key.path, parsed.resolution, percent_sign, fractions)
+                         parsed.shown, mistaken_near_answer(key, part, parsed.value, parsed.shown), key.path,
+                         parsed.resolution, percent_sign, fractions)
     slip = near_miss(parsed, part.value, key.tolerance)
     if slip is not None and diagnosis is not None:
         given, target = Fraction(parsed.value), rational_value(part.value)
@@ -221,7 +223,7 @@ def _closer_reading(key: Key, part: Part, parsed: ParsedAnswer) -> tuple[Diagnos
 
 def _diagnosis(key: Key, part: Part, parsed: ParsedAnswer) -> Diagnosis | None:
     return diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance, parsed.shown,
-                    key.mistaken(part), key.path, parsed.resolution)
+                    mistaken_near_answer(key, part, parsed.value, parsed.shown), key.path, parsed.resolution)
 
 
 def _decimals_to_tell(part: Part, diagnosis: Diagnosis, tolerance) -> int:

@@ -17,6 +17,7 @@ from .. import conventions as conv
 from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..metrics import REGISTRY
+from .plain_answers import plain_parts
 
 
 @dataclass(frozen=True)
@@ -203,14 +204,19 @@ MISTAKES: tuple[Mistake, ...] = (
 BY_NAME = {mistake.name: mistake for mistake in MISTAKES}
 
 
-def mistaken_results(question: Question, params: dict, part: int, path="exercise") -> list[tuple[Mistake, object, Rewrite | None]]:
-    """Every applicable mistake with the Result (or scaled value) it gives for answer ``part`` (0-based)."""
+def mistaken_results(question: Question, params: dict, part: int, path="exercise",
+                     near: Callable[[object], bool] | None = None) -> list[tuple[Mistake, object, Rewrite | None]]:
+    """Every applicable mistake with the Result (or scaled value) it gives for answer ``part`` (0-based). With
+    ``near``, only those whose plain value (:func:`irlab.homework.plain_answers.plain_parts`) ``near`` keeps, or
+    that have none, are re-solved and listed: the diagnosis of one answer needs no mistake far from it."""
     question = resolve_question(question, params, Where(path, None, question.id))  # k = "{length}" -> a number
     found = []
     for mistake in MISTAKES:
         if mistake.rewrite is None:
             continue
         for rewrite in mistake.rewrite(question, params):
+            if near is not None and not _maybe_near(rewrite, part, near, path, question.id):
+                continue
             try:
                 solution = solve_question(rewrite.params, rewrite.question, Where(path, None, question.id))
             except (IrlabError, ZeroDivisionError):
@@ -219,3 +225,12 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
             if part < len(primary):
                 found.append((mistake, primary[part].result, rewrite))
     return found
+
+
+def _maybe_near(rewrite: Rewrite, part: int, near, path, question_id) -> bool:
+    """False only when the rewrite's plain value for ``part`` is known and ``near`` rejects it."""
+    try:
+        values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question_id))
+    except Exception:  # not covered, or an error the explained solver words (it skips the mistake then)
+        return True
+    return part >= len(values) or near(values[part][1])
