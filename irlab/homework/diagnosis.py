@@ -344,11 +344,11 @@ def answers_fit_both(right: Fraction, mistaken: Fraction, tolerance: Tolerance) 
     least ``min_decimals`` decimals) and also matches ``mistaken`` the way :func:`diagnose` matches a mistake."""
     if tolerance.form == "fraction":
         return False  # only the exact fraction is right, and it is no other value
-    clear = _clearly_fit_both(right, mistaken, tolerance)
+    clear = clearly_fit_both(right, mistaken, tolerance)
     return clear if clear is not None else fit_both_exactly(right, mistaken, tolerance)
 
 
-def _clearly_fit_both(right: Fraction, mistaken: Fraction, tolerance: Tolerance) -> bool | None:
+def clearly_fit_both(right: Fraction, mistaken: Fraction, tolerance: Tolerance) -> bool | None:
     """:func:`answers_fit_both` decided in doubles where the values are clearly inside or outside the reach (a
     double errs by ~1e-16 relative; the margin is 1e-9), else None."""
     x, y = float(right), float(mistaken)
@@ -447,9 +447,11 @@ def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value"
     return found
 
 
-def fitting_both(correct, tolerance: Tolerance, mistaken):
+def fitting_both(correct, tolerance: Tolerance, mistaken, decide=None):
     """(mistake, its value, that value as a Fraction) of each named mistake, in order, whose value differs from
-    ``correct`` yet shares a right answer with it (:func:`answers_fit_both`): what :func:`too_close` reports."""
+    ``correct`` yet shares a right answer with it (:func:`answers_fit_both`, or ``decide``): what :func:`too_close`
+    reports."""
+    decide = decide or answers_fit_both
     if tolerance.form == "fraction":
         return
     right, right_float = rational_value(correct), as_float(correct)
@@ -466,7 +468,7 @@ def fitting_both(correct, tolerance: Tolerance, mistaken):
             continue
         seen.add((mistake.name, value))
         wrong = rational_value(value)
-        if answers_fit_both(right, wrong, tolerance):
+        if decide(right, wrong, tolerance):
             yield mistake, value, wrong
 
 

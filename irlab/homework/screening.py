@@ -14,12 +14,13 @@ judge on generated draws.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from .. import exact
 from ..exercise_set import Exercise, Where, check_consistency, resolve_question
 from .degenerate import OPT_OUT, answer_is, mistake_too_close, part_where
-from .diagnosis import answer_margin, fitting_both, mistaken_float
+from .diagnosis import answer_margin, clearly_fit_both, fit_both_exactly, fitting_both, mistaken_float
 from .key_build import grading_defaults, tolerance_of
 from .mistakes import MISTAKES
 from .plain_answers import plain_parts
@@ -99,31 +100,56 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
         return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
     # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
-    # differ from that one in the last bits, so the verdict counts only if it holds for both values nudged
-    # either way by far more than that.
+    # differ from that one in the last bits, so a decision counts only if it holds with the values nudged either
+    # way by far more than that.
     right_float = float(value)
     reach = 2 * answer_margin(Fraction(right_float), right_float, tolerance)
     floats = [mistaken_float(right_float, v) for _, v in mistaken]
     if all(f is not None and abs(f - right_float) > reach * (1 + 1e-6) + 1e-9 for f in floats):
         return ()  # every mistake far apart, nudged or not (too_close's own first test)
-    verdicts, center = set(), ()
-    for right_nudge, mistake_nudge in ((0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-        nudged = []
-        for mistake, mistaken_value in mistaken:
-            if isinstance(mistaken_value, float) or isinstance(value, float) and not isinstance(mistaken_value, tuple):
-                # the exact judge tells a value with logarithms from another by their doubles (diagnosis._same)
-                same = _same_float(float(mistaken_value), value)
-                if same is None:
-                    return UNSURE
-                if same:
-                    continue  # the same value (the exact judge's own 1e-12 rule): this mistake does not apply here
-                mistaken_value = _nudged(mistaken_value, mistake_nudge)
-            nudged.append((mistake, mistaken_value))
-        right = _nudged(value, right_nudge)
-        found = _first(fitting_both(right, tolerance, nudged), right)
-        center = center if right_nudge else found
-        verdicts.add(found and (found[0], exact.decimal_text(found[1], 4), exact.decimal_text(found[2], 4)))
-    return center if len(verdicts) == 1 else UNSURE
+    kept = []
+    for mistake, mistaken_value in mistaken:
+        if isinstance(mistaken_value, float) or isinstance(value, float) and not isinstance(mistaken_value, tuple):
+            # the exact judge tells a value with logarithms from another by their doubles (diagnosis._same)
+            same = _same_float(float(mistaken_value), value)
+            if same is None:
+                return UNSURE
+            if same:
+                continue  # the same value (the exact judge's own 1e-12 rule): this mistake does not apply here
+        kept.append((mistake, _nudged(mistaken_value, 0)))
+    right = _nudged(value, 0)
+    try:
+        found = _first(fitting_both(right, tolerance, kept, decide=_firmly_fit_both), right)
+    except _Unsure:
+        return UNSURE
+    if found and not (_rounds_firmly(found[1]) and _rounds_firmly(found[2])):
+        return UNSURE  # the refusal shows both to 4 decimals: a last bit must not change what it shows
+    return found
+
+
+class _Unsure(Exception):
+    pass
+
+
+def _firmly_fit_both(right: Fraction, mistaken: Fraction, tolerance) -> bool:
+    """:func:`~irlab.homework.diagnosis.answers_fit_both` for values read from doubles, which may differ from the
+    exact judge's doubles in their last bits: decided in doubles when clear by far more than that (the same test
+    answers_fit_both starts with), else exactly with both values nudged either way; raises _Unsure if that changes
+    the answer."""
+    clear = clearly_fit_both(right, mistaken, tolerance)
+    if clear is not None:
+        return clear
+    answers = {fit_both_exactly(_nudged(float(right), a), _nudged(float(mistaken), b), tolerance)
+               for a, b in ((0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))}
+    if len(answers) != 1:
+        raise _Unsure
+    return answers.pop()
+
+
+def _rounds_firmly(value) -> bool:
+    """Whether ``value`` to 4 decimals stays the same when its last bits change (it is not next to a half unit)."""
+    shifted = abs(float(value)) * 10**4
+    return abs(shifted - math.floor(shifted) - 0.5) > 1e-6
 
 
 _NUDGE = 1e-12  # relative: far above a double's rounding error in these sums, far below any tolerance's edge

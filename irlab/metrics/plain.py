@@ -171,7 +171,9 @@ class _Sum:
         return sum((Fraction(total, divisor) for divisor, total in self.by_divisor.items()), Fraction(0))
 
     def value(self):
-        return float(self.exact) + self.approx if self.inexact else self.exact
+        if self.inexact:  # a double: its rational terms need no Fraction either
+            return math.fsum([*(total / divisor for divisor, total in self.by_divisor.items()), self.approx])
+        return self.exact
 
 
 def _gain(grade: int, gain: str) -> int:
