@@ -361,3 +361,12 @@ def test_diagnosing_with_the_mistakes_near_an_answer_is_diagnosing_with_them_all
                             compared += 1
                             matched += expected is not None
     assert compared > 500 and matched > 50 and pruned > 100
+
+
+def test_a_long_ranking_is_left_to_the_explained_metric_and_its_work_bounds():
+    # AP over thousands of ranks builds exact values of thousands of digits: the explained metric bounds that work
+    # (irlab.limits) and the plain path does not try
+    long = Ranking.parse("R" + "N" * 1500 + "R", relevant=2)
+    with pytest.raises(Unsupported):
+        PLAIN["ap"][0](long)
+    assert PLAIN["ap"][0](Ranking.parse("R" + "N" * 900 + "R", relevant=2)) == (1 + Fraction(2, 902)) / 2

@@ -28,9 +28,16 @@ class Unsupported(Exception):
     """The plain path does not compute this case exactly as the explained metric does: use the explained one."""
 
 
+# Longer rankings go to the explained metric, whose work bounds (irlab.limits: exact digits, logarithms in a sum)
+# then refuse what they refuse; homework rankings are a few dozen ranks.
+_PLAIN_RANKS = 1000
+
+
 def _plain(ranking: Ranking) -> Ranking:
     if not isinstance(ranking, Ranking) or ranking.is_empty or ranking.scores is not None:
         raise Unsupported("only a non-empty ranking without scores")
+    if ranking.retrieved + len(ranking.unretrieved) > _PLAIN_RANKS:
+        raise Unsupported("a long ranking: the explained metric's work bounds apply")
     return ranking
 
 
