@@ -21,7 +21,8 @@ __all__ = ["plain_parts", "Unsupported"]
 
 
 def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
-    """P, R and F of the retrieved set under the aggregation rule, as :func:`irlab.solvers.aggregation.aggregate_relevance`."""
+    """P, R and F of the retrieved set under the aggregation rule, as
+    :func:`irlab.solvers.aggregation.aggregate_relevance` gives them."""
     if rule not in RULES or "retrieved" not in params or "judgments" not in params:
         raise Unsupported("not an aggregation this path covers")
     docs, columns = judgments_columns(params["judgments"])

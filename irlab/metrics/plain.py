@@ -8,7 +8,8 @@ issues only one of them. A rational value is an exact ``Fraction`` (or int), the
 gives; a value with logarithms (DCG, nDCG) is a ``float``, which the caller must treat as approximate. Anything
 these functions do not cover exactly as the explained metric does (scores and ties, gain tables, another log base,
 an empty ranking, one of over 1,000 ranks) is refused with :class:`Unsupported`, and the caller falls back to the
-explained metric. tests/test_screening.py checks every function against its explained metric on generated rankings (hypothesis).
+explained metric. tests/test_screening.py checks every function against its explained metric on generated
+rankings (hypothesis).
 """
 
 from __future__ import annotations
