@@ -390,9 +390,14 @@ def question_inputs(params: dict, question: Question, where: Where) -> tuple[lis
     return rankings, judges
 
 
+def solver_options(question: Question, params: dict, where: Where) -> dict:
+    """The question's options as its solver reads them: "{name}" placeholders filled, TOML numbers exact."""
+    return {k: exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
+
+
 def solve_question(params: dict, question: Question, where: Where):
     """Solve one question; returns a :class:`irlab.solvers.Solution`."""
-    options = {k: exact_option(v) for k, v in _resolve_options(question.options, params, where).items()}
+    options = solver_options(question, params, where)
     extended = solve_extended(question.solver, params, options, where)
     if extended is not None:
         return extended
@@ -412,7 +417,7 @@ def solve_question(params: dict, question: Question, where: Where):
     if question.solver == "f-macro-micro":
         return f_macro_micro(exercise_rankings(params, where))
     metric = get_metric(question.solver)
-    metric_options = {k: options[k] for k in options if k in {p.name for p in metric.parameters} | {c.name for c in metric.conventions}}
+    metric_options = {k: options[k] for k in options if k in metric.option_names}
     if metric.inputs == "intents":
         rankings = _intent_rankings(params, where)
         if isinstance(params["intents"], str):

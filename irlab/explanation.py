@@ -27,7 +27,7 @@ ALL_OPTIONS = _RANKING_OPTIONS + ("alpha",) + ("scores", "k", "recall_level", "b
 
 
 def _check_options(args, metric):
-    allowed = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
+    allowed = set(metric.option_names)
     if args.user_model:
         check_user_model(metric.name)
         allowed.add("max_depth")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -42,6 +43,11 @@ class Metric:
     @property
     def formula(self) -> Formula:
         return Formula(self.formula_text, self.formula_latex)
+
+    @cached_property
+    def option_names(self) -> frozenset[str]:
+        """Every option the metric reads: its parameters' and its conventions' names."""
+        return frozenset(p.name for p in self.parameters) | frozenset(c.name for c in self.conventions)
 
 
 class Result(Displayable):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..exercise_set import Where, exact_option, exercise_rankings, judge_columns, resolve_question
+from ..exercise_set import Where, exercise_rankings, judge_columns, solver_options
 from ..metrics import REGISTRY
 from ..metrics.plain import PLAIN, Unsupported
 from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
@@ -46,14 +46,11 @@ def plain_parts(params: dict, question, where: Where, rankings: dict | None = No
     ranking across the questions and named mistakes of one draw (by the parameters' repr)."""
     if any(name in params for name in _OTHER_INPUTS):
         raise Unsupported("inputs the plain path does not read")
-    options = question.options
-    if any(isinstance(v, str) and v.startswith("{") for v in options.values()):  # k = "{length}"
-        options = resolve_question(question, params, where).options
-    options = {k: exact_option(v) for k, v in options.items()}
+    options = solver_options(question, params, where)
     if question.solver == "aggregate":
         return _aggregate(params, options.get("rule", "all"))
-    metric, compute, accepted, known = _plain_metric(question.solver)
-    metric_options = {k: v for k, v in options.items() if k in known}
+    metric, compute, accepted = _plain_metric(question.solver)
+    metric_options = {k: v for k, v in options.items() if k in metric.option_names}
     if not accepted.issuperset(metric_options):
         raise Unsupported("an option the plain path does not cover")
     if metric.inputs == "judges":
@@ -71,16 +68,9 @@ def plain_parts(params: dict, question, where: Where, rankings: dict | None = No
     return [(metric.name, compute(ranking, **metric_options))]
 
 
-_PLAIN_METRICS: dict = {}
-
-
 def _plain_metric(solver: str):
-    """(the registry's metric, its plain value, the options that covers, every option the metric reads), once."""
-    if solver not in _PLAIN_METRICS:
-        metric = REGISTRY.get(solver)
-        if metric is None or metric.name not in PLAIN:
-            raise Unsupported(f"solver {solver!r}")
-        compute, accepted = PLAIN[metric.name]
-        _PLAIN_METRICS[solver] = (metric, compute, accepted,
-                                  {p.name for p in metric.parameters} | {c.name for c in metric.conventions})
-    return _PLAIN_METRICS[solver]
+    """(the registry's metric, its plain value, the options that covers)."""
+    metric = REGISTRY.get(solver)
+    if metric is None or metric.name not in PLAIN:
+        raise Unsupported(f"solver {solver!r}")
+    return (metric, *PLAIN[metric.name])

@@ -245,8 +245,7 @@ def solve_extended(solver: str, params: dict, options: dict, where):
         metric = get_metric(solver)
     except IrlabError:  # a solver of the exercise-set module (map-bounds, aggregate…)
         return None
-    known = {p.name for p in metric.parameters} | {c.name for c in metric.conventions}
-    metric_options = {k: options[k] for k in options if k in known}
+    metric_options = {k: options[k] for k in options if k in metric.option_names}
     if metric.inputs == "paired-values":
         if "systems" not in params:
             raise where.error(f"{metric.name} compares two systems: give parameters.systems", "parameters")
