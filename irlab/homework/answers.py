@@ -225,6 +225,8 @@ _ABSOLUTE_MARGIN = 1e-300
 
 def as_float(value) -> float | None:
     """The value as a finite double, or None (too large, or not a number)."""
+    if isinstance(value, float):  # a plain value already (irlab.metrics.plain's logarithmic values)
+        return value if math.isfinite(value) else None
     try:
         result = exact.to_float(value)
     except (OverflowError, TypeError, ValueError):

@@ -25,7 +25,7 @@ from ..exercise_set import Question, Where, resolve_question
 from ..ranking import Ranking
 from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
                       rational_value, rounded)
-from .mistakes import MISTAKES, Mistake, mistaken_results
+from .mistakes import MISTAKES, Mistake, mistaken_results, scaled_mistakes
 
 
 @dataclass(frozen=True)
@@ -415,7 +415,7 @@ def mistaken_values(correct, candidates) -> list[tuple[Mistake, object]]:
     """Each mistake's value for one part: the re-solved ones (``candidates`` from :func:`mistaken_results`) and the
     answer-scale ones (a percentage without its sign, …; given as a (scale,) tuple, multiplied only when needed)."""
     values = [(mistake, result.value) for mistake, result, _ in candidates]
-    return values + [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
+    return values + scaled_mistakes()
 
 
 def answer_margin(right: Fraction, right_float: float | None, tolerance: Tolerance) -> float:
@@ -429,7 +429,7 @@ def mistaken_float(right_float: float | None, value) -> float | None:
     """A mistake's value as a float: a (scale,) tuple scales the right value (see :func:`mistaken_values`)."""
     if isinstance(value, tuple):
         return None if right_float is None else right_float * float(value[0])
-    return value if isinstance(value, float) else as_float(value)  # a float: a plain value (homework.screening)
+    return as_float(value)
 
 
 def too_close(correct, tolerance: Tolerance, mistaken, symbol: str = "the value", where: str = "") -> list[TooClose]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import IrlabError
 from .diagnosis import TooClose, key_too_close
-from .drawing import judged_worth_solving, variant_set
+from .drawing import variant_set
 from .key import answer_key
 from .key_build import file_stamp
 
@@ -54,9 +54,6 @@ def _question_findings(path, student, seed, exercise_id):
     for exercise in [exercise_set.exercise(exercise_id)] if exercise_id else exercise_set.exercises:
         for question in exercise.questions:
             if question.solver == "free-text":  # read by the teacher, or graded by its letters
-                continue
-            if judged_worth_solving(exercise, question):  # the drawing found none when it issued this variant
-                yield exercise, question, []
                 continue
             try:
                 found = key_too_close(answer_key(path, exercise.id, question.id, student, seed))

@@ -107,7 +107,7 @@ def build_key(path: Path, exercise: Exercise, question: Question, params: dict, 
     qwhere = Where(path, exercise.id, question.id)
     options = {**grading, **question.options}
     try:
-        tolerance = tolerance_of(repr(sorted(options.items())), options)
+        tolerance = question_tolerance(question, grading)
         mistake_credit = option_number(options, "mistake_credit", 0, 0, 1)
     except AnswerOptionError as error:
         if error.key in question.options:
@@ -119,7 +119,14 @@ def build_key(path: Path, exercise: Exercise, question: Question, params: dict, 
 _TOLERANCES: dict = {}
 
 
-def tolerance_of(text: str, options: dict) -> Tolerance:
+def question_tolerance(question: Question, grading: dict) -> Tolerance:
+    """The tolerance a question is graded with: the set's ``[grading]`` defaults under the question's own options
+    (raises AnswerOptionError naming a bad key)."""
+    options = {**grading, **question.options}
+    return _tolerance_of(repr(sorted(options.items())), options)
+
+
+def _tolerance_of(text: str, options: dict) -> Tolerance:
     """Tolerance.of, once per distinct set of options (every student's key of a question has the same)."""
     if text not in _TOLERANCES:
         if len(_TOLERANCES) > 1024:

@@ -209,22 +209,34 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
     """Every applicable mistake with the Result (or scaled value) it gives for answer ``part`` (0-based). With
     ``near``, only those whose plain value (:func:`irlab.homework.plain_answers.plain_parts`) ``near`` keeps, or
     that have none, are re-solved and listed: the diagnosis of one answer needs no mistake far from it."""
-    question = resolve_question(question, params, Where(path, None, question.id))  # k = "{length}" -> a number
     found = []
-    for mistake in MISTAKES:
-        if mistake.rewrite is None:
+    for mistake, rewrite in rewrites(question, params, path):
+        if near is not None and not _maybe_near(rewrite, part, near, path, question.id):
             continue
-        for rewrite in mistake.rewrite(question, params):
-            if near is not None and not _maybe_near(rewrite, part, near, path, question.id):
-                continue
-            try:
-                solution = solve_question(rewrite.params, rewrite.question, Where(path, None, question.id))
-            except (IrlabError, ZeroDivisionError):
-                continue
-            primary = solution.primary
-            if part < len(primary):
-                found.append((mistake, primary[part].result, rewrite))
+        try:
+            solution = solve_question(rewrite.params, rewrite.question, Where(path, None, question.id))
+        except (IrlabError, ZeroDivisionError):
+            continue
+        primary = solution.primary
+        if part < len(primary):
+            found.append((mistake, primary[part].result, rewrite))
     return found
+
+
+def rewrites(question: Question, params: dict, path="exercise"):
+    """(mistake, rewrite) of every catalogued mistake that applies to ``question`` on ``params``, in catalogue
+    order (the question's "{name}" options filled first: k = "{length}" -> a number)."""
+    question = resolve_question(question, params, Where(path, None, question.id))
+    for mistake in MISTAKES:
+        if mistake.rewrite is not None:
+            for rewrite in mistake.rewrite(question, params):
+                yield mistake, rewrite
+
+
+def scaled_mistakes() -> list[tuple[Mistake, tuple]]:
+    """The answer-scale mistakes as (mistake, (scale,)) pairs: the right value times the scale, multiplied only when
+    needed (see irlab.homework.diagnosis.mistaken_values)."""
+    return [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
 
 
 def _maybe_near(rewrite: Rewrite, part: int, near, path, question_id) -> bool:

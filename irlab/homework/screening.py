@@ -18,11 +18,11 @@ import math
 from fractions import Fraction
 
 from .. import exact
-from ..exercise_set import Exercise, Where, check_consistency, resolve_question
+from ..exercise_set import Exercise, Where, check_consistency
 from .degenerate import OPT_OUT, answer_is, mistake_too_close, part_where
 from .diagnosis import answer_margin, clearly_fit_both, fit_both_exactly, fitting_both, mistaken_float
-from .key_build import grading_defaults, tolerance_of
-from .mistakes import MISTAKES
+from .key_build import grading_defaults, question_tolerance
+from .mistakes import rewrites, scaled_mistakes
 from .plain_answers import plain_parts
 
 UNSURE = None
@@ -79,24 +79,19 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
 def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, rankings: dict):
     """The first named mistake within the tolerance of part ``index`` as (its name, its value, the right value), ()
     when none is, or UNSURE."""
-    options = {**grading, **question.options}
     try:
-        tolerance = tolerance_of(repr(sorted(options.items())), options)
+        tolerance = question_tolerance(question, grading)
     except Exception:
         return UNSURE
-    resolved = resolve_question(question, params, Where(path, None, question.id))
     mistaken = []
-    for mistake in MISTAKES:
-        if mistake.rewrite is None:
-            continue
-        for rewrite in mistake.rewrite(resolved, params):
-            try:
-                values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question.id), rankings)
-            except Exception:
-                return UNSURE  # the explained solver may refuse it (the mistake then does not apply) or not
-            if index < len(values):
-                mistaken.append((mistake, values[index][1]))
-    mistaken += [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
+    for mistake, rewrite in rewrites(question, params, path):
+        try:
+            values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question.id), rankings)
+        except Exception:
+            return UNSURE  # the explained solver may refuse it (the mistake then does not apply) or not
+        if index < len(values):
+            mistaken.append((mistake, values[index][1]))
+    mistaken += scaled_mistakes()
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
         return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
     # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
