@@ -3,9 +3,11 @@
 :func:`plain_parts` reads a question as :func:`irlab.exercise_set.solve_question` does (its options resolved, the
 metric's own options kept) and computes its parts with :mod:`irlab.metrics.plain`: exact fractions where the metric
 is rational, doubles where logarithms appear. Anything it does not read exactly as the solver does raises
-:class:`~irlab.metrics.plain.Unsupported`, and the caller uses the explained solver. The drawing judges draws with
-these values (:mod:`irlab.homework.screening`), and the diagnosis re-solves with explanations only the named
-mistakes whose plain values may lie near a student's answer (:func:`irlab.homework.mistakes.mistaken_results`).
+:class:`~irlab.metrics.plain.Unsupported`, and the caller uses the explained solver; a question that solver is known
+to refuse (an undefined value) raises :class:`~irlab.metrics.plain.Undefined`, and its error says why. The drawing
+judges draws with these values (:mod:`irlab.homework.screening`), and the diagnosis re-solves with explanations
+only the named mistakes whose plain values may lie near a student's answer
+(:func:`irlab.homework.mistakes.mistaken_results`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from fractions import Fraction
 
 from ..exercise_set import Where, exercise_rankings, judge_columns, solver_options
 from ..metrics import REGISTRY
-from ..metrics.plain import PLAIN, Unsupported
+from ..metrics.plain import PLAIN, Undefined, Unsupported
 from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
 
-__all__ = ["plain_parts", "Unsupported"]
+__all__ = ["plain_parts", "Undefined", "Unsupported"]
 
 
 def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
@@ -28,10 +30,10 @@ def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
     docs, columns = judgments_columns(params["judgments"])
     retrieved = [str(d) for d in params["retrieved"]]
     if not retrieved or any(d not in docs for d in retrieved) or len(set(retrieved)) != len(retrieved):
-        raise Unsupported("a retrieved set the solver refuses")
+        raise Undefined("a retrieved set the solver refuses")
     relevant = {d for d, *votes in zip(docs, *columns) if relevant_by_rule(votes, rule)}
     if not relevant:
-        raise Unsupported("no relevant document")
+        raise Undefined("no relevant document: recall is undefined")
     hits = len(relevant & set(retrieved))
     p, r = Fraction(hits, len(retrieved)), Fraction(hits, len(relevant))
     return [("precision", p), ("recall", r), ("f", 0 if p + r == 0 else 2 * p * r / (p + r))]

@@ -17,13 +17,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .. import exact
-from ..exercise_set import Exercise, Where, check_consistency
+from ..errors import IrlabError
+from ..exercise_set import Exercise, Where, check_consistency, solve_question
 from .degenerate import OPT_OUT, answer_is, mistake_too_close, part_where
 from .diagnosis import answer_margin, clearly_fit_both, fit_both_exactly, fitting_both, mistaken_float
 from .key_build import grading_defaults, question_tolerance
 from .mistakes import rewrites, scaled_mistakes
-from .plain_answers import plain_parts
+from .plain_answers import Undefined, plain_parts
 
 UNSURE = None
 _NEAR = 1e-9  # a float this near 0, 1 or a tolerance's edge is left to the exact judge (floats err by ~1e-16)
@@ -53,7 +53,10 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
             qwhere = Where(path, candidate.id, question.id)
             if question.solver == "free-text":
                 return UNSURE
-            judged.append((question, plain_parts(solved_params, question, qwhere, rankings)))
+            try:
+                judged.append((question, plain_parts(solved_params, question, qwhere, rankings)))
+            except Undefined:
+                return _refusal(solved_params, question, qwhere)
     except Exception:  # an error the explained solver may word otherwise, or a case not covered
         return UNSURE
     parts = [(question, index, value, part_where(question.id, str(index + 1), name, len(values) > 1))
@@ -74,6 +77,17 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
         if finding:
             return mistake_too_close(where, *finding), True
     return None, False
+
+
+def _refusal(params: dict, question, where: Where) -> tuple[str, bool] | None:
+    """The verdict on a draw whose ``question`` the explained solver refuses (an undefined value): its error, word
+    for word, as the exact judge gives it. That judge solves the questions in order and stops at the first error;
+    the questions before this one have plain values, so they solve. UNSURE if the solver does not refuse after all."""
+    try:
+        solve_question(params, question, where)
+    except (IrlabError, ZeroDivisionError) as error:  # what drawing._inconsistency catches
+        return str(error), False
+    return UNSURE
 
 
 def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, rankings: dict):

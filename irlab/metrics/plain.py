@@ -15,6 +15,7 @@ rankings (hypothesis).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 
 from .. import conventions as conv
@@ -27,6 +28,10 @@ from .common import ideal_grades
 
 class Unsupported(Exception):
     """The plain path does not compute this case exactly as the explained metric does: use the explained one."""
+
+
+class Undefined(Unsupported):
+    """The explained metric refuses this case (its value is undefined): its own error says why, in its words."""
 
 
 # Longer rankings go to the explained metric, whose work bounds (irlab.limits: exact digits, logarithms in a sum)
@@ -149,30 +154,38 @@ def reciprocal_rank(ranking, k=None):
     return 0 if first is None else Fraction(1, first)
 
 
+def _discount_key(rank: int, discount: str):
+    """The discount at ``rank`` as a key that names its value: an int d for the rational 1/d, ("log2", n) for the
+    irrational 1/log2(n) (n not a power of two). Different values have different keys: 1/log2(n) is rational only
+    for a power of two n, and is then 1/d with d = log2(n), keyed d."""
+    if rank == 1 and discount != "log2-rank-plus-1":  # nothing to discount
+        return 1
+    if discount == "reciprocal-rank":
+        return rank
+    n = rank if discount == "log2-rank" else rank + 1
+    return ("log2", n) if n & (n - 1) else n.bit_length() - 1
+
+
 class _Sum:
     """A DCG as an exact rational part plus a float part (the terms whose discount is an irrational logarithm); the
-    rational part is kept as whole sums per divisor, made a Fraction once."""
+    rational part is kept as whole sums per divisor, made a Fraction once. ``terms`` lists its (gain, discount
+    key) terms of positive gain, so two sums with the same terms are known to be equal exactly."""
 
-    __slots__ = ("by_divisor", "approx", "inexact")
+    __slots__ = ("by_divisor", "approx", "inexact", "terms")
 
     def __init__(self):
-        self.by_divisor, self.approx, self.inexact = {}, 0.0, False
+        self.by_divisor, self.approx, self.inexact, self.terms = {}, 0.0, False, []
 
     def add(self, gain: int, rank: int, discount: str) -> None:
         if gain == 0:
             return
-        if rank == 1 and discount != "log2-rank-plus-1":  # nothing to discount
-            divisor = 1
-        elif discount == "reciprocal-rank":
-            divisor = rank
+        key = _discount_key(rank, discount)
+        self.terms.append((gain, key))
+        if isinstance(key, tuple):  # log2(n) is irrational
+            self.approx += gain / math.log2(key[1])
+            self.inexact = True
         else:
-            n = rank if discount == "log2-rank" else rank + 1
-            if n & (n - 1):  # not a power of two: log2(n) is irrational
-                self.approx += gain / math.log2(n)
-                self.inexact = True
-                return
-            divisor = n.bit_length() - 1
-        self.by_divisor[divisor] = self.by_divisor.get(divisor, 0) + gain
+            self.by_divisor[key] = self.by_divisor.get(key, 0) + gain
 
     @property
     def exact(self) -> Fraction:
@@ -212,6 +225,17 @@ def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     return _dcg_sum(ranking.grades, depth, gain, discount).value()
 
 
+# nDCG@k is exactly 1 when, and only when, DCG's terms are IDCG's, as (gain, discount) multisets. Let g_1..g_k be
+# the ranking's gains (0 past its end), h_1..h_k the ideal's (the judged positive grades' gains, best first, 0 past
+# them) and d_1 >= d_2 >= ... > 0 the discounts: strictly decreasing, but for d_1 = d_2 = 1 under log2-rank
+# (positions of equal discount form blocks). "If": the same terms give the same sum. "Only if": the i-th largest
+# g, g*_i, is at most h_i (the ranking's positive grades are some of the judged ones), so Σ g*_i d_i <= Σ h_i d_i,
+# with equality only if g* = h. Sorting g within its blocks keeps Σ g_i d_i; bubble-sorting that into g* (if it is
+# not g* already) swaps some adjacent pair across a block edge (swaps within blocks keep each block's multiset, and
+# two lists sorted within blocks with the same block multisets are equal), and each such swap adds
+# (g_{i+1} - g_i)(d_i - d_{i+1}) > 0. So DCG = IDCG forces each block's gains to be the ideal's: the same terms.
+# Hence ndcg returns an exact 1 only when the value is 1; a ranking with other terms is below 1, which its double
+# shows unless within 1e-9 of 1 (then irlab.homework.screening leaves it to the exact judge).
 def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     """nDCG@k = DCG@k / IDCG@k over every judged grade; 0 when IDCG = 0."""
     ranking = _plain(ranking)
@@ -220,10 +244,16 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     ideal_list, _ = ideal_grades(ranking)
     gained = _dcg_sum(ranking.grades, depth, gain, discount)
     ideal = _dcg_sum(ideal_list, len(ideal_list) if k is None else min(k, len(ideal_list)), gain, discount)
-    if not ideal.inexact and not ideal.by_divisor:  # every gain 0: IDCG = 0
+    if not ideal.terms:  # every gain 0: IDCG = 0
+        return 0
+    if not gained.terms:  # no gain in the top k: DCG = 0 exactly, whatever the ideal's logarithms
         return 0
     if gained.inexact or ideal.inexact:
-        return gained.value() / ideal.value()
+        ratio = gained.value() / ideal.value()
+        # the same terms give 1 to within a few units of the last place: only a ratio this near may have them
+        if abs(ratio - 1) < 1e-9 and Counter(gained.terms) == Counter(ideal.terms):
+            return 1  # DCG = IDCG exactly (see above)
+        return ratio
     return gained.exact / ideal.exact
 
 
@@ -243,7 +273,7 @@ def kappa(first, second, kappa_marginals=None):
         p1, p2 = Fraction(rel1, size), Fraction(rel2, size)
         p_chance = p1 * p2 + (1 - p1) * (1 - p2)
     if p_chance == 1:
-        raise Unsupported("kappa is undefined when P(E) = 1")
+        raise Undefined("kappa is undefined when P(E) = 1")
     return (p_agree - p_chance) / (1 - p_chance)
 
 
