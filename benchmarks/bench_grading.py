@@ -150,6 +150,11 @@ def _cli_run(exercise_file: Path, answers: Path, seed: str, report: Path) -> str
             f"MiB, report {report.stat().st_size:,} bytes")
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=500)
@@ -196,16 +201,19 @@ def main(argv=None) -> int:
             return 0
         for run in range(1, args.repeat + 1):
             clear_caches()
-            started, cpu = time.perf_counter(), time.process_time()
+            started, cpu, worker = time.perf_counter(), time.process_time(), _children_cpu()
             report = grade(exercise_file, answers, args.seed)
             for fmt in ("csv", "json"):  # written to files, as `irlab grade --format csv|json > FILE` does
                 with (Path(tmp) / f"report.{fmt}").open("w", encoding="utf-8") as handle:
                     report.write(fmt, handle)
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+            worker = _children_cpu() - worker  # the process that draws variants ahead (drawing_ahead), if one ran
             total = sum(s.score for s in report.students)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+            child_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall, "
-                  f"{cpu:.2f} s CPU ({1000 * cpu / len(report.rows):.2f} ms CPU per answer row); peak RSS {peak:.0f} MiB"
+                  f"{cpu:.2f} s CPU ({1000 * cpu / len(report.rows):.2f} ms CPU per answer row) + {worker:.2f} s CPU "
+                  f"in the drawing worker; peak RSS {peak:.0f} MiB, worker {child_peak:.0f} MiB"
                   f"{'' if args.answers else ' (answers generated in the same process)'}; "
                   f"class mean {float(total) / args.students:.3f} "
                   f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised; "

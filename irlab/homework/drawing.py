@@ -208,10 +208,13 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
     for attempt in range(MAX_ATTEMPTS):
         rng = variant_rng(set_id, exercise.id, student, seed, attempt)
         params = draw_parameters(exercise, rng, path)
-        known = _known_verdict(exercise, path, params)
+        params_text = repr(params)
+        known = _known_verdict(exercise, path, params_text)
         if known is not None and known[0] is not None:  # another student drew these parameters: refused then
             problem, degenerate = known
             refused.append(problem)
+            if _RECORDED is not None:
+                _RECORDED.append((exercise.id, params_text, known))
             continue
         problem, degenerate = _count_problem(params), False
         if problem is None:
@@ -225,7 +228,9 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             else:
                 problem, degenerate, keys, solved = _judged_exactly(candidate, path, refused)
         if known is None:
-            _remember_verdict(exercise, path, params, problem, degenerate)
+            _remember_verdict(exercise, path, params_text, (problem, degenerate))
+        if _RECORDED is not None:
+            _RECORDED.append((exercise.id, params_text, (problem, degenerate)))
         if problem is None:
             issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
             _WORTH_SOLVING[id(issued)] = issued
@@ -260,17 +265,45 @@ _VERDICTS: OrderedDict = OrderedDict()
 _VERDICTS_SIZE = 65536  # a short text each: a few MiB, enough for every draw of a 12,500-student class's exercises
 
 
-def _known_verdict(exercise: Exercise, path, params: dict) -> tuple[str | None, bool] | None:
-    entry = _VERDICTS.get((id(exercise), str(path), repr(params)))
+def _known_verdict(exercise: Exercise, path, params_text: str) -> tuple[str | None, bool] | None:
+    entry = _VERDICTS.get((id(exercise), str(path), params_text))
     if entry is None or entry[0] is not exercise:  # a new exercise object may reuse a forgotten one's id
         return None
     return entry[1]
 
 
-def _remember_verdict(exercise: Exercise, path, params: dict, problem: str | None, degenerate: bool) -> None:
-    _VERDICTS[(id(exercise), str(path), repr(params))] = (exercise, (problem, degenerate))
+def _remember_verdict(exercise: Exercise, path, params_text: str, verdict: tuple[str | None, bool]) -> None:
+    _VERDICTS[(id(exercise), str(path), params_text)] = (exercise, verdict)
     if len(_VERDICTS) > _VERDICTS_SIZE:
         _VERDICTS.popitem(last=False)
+
+
+# When a list (in irlab.homework.drawing_ahead's worker process): every verdict the drawing consults is appended
+# to it, in order, as (exercise id, the parameters' repr, verdict).
+_RECORDED: list | None = None
+
+
+def drawn_verdicts(path, students, seed) -> list[tuple[str, str, tuple[str | None, bool]]]:
+    """Every verdict on a draw that drawing these ``students``' variants consults, in order, as (exercise id,
+    the drawn parameters' repr, (why refused or None, whether degenerate)): another process that remembers them
+    (:func:`remember_verdicts`) draws the same variants without judging a draw again."""
+    global _RECORDED
+    _RECORDED = []
+    try:
+        for student in students:
+            variant_set(path, student, seed)
+        return _RECORDED
+    finally:
+        _RECORDED = None
+
+
+def remember_verdicts(path, verdicts) -> None:
+    """Take the ``verdicts`` :func:`drawn_verdicts` gave for the set at ``path`` (its current version) as known."""
+    path = Path(path)
+    exercise_set = _loaded(str(path), file_stamp(path))
+    exercises = {exercise.id: exercise for exercise in exercise_set.exercises}
+    for exercise_id, params_text, verdict in verdicts:
+        _remember_verdict(exercises[exercise_id], exercise_set.path, params_text, verdict)
 
 
 # Every variant exercise issued and still in use, by id: each was judged worth solving (whoever judged it), so none
