@@ -85,6 +85,39 @@ def test_plain_values_equal_the_explained_metrics(ranking, name, data):
     assert _same_value(plain, explained), (name, ranking, options, plain, explained)
 
 
+@st.composite
+def nearly_ideal_case(draw):
+    """A graded ranking at or next to its ideal: judged grades best first, the first ones retrieved, then perhaps
+    two ranks swapped (a tie when their grades are equal) or every retrieved grade made 0."""
+    grades = sorted(draw(st.lists(st.integers(0, 3), min_size=1, max_size=9)), reverse=True)
+    retrieved = draw(st.integers(1, len(grades)))
+    ranking, unretrieved = grades[:retrieved], grades[retrieved:]
+    change = draw(st.sampled_from(["ideal", "swap", "zero"]))
+    if change == "swap" and retrieved > 1:
+        i, j = draw(st.integers(0, retrieved - 1)), draw(st.integers(0, retrieved - 1))
+        ranking[i], ranking[j] = ranking[j], ranking[i]
+    elif change == "zero":
+        ranking = [0] * retrieved
+        unretrieved = grades  # still judged: the ideal keeps them
+    return Ranking.from_grades(ranking, unretrieved=tuple(draw(st.permutations(unretrieved))))
+
+
+@settings(max_examples=500, deadline=None)
+@given(nearly_ideal_case(), st.sampled_from([None, 1, 2, 3, 5, 8]), st.sampled_from([None, "exp", "linear"]),
+       st.sampled_from([None, "log2-rank-plus-1", "log2-rank", "reciprocal-rank"]))
+def test_ndcg_of_one_or_zero_is_exact_in_the_plain_path(ranking, k, gain, discount):
+    # nDCG@k is 1 exactly iff DCG's (gain, discount) terms are IDCG's (irlab.metrics.plain), 0 iff no gain is in
+    # the top k: then the plain value is the exact 1 or 0 the explained metric gives, never a double near it
+    options = {name: value for name, value in (("k", k), ("gain", gain), ("discount", discount)) if value is not None}
+    explained = REGISTRY.get("ndcg").compute(ranking, **options).value
+    plain = PLAIN["ndcg"][0](ranking, **options)
+    assert _same_value(plain, explained), (ranking, options, plain, explained)
+    if explained in (0, 1):
+        assert not isinstance(plain, float) and plain == explained, (ranking, options, plain)
+    else:  # below 1 and above 0 (whatever the 1e-12 rule would call a float this near)
+        assert 0 < exact.to_float(explained) < 1 - 1e-9
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=1, max_size=16),
        st.sampled_from([None, "pooled", "per-judge"]))
@@ -195,6 +228,70 @@ solver = "aggregate"
 rule = "any"
 '''
 
+# draws whose answers are often exactly 0 or 1 with logarithms (ideal rankings, ties at ranks 1-2 under log2-rank,
+# no gain in the top k) or undefined (no document relevant under rule "all", judges who agree on everything)
+EDGES_SET = '''
+id = "edges"
+title = "Edges"
+
+[[exercise]]
+id = "1"
+title = "Graded"
+statement = "{ranking} {unretrieved}"
+[exercise.parameters]
+ranking = [2, 1, 0]
+unretrieved = [1]
+[exercise.variants]
+ranking = { length = [1, 3], grades = [0, 2] }
+unretrieved = { length = [1, 2], grades = [0, 1] }
+[[exercise.question]]
+id = "a"
+solver = "ndcg"
+k = 3
+[[exercise.question]]
+id = "b"
+solver = "ndcg"
+discount = "log2-rank"
+gain = "linear"
+
+[[exercise]]
+id = "2"
+title = "Judges, kappa first"
+statement = "{retrieved}"
+[exercise.parameters]
+judgments = [[1, 1, 1], [2, 1, 0], [3, 0, 0]]
+retrieved = [1, 2]
+[exercise.variants]
+judgments = { documents = [1, 3], judges = 2 }
+retrieved = { count = [1, 2] }
+[[exercise.question]]
+id = "a"
+solver = "kappa"
+[[exercise.question]]
+id = "b"
+solver = "aggregate"
+rule = "all"
+
+[[exercise]]
+id = "3"
+title = "Judges, aggregation first"
+statement = "{retrieved}"
+[exercise.parameters]
+judgments = [[1, 1, 1], [2, 1, 0], [3, 0, 0]]
+retrieved = [1, 2]
+[exercise.variants]
+judgments = { documents = [1, 3], judges = 2 }
+retrieved = { count = [1, 2] }
+[[exercise.question]]
+id = "a"
+solver = "aggregate"
+rule = "all"
+[[exercise.question]]
+id = "b"
+solver = "kappa"
+kappa_marginals = "per-judge"
+'''
+
 SETS = [ROOT / "exercises" / "homework-variants.toml", ROOT / "exercises" / "chapter8-seed.toml",
         ROOT / "exercises" / "chapter8-book.toml"]
 
@@ -236,6 +333,27 @@ def test_a_screened_verdict_is_the_exact_judges_verdict(which, options_set):
         counts["refused"] += problem is not None
     if which in (0, len(SETS)):  # sets the plain path covers: most draws are decided, refused ones among them
         assert counts["sure"] > 3 * counts["unsure"] and counts["refused"] > 0, counts
+
+
+def test_exact_edges_are_screened_as_the_exact_judge_decides_them(tmp_path):
+    # every draw of EDGES_SET is decided on plain values, with the exact judge's verdict; among them answers of 1
+    # and 0 from sums with logarithms and the solvers' refusals of undefined values, in their own words
+    path = tmp_path / "edges.toml"
+    path.write_text(EDGES_SET, encoding="utf-8")
+    seen = {"is 1": 0, "is 0": 0, "kappa undefined": 0, "recall undefined": 0, "issued": 0}
+    for where, candidate in _draws(path, 120, 34):
+        verdict = screening.screen(candidate, where)
+        problem, degenerate, _, _ = _judged_exactly(candidate, where, [])
+        assert verdict == (problem, degenerate), (candidate.id, candidate.parameters, verdict, problem)
+        if problem is None:
+            seen["issued"] += 1
+        elif problem.endswith("the answer is 1") and candidate.id == "1":
+            seen["is 1"] += 1
+        elif problem.endswith("the answer is 0") and candidate.id == "1":
+            seen["is 0"] += 1
+        elif "undefined" in problem:
+            seen["kappa undefined" if "kappa" in problem else "recall undefined"] += 1
+    assert all(count > 5 for count in seen.values()), seen
 
 
 @pytest.mark.parametrize("path", [SETS[0], "options"])
