@@ -216,10 +216,11 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             if _RECORDED is not None:
                 _RECORDED.append((exercise.id, params_text, known))
             continue
-        problem, degenerate = _count_problem(params), False
+        problem, degenerate = (None, False) if known else (_count_problem(params), False)
         if problem is None:
             candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
-            statement_text(candidate, params, path)  # a broken template is the author's to fix: no retry helps
+            if not known:  # (a known draw's counts and statement were checked when it was judged)
+                statement_text(candidate, params, path)  # a broken template is the author's to fix: no retry helps
             # issued to another student before, or judged on plain values: nothing to solve here (the answer key
             # solves the issued draw when it is needed)
             verdict = known or screen(candidate, path)

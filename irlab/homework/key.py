@@ -9,6 +9,7 @@ order separated by ``;`` (``0.2; 0.5; 2/7``).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
         if issued is not None and question.id in issued[1]:  # a variant just drawn: checked and solved already
             params, solution = issued[0], issued[1][question.id]
         else:
-            params, _ = check_consistency(exercise, exercise_set.path)
+            params = _consistent_params(exercise, exercise_set.path)
             solution = solve_once(params, question, Where(exercise_set.path, exercise.id, question.id))
     except InputFileError:
         raise
@@ -50,6 +51,23 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
     if judged_worth_solving(exercise, question):  # judged when drawn: no named mistake within the tolerance
         key.findings.update((part.index, ()) for part in key.parts if part.result is not None)
     return key
+
+
+# The parameters the last few exercises are solved with, by exercise object: a variant's questions share them (an
+# issued exercise agrees with its statement, so checking it again would give the same parameters).
+_PARAMS: OrderedDict = OrderedDict()
+_PARAMS_SIZE = 16
+
+
+def _consistent_params(exercise: Exercise, path) -> dict:
+    entry = _PARAMS.get(id(exercise))
+    if entry is not None and entry[0] is exercise:
+        return entry[1]
+    params, _ = check_consistency(exercise, path)
+    _PARAMS[id(exercise)] = (exercise, params)
+    if len(_PARAMS) > _PARAMS_SIZE:
+        _PARAMS.popitem(last=False)
+    return params
 
 
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
@@ -63,6 +81,7 @@ def clear_key_caches() -> None:
     """Forget every answer key and grading table computed so far."""
     cached_key.cache_clear()
     grading_defaults_cached.cache_clear()
+    _PARAMS.clear()
 
 
 def split_reference(question_ref: str, exercise: Exercise) -> tuple[str, str | None]:
