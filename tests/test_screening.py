@@ -253,44 +253,29 @@ id = "b"
 solver = "ndcg"
 discount = "log2-rank"
 gain = "linear"
-
-[[exercise]]
-id = "2"
-title = "Judges, kappa first"
-statement = "{retrieved}"
-[exercise.parameters]
-judgments = [[1, 1, 1], [2, 1, 0], [3, 0, 0]]
-retrieved = [1, 2]
-[exercise.variants]
-judgments = { documents = [1, 3], judges = 2 }
-retrieved = { count = [1, 2] }
-[[exercise.question]]
-id = "a"
-solver = "kappa"
-[[exercise.question]]
-id = "b"
-solver = "aggregate"
-rule = "all"
-
-[[exercise]]
-id = "3"
-title = "Judges, aggregation first"
-statement = "{retrieved}"
-[exercise.parameters]
-judgments = [[1, 1, 1], [2, 1, 0], [3, 0, 0]]
-retrieved = [1, 2]
-[exercise.variants]
-judgments = { documents = [1, 3], judges = 2 }
-retrieved = { count = [1, 2] }
-[[exercise.question]]
-id = "a"
-solver = "aggregate"
-rule = "all"
-[[exercise.question]]
-id = "b"
-solver = "kappa"
-kappa_marginals = "per-judge"
 '''
+# the same judges' exercise twice, its questions in either order: the exact judge stops at the first refusal
+JUDGES_EXERCISE = '''
+[[exercise]]
+id = "{id}"
+title = "Judges"
+statement = "{{retrieved}}"
+[exercise.parameters]
+judgments = [[1, 1, 1], [2, 1, 0], [3, 0, 0]]
+retrieved = [1, 2]
+[exercise.variants]
+judgments = {{ documents = [1, 3], judges = 2 }}
+retrieved = {{ count = [1, 2] }}
+[[exercise.question]]
+id = "a"
+{first}
+[[exercise.question]]
+id = "b"
+{second}
+'''
+KAPPA, ALL_JUDGES = 'solver = "kappa"\nkappa_marginals = "per-judge"', 'solver = "aggregate"\nrule = "all"'
+EDGES_SET += (JUDGES_EXERCISE.format(id="2", first=KAPPA, second=ALL_JUDGES)
+              + JUDGES_EXERCISE.format(id="3", first=ALL_JUDGES, second=KAPPA))
 
 SETS = [ROOT / "exercises" / "homework-variants.toml", ROOT / "exercises" / "chapter8-seed.toml",
         ROOT / "exercises" / "chapter8-book.toml"]
