@@ -207,13 +207,13 @@ def main(argv=None) -> int:
                 with (Path(tmp) / f"report.{fmt}").open("w", encoding="utf-8") as handle:
                     report.write(fmt, handle)
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-            worker = _children_cpu() - worker  # the process that draws variants ahead (drawing_ahead), if one ran
+            worker = _children_cpu() - worker  # the worker that grades students ahead (irlab.homework.ahead), if one ran
             total = sum(s.score for s in report.students)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
             child_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             print(f"run {run}: graded {args.students} students x {len(report.questions)} questions in {elapsed:.2f} s wall, "
                   f"{cpu:.2f} s CPU ({1000 * cpu / len(report.rows):.2f} ms CPU per answer row) + {worker:.2f} s CPU "
-                  f"in the drawing worker; peak RSS {peak:.0f} MiB, worker {child_peak:.0f} MiB"
+                  f"in the grading worker; peak RSS {peak:.0f} MiB, worker {child_peak:.0f} MiB"
                   f"{'' if args.answers else ' (answers generated in the same process)'}; "
                   f"class mean {float(total) / args.students:.3f} "
                   f"of {len(report.questions)}; {len(report.mistake_summary())} kinds of mistake recognised; "

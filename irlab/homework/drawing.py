@@ -213,8 +213,6 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
         if known is not None and known[0] is not None:  # another student drew these parameters: refused then
             problem, degenerate = known
             refused.append(problem)
-            if _RECORDED is not None:
-                _RECORDED.append((exercise.id, params_text, known))
             continue
         problem, degenerate = (None, False) if known else (_count_problem(params), False)
         if problem is None:
@@ -230,8 +228,6 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
                 problem, degenerate, keys, solved = _judged_exactly(candidate, path, refused)
         if known is None:
             _remember_verdict(exercise, path, params_text, (problem, degenerate))
-        if _RECORDED is not None:
-            _RECORDED.append((exercise.id, params_text, (problem, degenerate)))
         if problem is None:
             issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
             _WORTH_SOLVING[id(issued)] = issued
@@ -277,34 +273,6 @@ def _remember_verdict(exercise: Exercise, path, params_text: str, verdict: tuple
     _VERDICTS[(id(exercise), str(path), params_text)] = (exercise, verdict)
     if len(_VERDICTS) > _VERDICTS_SIZE:
         _VERDICTS.popitem(last=False)
-
-
-# When a list (in irlab.homework.drawing_ahead's worker process): every verdict the drawing consults is appended
-# to it, in order, as (exercise id, the parameters' repr, verdict).
-_RECORDED: list | None = None
-
-
-def drawn_verdicts(path, students, seed) -> list[tuple[str, str, tuple[str | None, bool]]]:
-    """Every verdict on a draw that drawing these ``students``' variants consults, in order, as (exercise id,
-    the drawn parameters' repr, (why refused or None, whether degenerate)): another process that remembers them
-    (:func:`remember_verdicts`) draws the same variants without judging a draw again."""
-    global _RECORDED
-    _RECORDED = []
-    try:
-        for student in students:
-            variant_set(path, student, seed)
-        return _RECORDED
-    finally:
-        _RECORDED = None
-
-
-def remember_verdicts(path, verdicts) -> None:
-    """Take the ``verdicts`` :func:`drawn_verdicts` gave for the set at ``path`` (its current version) as known."""
-    path = Path(path)
-    exercise_set = _loaded(str(path), file_stamp(path))
-    exercises = {exercise.id: exercise for exercise in exercise_set.exercises}
-    for exercise_id, params_text, verdict in verdicts:
-        _remember_verdict(exercises[exercise_id], exercise_set.path, params_text, verdict)
 
 
 # Every variant exercise issued and still in use, by id: each was judged worth solving (whoever judged it), so none

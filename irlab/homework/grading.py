@@ -48,8 +48,8 @@ from .. import exact, spreadsheet
 from ..document import Document, Paragraph, Section, Table
 from ..errors import InputFileError, IrlabError, ParameterError
 from .drawing import clear_drawing_caches, variant_set
-from .drawing_ahead import drawing_ahead
 from .feedback import CloseCalls, Feedback, PartFeedback, grade_reference, missing_part, split_answers
+from .ahead import worked_ahead
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_reader, data_rows, normalise_student, read_code, read_csv_text,
                        read_manifest, read_roster, variant_code)
@@ -774,79 +774,110 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     position = {question: i for i, question in enumerate(questions)}
     sheet_ids: dict = {}  # an LMS row's sheet -> its id, normalised once a sheet
     off_roster = set(outsiders)
-    # the students graded against their own variant: a second process may draw theirs ahead (drawing_ahead)
-    own_variants = [normalise_student(who) for who in the_class + outsiders
-                    if variants and any(not row.sheet for row, _, _ in by_student.get(who, ()))]
-    with drawing_ahead(file_text, own_variants, seed_text) as ahead:
+
+    def grade_student(who: str, close_calls: CloseCalls) -> list:
+        """The grade of each question for student ``who`` (blanks shared); refuses their rows that cannot count."""
+        entry = on_roster.get(who)
+        shown = entry.id if entry else next(iter(spellings[who]))
+        student = normalise_student(who) if variants else None
+        keys: dict = {}  # (exercise, question, sheet) -> the key of this student's (or the row's) sheet
+        sheets: dict = {}  # (exercise, question) -> the sheet of its last answer, when not the student's own
+
+        def key_of(exercise_id: str, question_id: str, sheet=None):
+            sheet = sheets.get((exercise_id, question_id), "") if sheet is None else sheet
+            if (exercise_id, question_id, sheet) not in keys:
+                keys[exercise_id, question_id, sheet] = cached_key(file_text, stamp, sheet or student, seed_text,
+                                                                    exercise_id, question_id)
+            return keys[exercise_id, question_id, sheet]
+
+        slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
+        superseded: dict = {}  # id(row) -> (row, part address, line of the later answer)
+        for row, question_id, part_ref in by_student.get(who, ()):
+            if row.sheet and variants:
+                sheet = sheet_ids.get(row.sheet)
+                if sheet is None:
+                    sheet = sheet_ids[row.sheet] = normalise_student(row.sheet)
+            else:
+                sheet = ""
+            sheets[row.exercise, question_id] = sheet
+            key = key_of(row.exercise, question_id)
+            shared = (sheets[row.exercise, question_id] or student is None) and _REUSE
+            reuse = (sheets[row.exercise, question_id], row.exercise, question_id, part_ref, row.answer)
+            feedback = shared_feedback.get(reuse) if shared else None
+            if feedback is None:
+                feedback = grade_reference(key, part_ref, row.answer, exact_values=False)
+                if shared:
+                    shared_feedback[reuse] = feedback
+            if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:
+                refuse(row, "wrong-part-count", f"{feedback[0].message.removeprefix('No answer recognised: ')} Graded 0.")
+            slot = slots.setdefault((row.exercise, question_id), {})
+            for part_feedback in feedback:
+                index = int(part_feedback.part or 1) - 1
+                if index in slot:
+                    superseded[id(slot[index][1])] = (slot[index][1], part_feedback.address, row.line)
+                slot[index] = (part_feedback, row)
+        still_used = {id(row) for slot in slots.values() for _, row in slot.values()} if superseded else set()
+        for earlier, address, line in superseded.values():
+            if id(earlier) in still_used:  # only some of its parts were answered again: it still counts for the rest
+                earlier.message = f"{address} answered again at line {line}, which counts for that part"
+            else:
+                refuse(earlier, "duplicate", f"{earlier.student} answered {earlier.exercise} {address} again at line "
+                                             f"{line}; this earlier answer is not counted")
+        if blanks is not None:  # a question nothing answered: the class's grade of it (no reading to note)
+            grades = blanks.copy()
+            todo = sorted(position[address] for address in slots if address in position)
+        else:
+            grades, todo = [None] * len(questions), range(len(questions))
+        for i in todo:
+            exercise_id, question_id = questions[i]
+            slot = slots.get((exercise_id, question_id)) or {}
+            if slot:
+                key = key_of(exercise_id, question_id)
+            else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
+                key = answer_key(exercise_file, exercise_id, question_id)
+            parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
+            if who not in off_roster:
+                close_calls.add(shown, key, parts)
+            lines = tuple(sorted({slot[i][1].line for i in slot}))
+            statuses = {slot[i][1].status for i in slot}
+            grades[i] = QuestionGrade(shown, exercise_id, question_id, parts, lines,
+                                      "wrong-part-count" if "wrong-part-count" in statuses else "graded")
+        return grades
+
+    def graded_elsewhere(who: str) -> tuple:
+        """What grading ``who`` makes, as a worker process sends it: the grades of the questions they answered,
+        the status and message of each of their rows, and the close calls met."""
+        met = CloseCalls()
+        grades = grade_student(who, met)
+        answered = {i: grade for i, grade in enumerate(grades) if grade is not blanks[i]}
+        return (answered, [(row.status, row.message) for row in student_rows.get(who, ())],
+                met.counts, met.examples)
+
+    # students graded against their own variant, every answer theirs alone: a worker process may grade them ahead
+    # (irlab.homework.ahead); what it sends is merged here in the class's order, as if graded here
+    alone = [who for who in the_class + outsiders
+             if variants and blanks is not None and not strict and by_student.get(who)
+             and not any(row.sheet for row, _, _ in by_student[who])]
+    with worked_ahead(alone, graded_elsewhere) as ahead:
         for number, who in enumerate(the_class + outsiders, 1):
             if number % _GC_BATCH == 0:
                 gc.collect(1)
+            done = ahead.take(who)
+            if done is None:
+                grades = grade_student(who, close_calls)
+            else:
+                answered, statuses, counts, examples = done
+                grades = blanks.copy()
+                for i, grade in answered.items():
+                    grades[i] = grade
+                for row, (status, message) in zip(student_rows.get(who, ()), statuses):
+                    row.status, row.message = status, message
+                for address, counted in counts.items():
+                    close_calls.counts.setdefault(address, Counter()).update(counted)
+                for address, example in examples.items():
+                    close_calls.examples.setdefault(address, example)
             entry = on_roster.get(who)
             shown = entry.id if entry else next(iter(spellings[who]))
-            student = normalise_student(who) if variants else None
-            ahead.before(student)
-            keys: dict = {}  # (exercise, question, sheet) -> the key of this student's (or the row's) sheet
-            sheets: dict = {}  # (exercise, question) -> the sheet of its last answer, when not the student's own
-
-            def key_of(exercise_id: str, question_id: str, sheet=None):
-                sheet = sheets.get((exercise_id, question_id), "") if sheet is None else sheet
-                if (exercise_id, question_id, sheet) not in keys:
-                    keys[exercise_id, question_id, sheet] = cached_key(file_text, stamp, sheet or student, seed_text,
-                                                                        exercise_id, question_id)
-                return keys[exercise_id, question_id, sheet]
-
-            slots: dict = {}  # (exercise, question) -> {part index: (PartFeedback, row)}
-            superseded: dict = {}  # id(row) -> (row, part address, line of the later answer)
-            for row, question_id, part_ref in by_student.get(who, ()):
-                if row.sheet and variants:
-                    sheet = sheet_ids.get(row.sheet)
-                    if sheet is None:
-                        sheet = sheet_ids[row.sheet] = normalise_student(row.sheet)
-                else:
-                    sheet = ""
-                sheets[row.exercise, question_id] = sheet
-                key = key_of(row.exercise, question_id)
-                shared = (sheets[row.exercise, question_id] or student is None) and _REUSE
-                reuse = (sheets[row.exercise, question_id], row.exercise, question_id, part_ref, row.answer)
-                feedback = shared_feedback.get(reuse) if shared else None
-                if feedback is None:
-                    feedback = grade_reference(key, part_ref, row.answer, exact_values=False)
-                    if shared:
-                        shared_feedback[reuse] = feedback
-                if part_ref is None and len(key.parts) > 1 and split_answers(row.answer, len(key.parts)) is None:
-                    refuse(row, "wrong-part-count", f"{feedback[0].message.removeprefix('No answer recognised: ')} Graded 0.")
-                slot = slots.setdefault((row.exercise, question_id), {})
-                for part_feedback in feedback:
-                    index = int(part_feedback.part or 1) - 1
-                    if index in slot:
-                        superseded[id(slot[index][1])] = (slot[index][1], part_feedback.address, row.line)
-                    slot[index] = (part_feedback, row)
-            still_used = {id(row) for slot in slots.values() for _, row in slot.values()} if superseded else set()
-            for earlier, address, line in superseded.values():
-                if id(earlier) in still_used:  # only some of its parts were answered again: it still counts for the rest
-                    earlier.message = f"{address} answered again at line {line}, which counts for that part"
-                else:
-                    refuse(earlier, "duplicate", f"{earlier.student} answered {earlier.exercise} {address} again at line "
-                                                 f"{line}; this earlier answer is not counted")
-            if blanks is not None:  # a question nothing answered: the class's grade of it (no reading to note)
-                grades = blanks.copy()
-                todo = sorted(position[address] for address in slots if address in position)
-            else:
-                grades, todo = [None] * len(questions), range(len(questions))
-            for i in todo:
-                exercise_id, question_id = questions[i]
-                slot = slots.get((exercise_id, question_id)) or {}
-                if slot:
-                    key = key_of(exercise_id, question_id)
-                else:  # nothing answered: the parts' structure is the same in every variant, nothing to solve
-                    key = answer_key(exercise_file, exercise_id, question_id)
-                parts = [slot[part.index][0] if part.index in slot else missing_part(key, part) for part in key.parts]
-                if who not in off_roster:
-                    close_calls.add(shown, key, parts)
-                lines = tuple(sorted({slot[i][1].line for i in slot}))
-                statuses = {slot[i][1].status for i in slot}
-                grades[i] = QuestionGrade(shown, exercise_id, question_id, parts, lines,
-                                          "wrong-part-count" if "wrong-part-count" in statuses else "graded")
             own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
             known = entry or _identity(student_rows.get(who, ()), shown)
             report.append(StudentGrade(shown, grades, known.name, known.email_address, own,

@@ -1,0 +1,148 @@
+"""Work on the next items done ahead in a forked worker process while this one goes on: grading on two cores.
+
+Grading a class with personal variants is the same work for every student — draw their variant (judging draws
+until one is worth solving), solve its answer key, grade their answers — and no student's grade depends on
+another's. :func:`worked_ahead` forks a worker that takes the students next in line, in small chunks, and sends
+back what the work made of each (``work(item)``, which must return something picklable); this process takes each
+result in its own order, or does the item itself when the worker has not claimed its chunk (each chunk is done by
+whichever process claims it first, so neither waits while there is work left). The results are the same either
+way; only when and where the work is done changes (tests/test_ahead.py compares whole classes).
+
+A worker is started only when it can pay: at least :data:`MIN_ITEMS` items, two cores this process may run on,
+the ``fork`` start method (Linux: the worker starts with everything already loaded, in milliseconds), and no
+other thread in this process (forking a threaded process, e.g. a Jupyter kernel, is unsafe). Anything the worker
+cannot do — an error in its work, a worker that dies — this process does itself, as it would without one, so an
+error reads the same.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Callable, Hashable
+
+MIN_ITEMS = 64  # below this, starting a process costs more than the work it takes over (some ms a student)
+CHUNK = 16  # items a message: small enough that the two processes share the tail of the work evenly
+_ENABLED = True  # tests switch the worker off to compare
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a worker can be forked here at all (see the module docstring)."""
+    import multiprocessing
+
+    return _cores() >= 2 and "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+class _Alone:
+    """No worker: every item is done here."""
+
+    def take(self, item):
+        return None
+
+
+class _Ahead:
+    def __init__(self, items: list, work: Callable):
+        import multiprocessing
+
+        self._chunk_of = {item: i // CHUNK for i, item in enumerate(items)}
+        chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+        context = multiprocessing.get_context("fork")
+        self._claimed = context.Value("i", 0)  # the next chunk nobody has claimed
+        self._received: dict = {}  # chunk -> {item: result} (None: the worker could not do it)
+        self._taken: dict = {}  # the results of the chunk being taken
+        self._settled: set = set()
+        self._connection, theirs = context.Pipe(duplex=False)
+        for stream in (sys.stdout, sys.stderr):  # the child must not write out what is buffered here a second time
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        self.worker = context.Process(target=_work, args=(theirs, self._claimed, chunks, work), daemon=True)
+        self.worker.start()
+        theirs.close()
+        self._sending = True
+
+    def take(self, item):
+        """The worker's result for ``item``, or None when it is to be done here (take items in their order)."""
+        chunk = self._chunk_of.get(item)
+        if chunk is None:
+            return None
+        if chunk not in self._settled:
+            self._settled.add(chunk)
+            self._taken = self._settle(chunk) or {}
+        return self._taken.pop(item, None)
+
+    def _settle(self, chunk: int) -> dict | None:
+        self._drain(block=False)
+        if chunk not in self._received and self._sending:
+            with self._claimed.get_lock():
+                mine = self._claimed.value <= chunk
+                if mine:
+                    self._claimed.value = chunk + 1
+            if mine:  # the worker is behind: this chunk is done here
+                return None
+            while self._sending and chunk not in self._received:  # the worker is doing it now
+                self._drain(block=True)
+        return self._received.pop(chunk, None)  # None: done here (the worker could not, or has stopped)
+
+    def _drain(self, block: bool) -> None:
+        try:
+            while block or self._connection.poll():
+                chunk, results = pickle.loads(self._connection.recv_bytes())
+                self._received[chunk] = results
+                block = False
+        except (EOFError, OSError):  # the worker has ended (done, or killed): what it did not send is done here
+            self._sending = False
+
+    def close(self) -> None:
+        self._connection.close()
+        self.worker.terminate()
+        self.worker.join()
+
+
+def _work(connection, claimed, chunks: list, work: Callable) -> None:
+    """The worker: claim the next chunk, send its results, until none is left (or this process is not wanted)."""
+    try:  # whatever the work would print is the parent's to print, when it does that work itself
+        sys.stdout = sys.stderr = open(os.devnull, "w")
+    except OSError:
+        pass
+    try:
+        while True:
+            with claimed.get_lock():
+                chunk = claimed.value
+                if chunk >= len(chunks):
+                    return
+                claimed.value = chunk + 1
+            try:
+                message = pickle.dumps((chunk, {item: work(item) for item in chunks[chunk]}),
+                                       protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException:  # the parent does this chunk itself and meets the error as it would alone
+                connection.send_bytes(pickle.dumps((chunk, None)))
+                return
+            connection.send_bytes(message)
+    except BaseException:
+        return  # the parent has finished or stopped (a broken pipe), or this process is being stopped
+    finally:
+        connection.close()
+
+
+@contextmanager
+def worked_ahead(items: list[Hashable], work: Callable):
+    """Within the block, ``ahead.take(item)`` (items taken in the order of ``items``) gives ``work(item)`` as a
+    worker process computed it, or None when the item is to be done here (see the module docstring)."""
+    items = list(dict.fromkeys(items))
+    if not (_ENABLED and len(items) >= MIN_ITEMS and can_fork()):
+        yield _Alone()
+        return
+    ahead = _Ahead(items, work)
+    try:
+        yield ahead
+    finally:
+        ahead.close()

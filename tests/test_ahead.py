@@ -1,0 +1,137 @@
+"""Students graded ahead in a worker process (irlab.homework.ahead): every byte of the reports as graded in one
+process, the grades really taken from the worker, the chunks it did not claim done here, and an error in a draw
+reported in the same words."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from irlab.errors import IrlabError
+from irlab.homework import ahead
+from irlab.homework.drawing import clear_drawing_caches
+from irlab.homework.grading import clear_caches
+from irlab.homework.identity import read_roster
+from irlab.lms.responses import grade
+
+ROOT = Path(__file__).resolve().parents[1]
+SET = ROOT / "exercises" / "homework-variants.toml"
+CLASS = ahead.MIN_ITEMS + 2 * ahead.CHUNK + 5  # a worker starts; the last chunk is partial
+needs_fork = pytest.mark.skipif(not ahead.can_fork(), reason="needs fork and two cores")
+
+
+@pytest.fixture
+def fresh():
+    clear_caches()
+    clear_drawing_caches()
+    yield
+    clear_caches()
+    clear_drawing_caches()
+
+
+def _answers(path: Path, students: int, seed: int = 7) -> Path:
+    """A class's answers: right and wrong numbers, blanks, unreadable text, answers given twice."""
+    rng = random.Random(seed)
+    rows = ["student,exercise,question,answer"]
+    for number in range(students):
+        for exercise, questions in (("1", "abcdef"), ("2", "ab"), ("3", "ab")):
+            for question in questions:
+                if rng.random() < 0.15:
+                    continue  # left unanswered
+                answer = rng.choice(["0.5", "1/3", "", "0.25", "40%", "0,6", "n/a", "2/5", "0.6", "1/2"])
+                if exercise == "3" and question == "b" and rng.random() < 0.8:
+                    answer = f"{answer}; 0.5; 0.5" if answer else ""
+                rows.append(f"Student{number:03d},{exercise},{question},{answer}")
+                if rng.random() < 0.05:  # answered again: the later answer counts
+                    rows.append(f"Student{number:03d},{exercise},{question},{rng.choice(['0.4', '3/7', ''])}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _reports(answers: Path, seed: str, **options) -> dict:
+    clear_caches()
+    clear_drawing_caches()
+    report = grade(SET, answers, seed, **options)
+    return {fmt: report.render(fmt) for fmt in ("csv", "json", "text", "markdown", "canvas", "moodle")}
+
+
+@needs_fork
+def test_a_class_graded_with_the_worker_gets_every_byte_of_its_reports_as_without(fresh, tmp_path, monkeypatch):
+    answers = _answers(tmp_path / "answers.csv", CLASS)
+    taken = []
+    real = ahead._Ahead.take
+    monkeypatch.setattr(ahead._Ahead, "take", lambda self, item: taken.append(real(self, item)) or taken[-1])
+    with_worker = _reports(answers, "2026")
+    assert len(taken) == CLASS and sum(result is not None for result in taken) > 0  # some students graded there
+    monkeypatch.setattr(ahead, "_ENABLED", False)
+    assert _reports(answers, "2026") == with_worker
+    assert f"Student{CLASS - 1:03d}" in with_worker["csv"] and "again at line" in with_worker["text"]
+
+
+@needs_fork
+def test_with_a_roster_the_outsiders_and_the_absent_are_reported_as_without_the_worker(fresh, tmp_path, monkeypatch):
+    answers = _answers(tmp_path / "answers.csv", CLASS, seed=11)
+    roster = tmp_path / "roster.csv"  # one student missing from it (graded, kept out), one absent from the answers
+    roster.write_text("student\n" + "".join(f"Student{n:03d}\n" for n in range(CLASS) if n != 3) + "Nobody\n",
+                      encoding="utf-8")
+    with_worker = _reports(answers, "r", roster=read_roster(roster))
+    monkeypatch.setattr(ahead, "_ENABLED", False)
+    assert _reports(answers, "r", roster=read_roster(roster)) == with_worker
+    assert "Student003" in with_worker["text"] and "Nobody" in with_worker["csv"]
+
+
+@needs_fork
+def test_chunks_are_done_by_whoever_claims_them_first_in_order():
+    items = list(range(3 * ahead.CHUNK + 1))
+    worker = ahead._Ahead(items, lambda item: item * item)
+    try:
+        worker.worker.join(60)  # the worker claims every chunk before anything is asked here
+        assert [worker.take(item) for item in items] == [item * item for item in items]
+    finally:
+        worker.close()
+    here = ahead._Ahead(items, lambda item: item * item)
+    try:
+        with here._claimed.get_lock():  # this process claims the first chunks before the worker starts on them
+            here._claimed.value = 2
+        got = [here.take(item) for item in items]
+        assert got[:2 * ahead.CHUNK] == [None] * (2 * ahead.CHUNK)  # to be done here
+        assert got[2 * ahead.CHUNK:] == [item * item for item in items[2 * ahead.CHUNK:]]
+    finally:
+        here.close()
+
+
+@needs_fork
+def test_work_that_fails_in_the_worker_is_done_here(fresh, capfd):
+    def work(item):
+        if item == 5:
+            raise ValueError("no")
+        return item
+
+    items = list(range(3 * ahead.CHUNK))
+    worker = ahead._Ahead(items, work)
+    try:
+        worker.worker.join(60)
+        got = [worker.take(item) for item in items]
+    finally:
+        worker.close()
+    assert got[:ahead.CHUNK] == [None] * ahead.CHUNK  # the failed chunk: done here, where the error is met
+    assert got[ahead.CHUNK:] == [None] * (2 * ahead.CHUNK)  # the worker stopped at the error
+    assert capfd.readouterr() == ("", "")  # nothing printed by the worker
+
+
+@needs_fork
+def test_a_draw_that_fails_fails_with_the_same_words_with_or_without_the_worker(fresh, tmp_path, monkeypatch):
+    bad = tmp_path / "narrow.toml"
+    bad.write_text(SET.read_text(encoding="utf-8").replace("relevant = [5, 9]", "relevant = [1, 2]"), encoding="utf-8")
+    answers = _answers(tmp_path / "answers.csv", CLASS)
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(ahead, "_ENABLED", enabled)
+        clear_caches()
+        clear_drawing_caches()
+        with pytest.raises(IrlabError) as error:
+            grade(bad, answers, "2026")
+        messages.append(str(error.value))
+    assert messages[0] == messages[1] and "gave no consistent variant" in messages[0]
