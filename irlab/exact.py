@@ -151,6 +151,8 @@ def mul(a, b):
 
 
 def div(a, b):
+    if type(a) is int and type(b) is int and b:  # hits / k: one Fraction, no other check
+        return rational(Fraction(a, b)) if a else 0
     if is_zero(b):
         raise ZeroDivisionError("division by zero in an exact computation")
     if not is_symbolic(a) and a == 0:

@@ -19,7 +19,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .display import ranking_document
 from . import exact
@@ -27,6 +27,8 @@ from .errors import InputTypeError, LimitError, ParameterError, RankingError
 from .limits import MAX_COLLECTION, MAX_GRADE, MAX_LINEAR_GRADE, MAX_RANKS, MAX_RELEVANT, MAX_TEXT, check_at_most, check_digits
 
 _SEPARATORS = " \t|,;"
+_JUDGED_ONLY = frozenset("RrNn" + _SEPARATORS)
+_DIGIT = re.compile(r"[0-9]")
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
@@ -72,10 +74,12 @@ class Ranking:
         object.__setattr__(self, "unretrieved", _sequence(self.unretrieved, "unretrieved (grades of judged documents not retrieved)"))
         check_at_most(len(self.grades), MAX_RANKS, "the length of a ranking")
         check_at_most(len(self.unretrieved), MAX_RANKS, "the number of judged documents not retrieved")
-        for position, grade in enumerate(self.grades, 1):
-            _check_grade(grade, f"rank {position}")
-        for position, grade in enumerate(self.unretrieved, 1):
-            _check_grade(grade, f"unretrieved document {position}")
+        if not _plain_grades(self.grades):  # the first grade at fault, named by its rank
+            for position, grade in enumerate(self.grades, 1):
+                _check_grade(grade, f"rank {position}")
+        if not _plain_grades(self.unretrieved):
+            for position, grade in enumerate(self.unretrieved, 1):
+                _check_grade(grade, f"unretrieved document {position}")
         _check_count(self.threshold, "relevance threshold", 1, MAX_GRADE)
         if self.relevant is not None:
             _check_count(self.relevant, "number of relevant documents R", 0, MAX_RELEVANT)
@@ -90,7 +94,7 @@ class Ranking:
                     f"R = {self.relevant} disagrees with the judgments: {self.relevant_retrieved} relevant retrieved "
                     f"+ {self.relevant_unretrieved} relevant unretrieved = {known}"
                 )
-        if not set(self.sampled_out) <= set(self.unjudged):
+        if self.sampled_out and not set(self.sampled_out) <= set(self.unjudged):
             raise RankingError("every sampled-out rank (in the pool, not judged) must also be an unjudged rank")
         if self.scores is not None:
             object.__setattr__(self, "scores", read_scores(self.scores, len(self.grades)))
@@ -113,13 +117,19 @@ class Ranking:
     @classmethod
     def parse(cls, text: str, **known) -> "Ranking":
         """Read an R/N string ('RNNRR', 'r n n | r r') or a list of grades ('3,2,0,1', '1 0 0 1')."""
+        if not known and cls is Ranking and type(text) is str and len(text) <= REMEMBERED_TEXT:
+            return _parsed(text)  # a drawn variant's ranking is read by each check of it: a Ranking is frozen, share it
+        return cls._parse(text, **known)
+
+    @classmethod
+    def _parse(cls, text: str, **known) -> "Ranking":
         if not isinstance(text, str):
             raise InputTypeError(f"a ranking must be written as text ('RNNRR' or '3,2,0,1'), got {type(text).__name__} "
                                  f"{_clip(text)}; Ranking.from_grades takes a list of grades")
         check_at_most(len(text), MAX_TEXT, "the length of a ranking as written (characters)")
         if text.strip() == "-":  # the system returned nothing, written as such (a metric's empty_ranking convention)
             return cls((), text="-", binary=True, **known)
-        if re.search(r"[0-9]", text):
+        if _DIGIT.search(text):
             return cls.from_grades(_parse_grades(text, "ranking"), text=text.strip(), **known)
         return cls.from_string(text, **known)
 
@@ -127,6 +137,9 @@ class Ranking:
     def from_string(cls, text: str, **known) -> "Ranking":
         """An R/N string, U for an unjudged document, S for one in the pool but sampled out (unjudged too); case,
         spaces, commas and '|' separators are ignored."""
+        if _JUDGED_ONLY.issuperset(text):  # R and N only (most rankings): one grade per letter
+            return cls(tuple([1 if char in "Rr" else 0 for char in text if char not in _SEPARATORS]), text=text.strip(),
+                       binary=True, **known)
         grades, unjudged, sampled_out = [], [], []
         for position, char in enumerate(text, 1):
             if char in _SEPARATORS:
@@ -183,7 +196,8 @@ class Ranking:
 
     @cached_property
     def relevance(self) -> tuple[bool, ...]:
-        return tuple(self.is_relevant(g) for g in self.grades)
+        threshold = self.threshold  # is_relevant, without a call per rank
+        return tuple(g >= threshold for g in self.grades)
 
     @cached_property
     def _hits_so_far(self) -> tuple[int, ...]:
@@ -204,7 +218,7 @@ class Ranking:
 
     @property
     def relevant_retrieved(self) -> int:
-        return sum(self.relevance)
+        return self.relevance.count(True)
 
     @property
     def relevant_unretrieved(self) -> int:
@@ -264,6 +278,10 @@ class Ranking:
 
     def describe(self) -> str:
         """One line for the top of an explanation."""
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:  # every question on a shared (frozen) ranking starts with it
         parts = [] if self.is_empty else [f"{self.retrieved} retrieved", f"{self.relevant_retrieved} relevant retrieved"]
         if self.relevant is not None or self.unretrieved:
             parts.append(f"R = {self.total_relevant} relevant in total")
@@ -288,6 +306,14 @@ class Ranking:
                 f"relevant documents (R = {self.relevant_retrieved}); pass --relevant R otherwise"
             )
         return None
+
+
+REMEMBERED_TEXT = 200  # characters: a ranking an exercise writes out is remembered, a TREC-sized one read afresh
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Ranking:
+    return Ranking._parse(text)
 
 
 def as_ranking(value) -> Ranking:
@@ -382,6 +408,11 @@ def _check_count(value, what: str, low: int, high: int) -> None:
     if value < low:
         raise RankingError(f"{what} must be an integer >= {low}, got {value}")
     check_at_most(value, high, what)
+
+
+def _plain_grades(grades) -> bool:
+    """Every grade an int from 0 to MAX_LINEAR_GRADE (what _check_grade lets pass), checked without naming each one."""
+    return all(type(grade) is int and 0 <= grade <= MAX_LINEAR_GRADE for grade in grades)
 
 
 def _check_grade(grade, where):

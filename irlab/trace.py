@@ -29,8 +29,11 @@ class Traced:
     __slots__ = ("value", "op", "operands", "symbol", "label", "note", "function", "origin")
 
     def __init__(self, value, symbol=None, label=None, *, op="leaf", operands=(), note=None, function=None, origin=None):
-        if type(value) is int:  # most leaves (ranks, counts, gains): nothing to normalise
+        kind = type(value)
+        if kind is int:  # most leaves (ranks, counts, gains): nothing to normalise
             self.value = value
+        elif kind is Fraction:
+            self.value = value.numerator if value.denominator == 1 else value
         elif isinstance(value, Traced):
             raise TypeError("Traced(value) expects a number, not a Traced")
         else:
@@ -100,9 +103,24 @@ def lift(x) -> Traced:
     return x if isinstance(x, Traced) else Traced(x)
 
 
+def _made(value, op, operands, function=None) -> Traced:
+    """An unnamed node of a ``value`` that irlab.exact computed (normalised already: an int, a Fraction that is not
+    whole, or an irrational sympy expression), without Traced()'s checks; explanations build a hundred thousand."""
+    node = _new(Traced)
+    node.value, node.op, node.operands, node.function = value, op, operands, function
+    node.symbol = node.label = node.note = node.origin = None
+    return node
+
+
+_new = object.__new__
+
+
 def _node(op, combine, left, right) -> Traced:
-    left, right = lift(left), lift(right)
-    return Traced(combine(left.value, right.value), op=op, operands=(left, right))
+    if type(left) is not Traced:
+        left = lift(left)
+    if type(right) is not Traced:
+        right = lift(right)
+    return _made(combine(left.value, right.value), op, (left, right))
 
 
 def total(terms, symbol=None, label=None) -> Traced:
@@ -110,7 +128,7 @@ def total(terms, symbol=None, label=None) -> Traced:
     terms = [lift(t) for t in terms]
     if not terms:
         return Traced(0, symbol, label)
-    node = Traced(exact.total(term.value for term in terms), op="add", operands=terms)
+    node = _made(exact.total([term.value for term in terms]), "add", tuple(terms))
     return node.named(symbol, label) if symbol else node
 
 
