@@ -9,50 +9,56 @@ sympy and matplotlib are imported only when a value needs a logarithm or a plot 
 """
 
 from .errors import InputFileError, InputTypeError, IrlabError, LimitError, OutputFileError, ParameterError, RankingError
-from .metrics import (
-    METRICS,
-    average_precision,
-    cohen_kappa,
-    cumulative_gain,
-    dcg,
-    eleven_point_average,
-    expected_reciprocal_rank,
-    f_measure,
-    get_metric,
-    hits,
-    idcg,
-    interpolated_precision,
-    kendall_tau,
-    kendall_tau_distance,
-    mean_over_queries,
-    ndcg,
-    normalized_err,
-    precision,
-    precision_at_recall,
-    precision_recall_points,
-    r_precision,
-    recall,
-    reciprocal_rank,
-    spearman_rho,
-    spearman_rho_scores,
-    success,
-)
-from .metrics import inst, insq, q_measure, rank_biased_precision, roc_auc, sdcg, user_model
-from .metrics.diversity import IntentRanking, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, precision_ia, subtopic_recall
-from .metrics.empty import accepting_text
-from .ranking import Ranking
 
-# the ranking metrics as the package exports them: a notebook may pass "RNNRR" where a Ranking is expected
-(average_precision, cumulative_gain, dcg, eleven_point_average, expected_reciprocal_rank, f_measure, hits, idcg,
- interpolated_precision, ndcg, normalized_err, precision, precision_at_recall, precision_recall_points, r_precision,
- recall, reciprocal_rank, success) = map(accepting_text, (
-    average_precision, cumulative_gain, dcg, eleven_point_average, expected_reciprocal_rank, f_measure, hits, idcg,
-    interpolated_precision, ndcg, normalized_err, precision, precision_at_recall, precision_recall_points, r_precision,
-    recall, reciprocal_rank, success))
-# the graduate course's ranking metrics (user models, Q-measure, AUC): the same; the diversity metrics read their
-# intent ranking as text themselves (alpha_ndcg("1+2 - 2 3"))
-inst, insq, q_measure, rank_biased_precision, roc_auc, sdcg, user_model = map(
-    accepting_text, (inst, insq, q_measure, rank_biased_precision, roc_auc, sdcg, user_model))
+# the metrics and Ranking are bound on first use (PEP 562's module __getattr__): the ``irlab`` command lives in this
+# package, so ``irlab eval`` ran this file and loaded irlab.metrics with the document model, ~50 ms of its start-up
+# for names it never calls; ``from irlab import ndcg``, ``irlab.ndcg``, ``dir(irlab)`` and ``import *`` are unchanged
+_FROM_METRICS = (
+    "METRICS", "average_precision", "cohen_kappa", "cumulative_gain", "dcg", "eleven_point_average",
+    "expected_reciprocal_rank", "f_measure", "get_metric", "hits", "idcg", "interpolated_precision", "kendall_tau",
+    "kendall_tau_distance", "mean_over_queries", "ndcg", "normalized_err", "precision", "precision_at_recall",
+    "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "spearman_rho", "spearman_rho_scores",
+    "success", "inst", "insq", "q_measure", "rank_biased_precision", "roc_auc", "sdcg", "user_model")
+_FROM_DIVERSITY = ("IntentRanking", "alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "precision_ia", "subtopic_recall")
+# the ranking metrics as the package exports them: a notebook may pass "RNNRR" where a Ranking is expected; so do the
+# graduate course's (user models, Q-measure, AUC); the diversity metrics read their intent ranking as text themselves
+# (alpha_ndcg("1+2 - 2 3"))
+_ACCEPTING_TEXT = (
+    "average_precision", "cumulative_gain", "dcg", "eleven_point_average", "expected_reciprocal_rank", "f_measure",
+    "hits", "idcg", "interpolated_precision", "ndcg", "normalized_err", "precision", "precision_at_recall",
+    "precision_recall_points", "r_precision", "recall", "reciprocal_rank", "success",
+    "inst", "insq", "q_measure", "rank_biased_precision", "roc_auc", "sdcg", "user_model")
+_ON_FIRST_USE = frozenset(_FROM_METRICS + _FROM_DIVERSITY + ("Ranking", "accepting_text"))
+# the modules ``import irlab`` used to bind as attributes on the way (irlab.metrics.precision after a bare import)
+_SUBMODULES = frozenset(("conventions", "display", "document", "escape", "exact", "limits", "metric", "metrics",
+                         "ranking", "trace"))
+
+
+def _bind_metrics() -> None:
+    """Bind every name of _ON_FIRST_USE in this module, as the eager imports bound them."""
+    # deferred: irlab.metrics loads the document model and every metric, which irlab eval never uses
+    from . import metrics, ranking
+    from .metrics import diversity, empty
+
+    names = {name: getattr(metrics, name) for name in _FROM_METRICS}
+    names.update({name: getattr(diversity, name) for name in _FROM_DIVERSITY})
+    names.update({name: empty.accepting_text(names[name]) for name in _ACCEPTING_TEXT})
+    globals().update(names, Ranking=ranking.Ranking, accepting_text=empty.accepting_text)
+
+
+def __getattr__(name):
+    if name in _ON_FIRST_USE:
+        _bind_metrics()
+        return globals()[name]
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _ON_FIRST_USE | _SUBMODULES)
 
 
 def check(exercise_file, exercise_id, question_id, answer, student=None, seed=None):

@@ -23,7 +23,6 @@ import time
 
 from .. import __version__
 from ..errors import ParameterError
-from ..exact import parse_number
 from ..messages import unescaped
 from .options import add_printable, check_paths
 
@@ -246,6 +245,8 @@ def _unit(text, option):
     """--alpha or --beta as typed ('0.5', '1/3'), a number in [0, 1]."""
     if text is None:
         return 0.5   # ndeval's default for both
+    from ..exact import parse_number  # deferred: exact numbers (fractions, decimal) for --alpha and --beta only
+
     try:
         value = parse_number(text)
     except ValueError as exc:

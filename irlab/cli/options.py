@@ -13,7 +13,6 @@ from pathlib import Path
 from ..errors import ParameterError
 from ..option_values import integer, per_query  # noqa: F401  (the commands' option readers, defined below the CLI)
 from ..outputs import check_outputs
-from ..render import FORMATS
 
 
 class Parser(argparse.ArgumentParser):
@@ -39,7 +38,12 @@ class IntermixedParser(Parser):
             self._intermixing = False
 
 
-def add_format(parser, formats=FORMATS, help="output format (default: text)"):
+def add_format(parser, formats=None, help="output format (default: text)"):
+    """--format, one of ``formats`` (default: every format irlab.render writes)."""
+    if formats is None:
+        from ..render import FORMATS  # deferred: the renderers are not needed to parse irlab eval's options
+
+        formats = FORMATS
     parser.add_argument("--format", default="text", choices=formats, help=help)
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from irlab.display import eval_result_document
 
 __all__ = ["EvalContext", "EvalResult", "safe_div"]
 
@@ -150,6 +149,9 @@ class EvalResult:
         return pd.DataFrame.from_dict(rows, orient="index", columns=self.columns)
 
     def _repr_html_(self) -> str:  # Jupyter: the per-topic table (irlab.display)
+        # deferred: the document model and its renderers are Jupyter's, not irlab eval's
+        from irlab.display import eval_result_document
+
         return eval_result_document(self).render("html")
 
     def __getitem__(self, topic):

@@ -59,7 +59,6 @@ import numpy as np
 
 from irlab.errors import InputFileError, IrlabError, ParameterError
 from irlab.limits import MAX_IDEAL_WORK, MAX_RANKS, MAX_SUBTOPICS, check_at_most
-from irlab.metrics.diversity import IntentRanking
 from irlab.trec.context import EvalResult
 from irlab.trec.diversity_arrays import evaluate_in_arrays
 from irlab.trec.diversity_base import (DIGITS, FLOAT_TOKEN, DiversityLines, DiversityQrels, DiversityRun, TopicIntents,
@@ -347,6 +346,9 @@ def read_diversity_topic(qrels, run, topic, *, depth=None, relevance_level: int 
                "of the run's rank column (ndeval's default)" + (f", cut at depth {depth}" if depth else "")]
     if judged.relevance_level != 1:
         remarks.append(f"a judgment >= {judged.relevance_level} is relevant to its subtopic")
+    # deferred: irlab.metrics (every metric and the document model) is for explanations; irlab eval never loads it
+    from irlab.metrics.diversity import IntentRanking
+
     return IntentRanking.from_qrels([id_text(d) for d in docnos], judgments, remarks=tuple(remarks))
 
 
