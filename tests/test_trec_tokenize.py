@@ -349,6 +349,35 @@ def test_compiled_parse_takes_chunks_of_changing_shape_in_a_row(chunks):
 
 
 @compiled
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 4), st.binary(max_size=11)), max_size=90),
+       topic_dtype=st.sampled_from([np.int32, np.int64]), in_record=st.booleans())
+def test_compiled_qrels_order_is_lexsorts(rows, topic_dtype, in_record):
+    """read_qrels' order from C (by topic index, then docno bytes) is np.lexsort's and a sort by hand: NUL and high
+    bytes in docnos, topics of 0 to 90 rows (insertion and merge sorts), a pair repeated (row order kept), a docno
+    column inside a record array."""
+    width = max([len(d) for _, d in rows] + [1])
+    topics = np.array([t for t, _ in rows], dtype=topic_dtype)
+    docnos = np.array([d for _, d in rows], dtype=f"S{width}")
+    if in_record:
+        record = np.zeros(len(rows), dtype=[("q", "S3"), ("d", docnos.dtype), ("v", "f8")])
+        record["d"] = docnos
+        docnos = record["d"]
+    by_hand = sorted(range(len(rows)), key=lambda r: (rows[r][0], rows[r][1].ljust(width, b"\0"), r))
+    with_it = readers.topic_docno_order(topics, docnos, 5)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_tokenize", None)
+        without = readers.topic_docno_order(topics, docnos, 5)
+    assert with_it.tolist() == without.tolist() == np.lexsort((docnos, topics)).tolist() == by_hand
+
+
+@compiled
+def test_compiled_qrels_order_refuses_a_topic_index_out_of_range():
+    with pytest.raises(ValueError, match="topic_docno_order: a topic index out of range"):
+        readers._tokenize.topic_docno_order(np.array([0, 5]), np.array([b"a", b"b"]), 1, 5, np.empty(2, np.int64))
+
+
+@compiled
 def test_compiled_parse_makes_room_for_shorter_lines_than_the_last_chunks():
     spec = readers.ColumnSpec("run")
     long_lines = bytearray(b"".join(b"topic-%03d Q0 %s 1 1.5 a-long-run-name\n" % (i, b"D" * 30) for i in range(10)))

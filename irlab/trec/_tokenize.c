@@ -625,6 +625,83 @@ static PyObject *presorted_ranks(PyObject *self, PyObject *args)
     return PyBool_FromLong(done);
 }
 
+/* topic_docno_order: numpy's lexsort((docnos, topic)) of qrels rows (read_qrels' order) without comparing strings across
+ * topics: a counting sort by topic, then each topic's rows sorted by their width docno bytes (memcmp: numpy's order of
+ * an S array), ties by row, so the order is lexsort's (stable) whatever the rows hold.  Insertion sort for a topic of
+ * up to 24 rows (a qrels topic's usual size), a merge sort through tmp beyond. */
+static int docno_before(const unsigned char *docnos, Py_ssize_t width, int64_t a, int64_t b)
+{
+    int c = memcmp(docnos + a * width, docnos + b * width, (size_t)width);
+    return c < 0 || (c == 0 && a < b);
+}
+
+static void sort_rows(int64_t *rows, int64_t *tmp, Py_ssize_t n, const unsigned char *docnos, Py_ssize_t width)
+{
+    Py_ssize_t i, j, half, a, b;
+    if (n <= 24) {
+        for (i = 1; i < n; i++) {
+            int64_t row = rows[i];
+            for (j = i; j > 0 && docno_before(docnos, width, row, rows[j - 1]); j--)
+                rows[j] = rows[j - 1];
+            rows[j] = row;
+        }
+        return;
+    }
+    half = n / 2;
+    sort_rows(rows, tmp, half, docnos, width);
+    sort_rows(rows + half, tmp, n - half, docnos, width);
+    memcpy(tmp, rows, (size_t)half * sizeof(int64_t));
+    for (i = 0, a = 0, b = half; a < half; i++)   /* rows[i] never overtakes rows[b]: i <= b */
+        rows[i] = (b < n && docno_before(docnos, width, rows[b], tmp[a])) ? rows[b++] : tmp[a++];
+}
+
+static PyObject *topic_docno_order(PyObject *self, PyObject *args)
+{
+    Py_buffer topic, docnos, out;
+    Py_ssize_t n, width, topics, r, t;
+    int64_t *start = NULL, *tmp = NULL;
+    int ok;
+    if (!PyArg_ParseTuple(args, "y*y*nnw*", &topic, &docnos, &width, &topics, &out))
+        return NULL;
+    n = topic.len / 8;
+    ok = width >= 1 && topics >= 1 && docnos.len >= width * n && out.len >= 8 * n;
+    for (r = 0; ok && r < n; r++)
+        ok = ((const int64_t *)topic.buf)[r] >= 0 && ((const int64_t *)topic.buf)[r] < topics;
+    if (ok) {
+        start = calloc((size_t)topics + 1, sizeof(int64_t));
+        tmp = malloc(((size_t)n / 2 + 1) * sizeof(int64_t));
+    }
+    if (ok && start != NULL && tmp != NULL) {
+        const int64_t *tp = (const int64_t *)topic.buf;
+        int64_t *order = (int64_t *)out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (r = 0; r < n; r++)
+            start[tp[r] + 1]++;
+        for (t = 0; t < topics; t++)
+            start[t + 1] += start[t];
+        for (r = 0; r < n; r++)   /* rows of a topic in row order: start[t] ends at topic t's end */
+            order[start[tp[r]]++] = r;
+        for (t = topics; t > 0; t--)
+            start[t] = start[t - 1];
+        start[0] = 0;
+        for (t = 0; t < topics; t++)
+            sort_rows(order + start[t], tmp, start[t + 1] - start[t], (const unsigned char *)docnos.buf, width);
+        Py_END_ALLOW_THREADS
+    }
+    free(start);
+    free(tmp);
+    PyBuffer_Release(&topic);
+    PyBuffer_Release(&docnos);
+    PyBuffer_Release(&out);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "topic_docno_order: a topic index out of range or buffer sizes do not match");
+        return NULL;
+    }
+    if (start == NULL || tmp == NULL)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"split", split, METH_VARARGS,
      "split(data, nfields, value_field, integer, max_line, max_id, values, q_out, q_width, d_out, d_width)\n"
@@ -640,6 +717,9 @@ static PyMethodDef methods[] = {
     {"presorted_ranks", presorted_ranks, METH_VARARGS,
      "presorted_ranks(score, starts, words, width, rows, max_tie, out) -> True with out[j] = the rank of rows[j] in its\n"
      "block (trec_eval's order), or False when a score rises in a block or ties run longer than max_tie."},
+    {"topic_docno_order", topic_docno_order, METH_VARARGS,
+     "topic_docno_order(topic, docnos, width, topics, out): out = numpy.lexsort((docnos, topic)) for int64 topic\n"
+     "indices in [0, topics) and docnos of width bytes each (an S<width> array's buffer)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -57,7 +57,7 @@ from irlab.limits import MAX_GZIP_RATIO, MAX_GZIP_SLACK, MAX_ID_BYTES, MAX_LINE_
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "read_both", "release_free_memory", "in_parallel",
            "duplicate_check", "raise_duplicate", "open_maybe_gzip", "pair_keys", "equal_key_pairs", "compiled",
-           "key_words"]
+           "key_words", "topic_docno_order"]
 
 _CHUNK_BYTES = 2 << 20   # small chunks: the vectorised parser's temporaries are a few times a chunk
 _INT_RE = re.compile(rb"[+-]?[0-9]+\Z")
@@ -1362,8 +1362,21 @@ def read_qrels(path, *, progress=None) -> Qrels:
     if isinstance(path, Qrels):
         return path
     topics, tidx, d, g, _, notes = _read(path, "qrels", progress)
-    order = np.lexsort((d, tidx))
+    order = topic_docno_order(tidx, d, len(topics))
     return Qrels(os.fspath(path), topics, tidx[order], d[order], g[order], notes)
+
+
+def topic_docno_order(topic_idx: np.ndarray, docno: np.ndarray, topics: int) -> np.ndarray:
+    """``np.lexsort((docno, topic_idx))``, the qrels' order: by topic index (in ``[0, topics)``), then by docno bytes;
+    in C where it is built, which sorts each topic's few rows alone (a fifth of lexsort's time on 210,000 judgments;
+    the same order, tests/test_trec_tokenize.py)."""
+    n = len(docno)
+    if _tokenize is None or not n or docno.dtype.kind != "S" or not docno.dtype.itemsize:
+        return np.lexsort((docno, topic_idx))
+    order = np.empty(n, dtype=np.int64)
+    _tokenize.topic_docno_order(np.ascontiguousarray(topic_idx, dtype=np.int64), np.ascontiguousarray(docno),
+                                docno.dtype.itemsize, topics, order)
+    return order
 
 
 def read_run(path, *, progress=None, check_duplicates=True) -> Run:
