@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from . import exact
 from .errors import ParameterError
@@ -121,6 +122,14 @@ class Tolerance:
 
     from_options = of
 
+    @cached_property
+    def float_bounds(self) -> tuple[float, float]:
+        """(relative, absolute) bound as doubles, for the float-first checks of irlab.homework.answers: (rtol,
+        atol), or (0, half a unit of the required decimals); worked out once a tolerance, not once an answer."""
+        if self.decimals is not None:
+            return 0.0, float(Fraction(1, 2 * 10**self.decimals))
+        return float(self.rtol), float(self.atol)
+
     @property
     def rounded_decimals(self) -> int:
         """The fewest decimals an answer must show to be graded as a rounding of the value: ``decimals`` when the
@@ -129,6 +138,10 @@ class Tolerance:
         return self.decimals if self.decimals is not None else self.min_decimals
 
     def describe(self) -> str:
+        return self._description
+
+    @cached_property  # worded in every wrong answer's feedback: once a tolerance
+    def _description(self) -> str:
         if self.form == "fraction":
             return "the exact value is required"
         if self.decimals is not None:

@@ -27,6 +27,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
 
 from .. import exact
 # the answer-checking options live below irlab.schema, which checks them when a set is loaded; re-exported here, so
@@ -57,7 +58,9 @@ class ParsedAnswer:
         """The answer as the student wrote it, for messages."""
         return self.raw.strip()
 
-    @property
+    # decimals, resolution and the double are read several times per answer graded: worked out once (a frozen
+    # dataclass keeps a cached_property in its __dict__; equality and hashing still read the four fields only)
+    @cached_property
     def decimals(self) -> int | None:
         """Decimal places of the value as written (``7%`` shows 2, ``0.070`` shows 3); None for an exact form.
 
@@ -70,7 +73,7 @@ class ParsedAnswer:
         shown = len(body.split(".", 1)[1]) if "." in body else 0
         return shown + (2 if self.form == "percent" else 0)
 
-    @property
+    @cached_property
     def resolution(self) -> Fraction:
         """Half a unit of the last decimal written: the values this answer cannot tell apart lie this close.
 
@@ -78,6 +81,11 @@ class ParsedAnswer:
         """
         decimals = self.decimals
         return Fraction(0) if decimals is None else Fraction(1, 2 * 10**decimals)
+
+    @cached_property
+    def double(self) -> float | None:
+        """The value as a finite double (:func:`as_float`), or None: the operand of the float-first checks."""
+        return as_float(self.value)
 
 
 def _digits(number: int) -> int:
@@ -115,6 +123,10 @@ def answer_text(raw) -> str:
 def parse_answer(raw) -> ParsedAnswer:
     """Read ``raw`` (text, int, float or Fraction) exactly; never raises.
 
+    A text is read once: a class writes the same few thousand answers again and again (``0.5``, ``1/3``, blanks),
+    and the diagnosis reads the answer it is given again; the :class:`ParsedAnswer` is immutable, so one object
+    serves every time (:func:`parse_afresh` is the reading itself).
+
     >>> parse_answer("21/50").value, parse_answer("0,42").value, parse_answer("42%").value
     (Fraction(21, 50), Fraction(21, 50), Fraction(21, 50))
     >>> parse_answer("").problem, parse_answer(...).problem   # ... is a notebook's blank answer
@@ -122,6 +134,13 @@ def parse_answer(raw) -> ParsedAnswer:
     >>> parse_answer(10**5000).problem
     'the answer is a number of about 5,001 digits; irlab reads answers of at most 1,000 characters'
     """
+    if type(raw) is str and len(raw) <= _REMEMBERED_CHARS:
+        return _read_text(raw)
+    return parse_afresh(raw)
+
+
+def parse_afresh(raw) -> ParsedAnswer:
+    """:func:`parse_answer` without remembering: every call reads ``raw`` afresh."""
     if raw is None or raw is ...:  # ... (Ellipsis): the blank a student version of a lesson hands out
         return ParsedAnswer("", None, None, "no answer given")
     if isinstance(raw, bool):
@@ -166,6 +185,12 @@ def parse_answer(raw) -> ParsedAnswer:
     return ParsedAnswer(text, exact.rational(value), form)
 
 
+# the texts remembered: a class's distinct answers (a 2,000-student class writes under 4,000 distinct ones); a longer
+# text (beyond the longest answer read) is refused afresh each time rather than kept
+_read_text = lru_cache(maxsize=8192)(parse_afresh)
+_REMEMBERED_CHARS = MAX_ANSWER_CHARS + 16
+
+
 def rational_value(value) -> Fraction:
     """The value as a Fraction: exact for rationals, the decimal of a symbolic value."""
     if exact.is_symbolic(value):
@@ -179,9 +204,9 @@ def rounded(value: Fraction, decimals: int) -> Fraction:
     >>> rounded(Fraction(1, 15), 2), rounded(Fraction(-1030, 10000), 2)
     (Fraction(7, 100), Fraction(-1, 10))
     """
-    scaled = abs(value) * 10**decimals
-    whole = int(scaled + Fraction(1, 2))
-    return Fraction(whole if value >= 0 else -whole, 10**decimals)
+    numerator, denominator = value.numerator, value.denominator  # floor(|value| 10^d + 1/2), in integers
+    whole = (2 * abs(numerator) * 10**decimals + denominator) // (2 * denominator)
+    return Fraction(whole if numerator >= 0 else -whole, 10**decimals)
 
 
 def correctly_rounded(parsed: ParsedAnswer, expected, decimals: int | None = None) -> bool:
@@ -225,6 +250,17 @@ _ABSOLUTE_MARGIN = 1e-300
 
 def as_float(value) -> float | None:
     """The value as a finite double, or None (too large, or not a number)."""
+    kind = type(value)
+    if kind is Fraction:  # float(value) divides the same two integers (correctly rounded), through the numbers ABCs
+        try:
+            return value.numerator / value.denominator
+        except OverflowError:
+            return None
+    if kind is int:
+        try:
+            return float(value)
+        except OverflowError:
+            return None
     if isinstance(value, float):  # a plain value already (irlab.metrics.plain's logarithmic values)
         return value if math.isfinite(value) else None
     try:
@@ -237,12 +273,9 @@ def as_float(value) -> float | None:
 def match_reach(written, tolerance: Tolerance) -> tuple[float, float, float]:
     """(relative bound, absolute bound, rounding bound) as floats: a match lies within
     max(relative * |value|, absolute, rounding) of the answer (rounding: 0 unless ``written`` shows decimals)."""
-    if tolerance.decimals is not None:
-        relative, absolute = 0.0, float(Fraction(1, 2 * 10**tolerance.decimals))
-    else:
-        relative, absolute = float(tolerance.rtol), float(tolerance.atol)
+    relative, absolute = tolerance.float_bounds
     shown = written.decimals if written is not None and written.ok else None
-    rounding = float(Fraction(1, 2 * 10**shown)) if shown is not None and tolerance.accept_rounded else 0.0
+    rounding = 1 / (2 * 10**shown) if shown is not None and tolerance.accept_rounded else 0.0  # float(Fraction(…))
     return relative, absolute, rounding
 
 
@@ -260,7 +293,7 @@ def certainly_close(given_float: float | None, value_float: float | None, tolera
     """True only when :func:`close` is certainly true (see the margin argument above)."""
     if given_float is None or value_float is None:
         return False
-    relative, absolute, _ = match_reach(None, tolerance)
+    relative, absolute = tolerance.float_bounds
     scale = abs(given_float) + abs(value_float)
     bound = max(relative * abs(value_float), absolute)
     return abs(given_float - value_float) < bound * (1 - _RELATIVE_MARGIN) - _RELATIVE_MARGIN * scale - _ABSOLUTE_MARGIN
@@ -270,6 +303,9 @@ def certainly_close(given_float: float | None, value_float: float | None, tolera
 class Comparison:
     correct: bool
     message: str | None = None  # why an answer that is numerically right is still refused
+
+
+_RIGHT, _WRONG = Comparison(True), Comparison(False)  # immutable: one object for every answer compared
 
 
 def compare(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) -> Comparison:
@@ -282,18 +318,18 @@ def compare(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) 
         if close(parsed.value, expected, Tolerance()):
             return Comparison(False, f"{parsed.shown} is close, but this question asks for the exact fraction")
         return Comparison(False)
-    given_float, expected_float = as_float(parsed.value), as_float(expected)
+    given_float, expected_float = parsed.double, as_float(expected)
     if certainly_close(given_float, expected_float, tolerance):
-        return Comparison(True)
+        return _RIGHT
     rounding = tolerance.decimals is None and tolerance.accept_rounded and (parsed.decimals or 0) >= tolerance.min_decimals
     if certainly_far(given_float, expected_float, match_reach(parsed if rounding else None, tolerance)):
-        return Comparison(False)
+        return _WRONG
     if close(parsed.value, expected, tolerance):
-        return Comparison(True)
+        return _RIGHT
     if (tolerance.decimals is None and tolerance.accept_rounded and parsed.decimals is not None
             and parsed.decimals >= tolerance.min_decimals and correctly_rounded(parsed, expected)):
-        return Comparison(True)
-    return Comparison(False)
+        return _RIGHT
+    return _WRONG
 
 
 @dataclass(frozen=True)

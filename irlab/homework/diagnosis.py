@@ -181,10 +181,11 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     if tolerance.form == "fraction":
         tolerance = Tolerance()
     correct = correct_result.value
-    question = resolve_question(question, params, Where(path, None, question.id))
+    resolved = None  # the question with its options filled: needed for the explanations only (most answers: none)
     shown_given = given_text if given_text is not None else exact.exact_text(given)
     if candidates is None:
-        candidates = mistaken_results(question, params, part, path)
+        resolved = resolve_question(question, params, Where(path, None, question.id))
+        candidates = mistaken_results(resolved, params, part, path)
     given = Fraction(given)
     written = parse_answer(given_text) if given_text is not None else None
     given_float, float_reach = as_float(given), match_reach(written, tolerance)
@@ -208,7 +209,8 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
             found.append((abs(given - rational_value(value)), order, mistake, value, None, None))
     if not found:
         return None
-    ctx = _context(question, params, correct, percent_sign, fractions)  # only now: most wrong answers match no mistake
+    resolved = resolved or resolve_question(question, params, Where(path, None, question.id))
+    ctx = _context(resolved, params, correct, percent_sign, fractions)  # only now: most wrong answers match no mistake
     ctx["given"] = shown_given
     found.sort(key=lambda match: (match[0], match[1]))
     # floats of logarithms: equal values may differ in the last bits
@@ -242,7 +244,7 @@ def mistaken_near_answer(key, part, given, given_text: str | None) -> list:
         return key.candidates[part.index]
     tolerance = key.tolerance if key.tolerance.form != "fraction" else Tolerance()
     written = parse_answer(given_text) if given_text is not None else None
-    given_float, reach = as_float(Fraction(given)), match_reach(written, tolerance)
+    given_float, reach = as_float(given), match_reach(written, tolerance)
 
     def near(value) -> bool:
         if isinstance(value, float):  # a plain double may differ from the exact value's double in its last bits

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from .. import exact
 from ..escape import visible_controls
@@ -89,19 +90,19 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
                             message if verdict is not None else f"No answer recognised: {message}.",
                             Fraction(1) if verdict else Fraction(0), Fraction(1))
     parsed = raw if isinstance(raw, ParsedAnswer) else parse_answer(raw)
-    weight = Fraction(1, len(key.parts))
+    weight = _share(len(key.parts))
     several = len(key.parts) > 1
     common = dict(exercise=key.exercise.id, question=key.question.id, part=part.number if several else None,
                   part_name=part.name if several else None, answer=parsed.shown, weight=weight)
     symbol = part.result.symbol
     if not parsed.ok:
-        return PartFeedback(**common, status="invalid", credit=Fraction(0),
+        return PartFeedback(**common, status="invalid", credit=_NONE,
                             message=f"No answer recognised: {parsed.problem}.")
     verdict = compare(parsed, part.value, key.tolerance)
     if verdict.correct:
         return _within_tolerance(common, key, part, parsed, reveal, exact_values)
     if verdict.message:
-        return PartFeedback(**common, status="wrong", credit=Fraction(0), message=f"Not quite: {verdict.message}.")
+        return PartFeedback(**common, status="wrong", credit=_NONE, message=f"Not quite: {verdict.message}.")
     diagnosis = diagnose(parsed.value, key.question, key.params, part.result, part.index, key.tolerance,
                          parsed.shown, mistaken_near_answer(key, part, parsed.value, parsed.shown), key.path,
                          parsed.resolution, percent_sign, fractions)
@@ -120,10 +121,19 @@ def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: 
                             message=f"Not quite: {slip.message}.{credit_note}")
     if diagnosis is not None:
         return _mistake_feedback(common, key, weight, diagnosis)
-    return PartFeedback(**common, status="wrong", credit=Fraction(0),
+    return PartFeedback(**common, status="wrong", credit=_NONE,
                         message=f"Not quite: {parsed.shown} is not {symbol} for this exercise ({key.tolerance.describe()}), "
                                 "and it matches none of the common mistakes irlab knows; compare your computation "
                                 "with the worked solution step by step.")
+
+
+_NONE = Fraction(0)  # Fractions are immutable: the no-credit value and each part's share are made once
+
+
+@lru_cache(maxsize=64)
+def _share(parts: int) -> Fraction:
+    """A part's share of its question's point."""
+    return Fraction(1, parts)
 
 
 def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, reveal: bool,
@@ -139,7 +149,9 @@ def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, 
         return _mistake_feedback(common, key, weight, nearer, told, reading="nearer-mistake")
     if not reveal:
         shown = ""
-    elif exact_values or not exact.is_symbolic(part.value):
+    elif not exact.is_symbolic(part.value):
+        shown = _revealed(symbol, part.value)
+    elif exact_values:
         shown = f" ({symbol} = {exact.value_text(part.value)})"
     else:
         shown = f" ({symbol} ≈ {exact.decimal_text(part.value)})"
@@ -151,6 +163,12 @@ def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, 
             f"{_decimals_to_tell(part, fitting, key.tolerance)} decimals to show which one you computed.")
     return PartFeedback(**common, status="correct", credit=weight, message=f"Correct: {parsed.shown}{shown}.{note}",
                         reading="also-mistake", close_to=fitting.names)
+
+
+@lru_cache(maxsize=4096)  # a class's right values repeat (1/2, 3/7, …): each written out once
+def _revealed(symbol: str, value) -> str:
+    """' (P = 3/7 ≈ 0.4286)': a rational right value as the feedback on a right answer shows it."""
+    return f" ({symbol} = {exact.value_text(value)})"
 
 
 def _mistake_feedback(common: dict, key: Key, weight: Fraction, diagnosis: Diagnosis, told: str = "",
@@ -198,9 +216,12 @@ def _closer_reading(key: Key, part: Part, parsed: ParsedAnswer) -> tuple[Diagnos
       ``mistake_credit`` (the first item) — the answer shows what was computed;
     - otherwise (nearer the right value, e.g. ``0.6996``): right.
 
-    Mistakes less than 0.1 % from the right value are never told apart (see diagnose). An answer that is the
-    exact value, or so precisely right that no such mistake can fit it, is decided without re-solving anything.
+    Mistakes less than 0.1 % from the right value are never told apart (see diagnose). An answer whose key knows
+    no such mistake (:func:`_known_clear`), that is the exact value, or is so precisely right that no such mistake
+    can fit it, is decided without re-solving anything.
     """
+    if _known_clear(key, part):
+        return None, None
     given, right = Fraction(parsed.value), rational_value(part.value)
     right_distance = abs(given - right)
     if right_distance == 0 or (right_distance <= parsed.resolution and 2 * parsed.resolution <= naming_gap(part.value)):
@@ -219,6 +240,13 @@ def _closer_reading(key: Key, part: Part, parsed: ParsedAnswer) -> tuple[Diagnos
     if diagnosis is None or abs(given - rational_value(diagnosis.mistaken_value)) >= right_distance:
         return None, None
     return diagnosis, None
+
+
+def _known_clear(key: Key, part: Part) -> bool:
+    """True when the key knows already that no named mistake it could tell from the right value lies within the
+    tolerance (the drawing judged most keys so): every answer within the tolerance is then right, at any distance."""
+    known = key.findings.get(part.index)
+    return known is not None and not any(finding.separable for finding in known)
 
 
 def _diagnosis(key: Key, part: Part, parsed: ParsedAnswer) -> Diagnosis | None:
