@@ -5,6 +5,7 @@ reported in the same words."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -84,20 +85,33 @@ def test_with_a_roster_the_outsiders_and_the_absent_are_reported_as_without_the_
 
 @needs_fork
 def test_chunks_are_done_by_whoever_claims_them_first_in_order():
-    items = list(range(3 * ahead.CHUNK + 1))
+    items = list(range(8 * ahead.CHUNK + 1))  # chunks of CHUNK items
     worker = ahead._Ahead(items, lambda item: item * item)
     try:
         worker.worker.join(60)  # the worker claims every chunk before anything is asked here
         assert [worker.take(item) for item in items] == [item * item for item in items]
     finally:
         worker.close()
-    here = ahead._Ahead(items, lambda item: item * item)
+    import multiprocessing
+
+    go = multiprocessing.get_context("fork").Event()
+
+    def slow(item):  # the worker holds its first chunk until this process has claimed the next
+        go.wait(120)
+        return item * item
+
+    here = ahead._Ahead(items, slow)
     try:
-        with here._claimed.get_lock():  # this process claims the first chunks before the worker starts on them
-            here._claimed.value = 2
-        got = [here.take(item) for item in items]
-        assert got[:2 * ahead.CHUNK] == [None] * (2 * ahead.CHUNK)  # to be done here
-        assert got[2 * ahead.CHUNK:] == [item * item for item in items[2 * ahead.CHUNK:]]
+        for _ in range(12000):  # until the worker has claimed chunk 0
+            if here._claimed.value >= 1:
+                break
+            time.sleep(0.01)
+        second = items[ahead.CHUNK:2 * ahead.CHUNK]
+        assert [here.take(item) for item in second] == [None] * ahead.CHUNK  # unclaimed: to be done here
+        go.set()
+        assert [here.take(item) for item in items[:ahead.CHUNK]] == [item * item for item in items[:ahead.CHUNK]]
+        rest = [(item, here.take(item)) for item in items[2 * ahead.CHUNK:]]
+        assert all(result in (None, item * item) for item, result in rest)
     finally:
         here.close()
 
@@ -109,7 +123,7 @@ def test_work_that_fails_in_the_worker_is_done_here(fresh, capfd):
             raise ValueError("no")
         return item
 
-    items = list(range(3 * ahead.CHUNK))
+    items = list(range(8 * ahead.CHUNK))
     worker = ahead._Ahead(items, work)
     try:
         worker.worker.join(60)
@@ -117,7 +131,7 @@ def test_work_that_fails_in_the_worker_is_done_here(fresh, capfd):
     finally:
         worker.close()
     assert got[:ahead.CHUNK] == [None] * ahead.CHUNK  # the failed chunk: done here, where the error is met
-    assert got[ahead.CHUNK:] == [None] * (2 * ahead.CHUNK)  # the worker stopped at the error
+    assert got[ahead.CHUNK:] == [None] * (7 * ahead.CHUNK)  # the worker stopped at the error
     assert capfd.readouterr() == ("", "")  # nothing printed by the worker
 
 
@@ -135,3 +149,24 @@ def test_a_draw_that_fails_fails_with_the_same_words_with_or_without_the_worker(
             grade(bad, answers, "2026")
         messages.append(str(error.value))
     assert messages[0] == messages[1] and "gave no consistent variant" in messages[0]
+
+
+@needs_fork
+def test_a_class_s_sheets_made_with_the_worker_are_the_same_files(fresh, tmp_path, monkeypatch):
+    from irlab.homework.sheets import write_class_sheets
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student\n" + "".join(f"S{n:02d}\n" for n in range(12)), encoding="utf-8")
+    taken = []
+    real = ahead._Ahead.take
+    monkeypatch.setattr(ahead._Ahead, "take", lambda self, item: taken.append(real(self, item)) or taken[-1])
+    made = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(ahead, "_ENABLED", enabled)
+        clear_caches()
+        clear_drawing_caches()
+        out = tmp_path / f"class-{enabled}"
+        write_class_sheets(SET, roster, out, seed="s", fmt="markdown")
+        made[enabled] = {path.name: path.read_bytes() for path in sorted(out.iterdir())}
+    assert sum(result is not None for result in taken) > 1  # the first student here, some by the worker
+    assert made[True] == made[False] and len(made[True]) == 2 * 12 + 1  # sheets, keys, the manifest

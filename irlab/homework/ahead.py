@@ -24,7 +24,7 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Hashable
 
-MIN_ITEMS = 64  # below this, starting a process costs more than the work it takes over (some ms a student)
+MIN_ITEMS = 64  # grading: below this, starting a process costs more than the work it takes over (ms a student)
 CHUNK = 16  # items a message: small enough that the two processes share the tail of the work evenly
 _ENABLED = True  # tests switch the worker off to compare
 
@@ -48,11 +48,14 @@ class _Alone:
 
 
 class _Ahead:
-    def __init__(self, items: list, work: Callable):
+    def __init__(self, items: list, work: Callable, done: tuple = (None, None)):
         import multiprocessing
 
-        self._chunk_of = {item: i // CHUNK for i, item in enumerate(items)}
-        chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+        self._done = {done[0]: done[1]} if done[1] is not None else {}  # (item, result) done before the fork
+
+        size = max(1, min(CHUNK, len(items) // 8))  # a short list in smaller chunks, so that both processes work
+        self._chunk_of = {item: i // size for i, item in enumerate(items)}
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
         context = multiprocessing.get_context("fork")
         self._claimed = context.Value("i", 0)  # the next chunk nobody has claimed
         self._received: dict = {}  # chunk -> {item: result} (None: the worker could not do it)
@@ -71,6 +74,8 @@ class _Ahead:
 
     def take(self, item):
         """The worker's result for ``item``, or None when it is to be done here (take items in their order)."""
+        if item in self._done:
+            return self._done.pop(item)
         chunk = self._chunk_of.get(item)
         if chunk is None:
             return None
@@ -134,14 +139,22 @@ def _work(connection, claimed, chunks: list, work: Callable) -> None:
 
 
 @contextmanager
-def worked_ahead(items: list[Hashable], work: Callable):
+def worked_ahead(items: list[Hashable], work: Callable, min_items: int = MIN_ITEMS):
     """Within the block, ``ahead.take(item)`` (items taken in the order of ``items``) gives ``work(item)`` as a
-    worker process computed it, or None when the item is to be done here (see the module docstring)."""
+    worker process computed it, or None when the item is to be done here (see the module docstring). A worker is
+    started for ``min_items`` items or more: fewer are done here."""
     items = list(dict.fromkeys(items))
-    if not (_ENABLED and len(items) >= MIN_ITEMS and can_fork()):
+    if not (_ENABLED and len(items) >= min_items and can_fork()):
         yield _Alone()
         return
-    ahead = _Ahead(items, work)
+    # The first item is done here before the fork: what the work loads on first use (sympy, a set's caches) is
+    # then loaded once, in both processes. An error in it is met again when this process does it without a worker.
+    try:
+        first = work(items[0])
+    except Exception:
+        yield _Alone()
+        return
+    ahead = _Ahead(items[1:], work, (items[0], first))
     try:
         yield ahead
     finally:

@@ -18,6 +18,7 @@ from ..limits import MAX_CLASS_FILE_BYTES, read_at_most
 from ..outputs import NAME_MAX, check_outputs, folded, write_files
 from ..printable import (compile_parts, compile_pdf, cut_pages, latex_files, parts_figures, parts_latex,
                          write_printables)
+from .ahead import worked_ahead
 from .drawing import variant_set
 from .identity import read_roster, safe_name, variant_code, write_manifest
 from .variants import answer_key_document, sheet_document
@@ -88,19 +89,32 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         key = answer_key_document(*student)
         return answers_only(key) if brief else key
 
-    with _collecting_less():
-        with_variants = any(e.variants for e in variant_set(set_file).exercises)
-        documents, refused = [], {}
-        for entry in roster:
-            if with_variants:  # the student's variant, drawn once here: the sheet and the key find it drawn
-                refused[entry.key] = _refused_counts(variant_set(set_file, entry.id, seed))
-            documents += [(entry, make(set_file, entry.id, seed, exercise)) for make in (sheet_document, key_document)]
+    with_variants = any(e.variants for e in variant_set(set_file).exercises)
+
+    def student_documents(entry):
+        refused = _refused_counts(variant_set(set_file, entry.id, seed)) if with_variants else None
+        return refused, [make(set_file, entry.id, seed, exercise) for make in (sheet_document, key_document)]
+
+    def rendered(key):  # in the worker process: the student's files as bytes (documents hold solved traces)
+        refused, made = student_documents(by_key[key])
+        return refused, [document.render(fmt, standalone=True).encode("utf-8") for document in made]
+
+    by_key = {entry.key: entry for entry in roster}
+    with _collecting_less(), worked_ahead([] if pdf else list(by_key), rendered, _MIN_STUDENTS_AHEAD) as ahead:
+        documents, refused, texts = [], {}, []
+        for entry in roster:  # each student's variant drawn once here: the sheet and the key find it drawn
+            done = ahead.take(entry.key)
+            counts, made = student_documents(entry) if done is None else done
+            if with_variants:
+                refused[entry.key] = counts
+            if done is None and not pdf:
+                made = [document.render(fmt, standalone=True).encode("utf-8") for document in made]
+            (texts if not pdf else documents).extend((entry, item) for item in made)
         set_id = variant_set(set_file).id
         if pdf:
             contents = _class_pdfs(documents, set_id, seed, planned)
         else:
-            contents = [(path, document.render(fmt, standalone=True).encode("utf-8"))
-                        for (_, path), (_, document) in zip(planned, documents)]
+            contents = [(path, text) for (_, path), (_, text) in zip(planned, texts)]
     files_written = _flat_files(contents)
     created = [path for path, _ in files_written if not path.exists()]  # what a failure removes again
     made_out = not out.exists()
@@ -114,6 +128,11 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
         _remove(created, out if made_out else None)  # manifest lists, so a rerun writes the class again
         raise
     return len(roster), manifest
+
+
+# A class of this many students or more is shared with a worker process on a second core (irlab.homework.ahead):
+# a student's sheet and key take some 40 ms, starting the worker a few.
+_MIN_STUDENTS_AHEAD = 8
 
 
 # Python's cyclic collector runs after every 700 new container objects and rescans those that survived, and a
