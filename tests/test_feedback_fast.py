@@ -7,7 +7,9 @@ for rational and logarithmic right values and for a mistake inside the tolerance
 from __future__ import annotations
 
 import math
+import pickle
 from contextlib import contextmanager
+from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 from irlab import exact
 from irlab.homework import answers, diagnosis, feedback
 from irlab.homework.answers import Tolerance, as_float, parse_afresh, parse_answer, rounded
-from irlab.homework.feedback import grade_part
+from irlab.homework.feedback import grade_part, grade_reference, kept
 from irlab.homework.key import answer_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,3 +206,17 @@ def test_a_tolerance_keeps_its_bounds_as_doubles(tolerance):
         assert tolerance.float_bounds == (float(tolerance.rtol), float(tolerance.atol))
     assert tolerance.describe() == Tolerance(tolerance.rtol, tolerance.decimals, tolerance.form, tolerance.atol,
                                              tolerance.accept_rounded).describe()
+
+
+def test_equal_feedback_is_one_object_here_and_after_a_worker_sends_it(keys):
+    """Two students who write the same right answer to variants with the same value get one feedback object (the
+    report writers make its cells once), and feedback pickled by a grading worker arrives as that object."""
+    key, part, right, _ = keys[0]
+    text = exact.decimal_text(right, 4)
+    first = grade_reference(key, None, text)[0]
+    again = grade_reference(key, None, text)[0]
+    assert first is again and first == grade_part(key, part, text) and first is not grade_part(key, part, text)
+    sent = pickle.loads(pickle.dumps(grade_part(key, part, text), protocol=pickle.HIGHEST_PROTOCOL))
+    assert sent is first
+    other = pickle.loads(pickle.dumps(replace(first, answer="x")))
+    assert other == replace(first, answer="x") and other is kept(other)

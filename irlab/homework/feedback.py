@@ -69,6 +69,32 @@ class PartFeedback:
                 "credit": exact.exact_text(self.credit), "weight": exact.exact_text(self.weight),
                 "mistake": self.mistake, "also": list(self.also), "step": self.step, "feedback": self.message}
 
+    def __reduce__(self):  # sent from a grading worker (irlab.homework.ahead): received as the object kept here
+        return _revived, tuple(getattr(self, name) for name in _FIELDS)
+
+
+_FIELDS = tuple(PartFeedback.__dataclass_fields__)
+# Feedback is immutable and a class writes the same answers again and again ('0.5' to a question whose value is 1/2
+# in many variants): equal feedback is one object (:func:`kept`), so the report writers, which make each question's
+# cells and JSON once per distinct list of part objects, make them once per distinct feedback (2,000 students:
+# 24,000 parts, 7,100 distinct). Kept while grading; the table is emptied when full (later ones are kept anew).
+_KEPT: dict = {}
+_KEPT_SIZE = 1 << 15
+
+
+def kept(feedback: PartFeedback) -> PartFeedback:
+    """The one object kept for feedback equal to ``feedback`` (``feedback`` itself the first time)."""
+    found = _KEPT.get(feedback)
+    if found is None:
+        if len(_KEPT) >= _KEPT_SIZE:
+            _KEPT.clear()
+        found = _KEPT[feedback] = feedback
+    return found
+
+
+def _revived(*fields) -> PartFeedback:
+    return kept(PartFeedback(*fields))
+
 
 def grade_part(key: Key, part: Part, raw, *, reveal: bool = True, exact_values: bool = True,
                percent_sign: bool = True, fractions: bool = True) -> PartFeedback:
@@ -340,9 +366,9 @@ def _where(address) -> str:
 
 def missing_part(key: Key, part: Part) -> PartFeedback:
     several = len(key.parts) > 1
-    return PartFeedback(key.exercise.id, key.question.id, part.number if several else None,
-                        part.name if several else None, "", "missing", "No answer submitted.", Fraction(0),
-                        Fraction(1, len(key.parts)))
+    return kept(PartFeedback(key.exercise.id, key.question.id, part.number if several else None,
+                             part.name if several else None, "", "missing", "No answer submitted.", _NONE,
+                             _share(len(key.parts))))
 
 
 def split_answers(raw, count: int) -> list | None:
@@ -359,11 +385,11 @@ def split_answers(raw, count: int) -> list | None:
 def grade_reference(key: Key, part_ref: str | None, raw, exact_values: bool = True) -> list[PartFeedback]:
     """Grade an answer addressed to a whole question (part_ref None) or to one part of it."""
     if part_ref is not None:
-        return [grade_part(key, key.part(part_ref), raw, exact_values=exact_values)]
+        return [kept(grade_part(key, key.part(part_ref), raw, exact_values=exact_values))]
     pieces = split_answers(raw, len(key.parts))
     if pieces is None:
         return part_count_feedback(key, raw)
-    return [grade_part(key, part, piece, exact_values=exact_values) for part, piece in zip(key.parts, pieces)]
+    return [kept(grade_part(key, part, piece, exact_values=exact_values)) for part, piece in zip(key.parts, pieces)]
 
 
 def count_values(raw) -> int:
