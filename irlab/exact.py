@@ -87,7 +87,42 @@ def total(values):
 
 @lru_cache(maxsize=4096)  # grading solves one student's ranking several times (the key, the check, each mistake)
 def _symbolic_total(values):
+    built = _sum_over_logs(values)
+    if built is not None:
+        return built
     return simplify(_sympy().Add(*(to_sympy(v) for v in values)))
+
+
+def _sum_over_logs(values):
+    """Σ values when every term is a rational or c / X for a rational c and a logarithm X (a DCG's terms, which
+    div builds), as the tree sympy's Add builds (like terms collected, sorted, the rational first) without its general
+    rules; None for any other term. tests/test_exact_sums.py compares it with sympy's Add."""
+    sympy = _sympy()
+    constant, collected = 0, {}  # the rational part; each reciprocal -> its coefficient
+    for value in values:
+        kind = type(value)
+        if kind is int or kind is Fraction:
+            constant += value
+            continue
+        if value.is_Pow:
+            coefficient, reciprocal = 1, value
+        elif value.is_Mul and len(value.args) == 2 and value.args[0].is_Rational:
+            number, reciprocal = value.args
+            coefficient = Fraction(int(number.p), int(number.q))
+        else:
+            return None
+        if not (reciprocal.is_Pow and reciprocal.exp is sympy.S.NegativeOne and not reciprocal.base.is_Number):
+            return None
+        collected[reciprocal] = collected.get(reciprocal, 0) + coefficient
+    terms = [reciprocal if coefficient == 1 else
+             sympy.Mul._from_args((to_sympy(coefficient), reciprocal), is_commutative=True)
+             for reciprocal, coefficient in collected.items() if coefficient != 0]
+    _canonical_order(terms)
+    if constant != 0:
+        terms.insert(0, to_sympy(constant))
+    if len(terms) < 2:
+        return simplify(terms[0]) if terms else 0
+    return sympy.Add._from_args(terms, is_commutative=True)
 
 
 LONG_SUM = 200  # terms; a longer symbolic sum is only ever shown as its decimal (see _too_long)
@@ -134,6 +169,15 @@ def dyadic(numerator: int, exponent: int, odd: int = 1) -> Fraction | int:
     return rational(value)
 
 
+def _lowest(numerator: int, denominator: int) -> Fraction | int:
+    """numerator / denominator, given in lowest terms with a positive denominator: an int when whole."""
+    if denominator == 1:
+        return numerator
+    value = Fraction.__new__(Fraction)
+    value._numerator, value._denominator = numerator, denominator
+    return value
+
+
 def sub(a, b):
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) - to_sympy(b))
@@ -151,8 +195,9 @@ def mul(a, b):
 
 
 def div(a, b):
-    if type(a) is int and type(b) is int and b:  # hits / k: one Fraction, no other check
-        return rational(Fraction(a, b)) if a else 0
+    if type(a) is int and type(b) is int and b:  # hits / k: no other check, and Fraction's own checks skipped
+        common = math.gcd(a, b) if b > 0 else -math.gcd(a, b)
+        return _lowest(a // common, b // common)
     if is_zero(b):
         raise ZeroDivisionError("division by zero in an exact computation")
     if not is_symbolic(a) and a == 0:
@@ -161,6 +206,8 @@ def div(a, b):
         over = _rational_over_log(a, b)
         if over is not None:
             return over
+    if is_symbolic(a) and is_symbolic(b) and a.is_Add and b.is_Add and a != b:  # nDCG: DCG / IDCG
+        return _sum_over_sum(a, b)
     if is_symbolic(a) or is_symbolic(b):
         # no cancel(): over a common denominator a DCG sum would grow combinatorially
         return simplify(to_sympy(a) / to_sympy(b))
@@ -169,6 +216,7 @@ def div(a, b):
     return rational(Fraction(a) / Fraction(b))
 
 
+@lru_cache(maxsize=4096)  # a gain over a discount: the same few (gain, log2(rank + 1)) pairs in every DCG and IDCG
 def _rational_over_log(a, b):
     """a / b for a rational a and a logarithm b (log2(p), e·log2(p) or k + Σ log2(p)), built as the tree sympy's
     '/' builds (a · b^-1, the rational first) without its general simplification; None for any other b."""
@@ -185,6 +233,16 @@ def _rational_over_log(a, b):
     if coefficient == 1:
         return reciprocal
     return sympy.Mul._from_args((to_sympy(coefficient), reciprocal), is_commutative=True)
+
+
+def _sum_over_sum(a, b):
+    """a / b for two different sums, as the tree sympy's '/' builds (a · b^-1, in its canonical order) without its
+    general rules: neither sum is a number, so nothing combines. tests/test_exact_sums.py compares the two."""
+    from sympy.core.mul import _mulsort  # deferred: sympy is heavy; the order sympy's Mul keeps its factors in
+
+    factors = [a, _reciprocal(b)]
+    _mulsort(factors)
+    return _sympy().Mul._from_args(factors, is_commutative=True)
 
 
 def _reciprocal(base):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -512,7 +512,8 @@ def _option_values(params: dict) -> dict:
 
 def resolve_question(question: Question, params: dict, where: Where | None = None) -> Question:
     """The question with its "{name}" options replaced by the parameters' values (k = "{length}" -> k = 20)."""
-    return replace(question, options=_resolve_options(question.options, params, where or Where("exercise")))
+    options = _resolve_options(question.options, params, where or Where("exercise"))
+    return type(question)(**{**vars(question), "options": options})  # dataclasses.replace, without its checks
 
 
 def _resolve_options(options: dict, params: dict, where: Where) -> dict:

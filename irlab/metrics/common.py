@@ -33,11 +33,12 @@ def rank_table(ranking, depth: int, columns: dict | None = None) -> Table:
     names = ["rank", *document, "judgment", "relevant so far", *columns]
     rows = []
     so_far = 0
+    relevance, cells, symbol = ranking.relevance, list(columns.values()), ranking.symbol
     for rank in range(1, depth + 1):
-        so_far += ranking.relevance[rank - 1]
-        extra = [cells[rank - 1] for cells in columns.values()]
+        so_far += relevance[rank - 1]
+        extra = [column[rank - 1] for column in cells]
         doc = [ranking.ids[rank - 1]] if document else []
-        rows.append((rank, *doc, ranking.symbol(rank), so_far, *extra))
+        rows.append((rank, *doc, symbol(rank), so_far, *extra))
     return Table(tuple(names), tuple(rows))
 
 
