@@ -4,7 +4,11 @@ reported in the same words."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -170,3 +174,136 @@ def test_a_class_s_sheets_made_with_the_worker_are_the_same_files(fresh, tmp_pat
         made[enabled] = {path.name: path.read_bytes() for path in sorted(out.iterdir())}
     assert sum(result is not None for result in taken) > 1  # the first student here, some by the worker
     assert made[True] == made[False] and len(made[True]) == 2 * 12 + 1  # sheets, keys, the manifest
+
+
+def _script(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "script.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _ended(pid: int, seconds: float = 60) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie its new parent has not reaped yet) within ``seconds``."""
+    for _ in range(max(1, int(seconds * 20))):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in "ZX":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+@needs_fork
+@needs_proc
+def test_a_worker_whose_parent_is_killed_ends_instead_of_waiting_forever_to_send(tmp_path):
+    # the parent reads nothing and is killed: the worker's results fill the pipe; if the worker held the pipe's
+    # reading end too (inherited), its send would wait forever and it would outlive the parent
+    script = _script(tmp_path, "import time\nfrom irlab.homework import ahead\n"
+                               "worker = ahead._Ahead(list(range(64)), lambda item: b'x' * 100_000)\n"
+                               "print(worker.worker.pid, flush=True)\ntime.sleep(600)\n")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child = None
+    try:
+        child = int(parent.stdout.readline())
+        time.sleep(0.5)  # the worker's first send is waiting for room in the pipe
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(60)
+        assert _ended(child)
+    finally:
+        parent.kill()
+        parent.wait(60)
+        parent.stdout.close()
+        if child is not None and not _ended(child, 0):  # a failure leaves no process behind
+            os.kill(child, signal.SIGKILL)
+
+
+@needs_fork
+@needs_proc
+def test_ctrl_c_stops_grading_quietly_and_the_worker_with_it(tmp_path):
+    # Ctrl-C reaches the whole process group: the worker ignores it (no traceback of its own, whenever it comes,
+    # even while it is being forked) and the parent, stopped, stops the worker
+    script = _script(tmp_path, "import os, signal, sys, time\nfrom pathlib import Path\nfrom irlab.homework import ahead\n"
+                               "def work(item):\n    time.sleep(0.01)\n    return item\n"
+                               "try:\n    with ahead.worked_ahead(list(range(400)), work, 8) as worked:\n"
+                               "        print(worked.worker.pid, flush=True)\n"
+                               "        status = Path(f'/proc/{worked.worker.pid}/status').read_text()\n"
+                               "        deaf = [int(status.split(f'Sig{w}:')[1].split()[0], 16) for w in ('Blk', 'Ign')]\n"
+                               "        print(bool((deaf[0] | deaf[1]) & 1 << signal.SIGINT - 1), flush=True)\n"
+                               "        os.killpg(0, signal.SIGINT)\n        time.sleep(60)\n"
+                               "except KeyboardInterrupt:\n    sys.exit(130)\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                         start_new_session=True)
+    child, ignores_ctrl_c = run.stdout.split()
+    assert (run.returncode, ignores_ctrl_c, run.stderr) == (130, "True", "")
+    assert _ended(int(child))
+
+
+@needs_fork
+def test_a_worker_killed_holding_the_claim_leaves_the_rest_to_this_process(monkeypatch):
+    import multiprocessing
+    import threading
+
+    holding = multiprocessing.get_context("fork").Event()
+
+    def dies_holding_the_lock(connection, parents_end, parent, claimed, chunks, work):
+        claimed.get_lock().acquire()
+        holding.set()
+        time.sleep(0.3)  # this process is waiting for the lock by then
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(ahead, "_work", dies_holding_the_lock)
+    monkeypatch.setattr(ahead, "_PATIENCE", 0.05)
+    items = list(range(8 * ahead.CHUNK))
+    worker = ahead._Ahead(items, lambda item: item)
+    try:
+        assert holding.wait(60)
+        taken = []
+        waiting = threading.Thread(target=lambda: taken.extend(worker.take(item) for item in items), daemon=True)
+        waiting.start()
+        waiting.join(60)
+        assert taken == [None] * len(items)  # every item to be done here, none waited for forever
+    finally:
+        worker.close()
+
+
+@needs_fork
+def test_a_worker_that_cannot_be_started_leaves_the_class_to_this_process(fresh, tmp_path, monkeypatch):
+    import errno
+    from multiprocessing.context import ForkProcess
+
+    answers = _answers(tmp_path / "answers.csv", CLASS, seed=5)
+    alone = _reports(answers, "2026")
+
+    def no_process(process):
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(ForkProcess, "_Popen", staticmethod(no_process))
+    assert _reports(answers, "2026") == alone  # (ulimit -u reached, no memory for a fork): no error, every byte
+
+
+@needs_fork
+def test_a_draw_that_fails_in_the_middle_of_a_class_fails_with_the_same_words(fresh, tmp_path, monkeypatch):
+    from irlab.homework import drawing
+
+    # with 9 draws a student, only Student049's variant of exercise 1 cannot be drawn (checked below): the worker
+    # has graded students before it, and meets the error in a chunk this process then grades itself
+    monkeypatch.setattr(drawing, "MAX_ATTEMPTS", 9)
+    answers = _answers(tmp_path / "answers.csv", CLASS)
+    taken = []
+    real = ahead._Ahead.take
+    monkeypatch.setattr(ahead._Ahead, "take", lambda self, item: taken.append((item, real(self, item))) or taken[-1][1])
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(ahead, "_ENABLED", enabled)
+        clear_caches()
+        clear_drawing_caches()
+        with pytest.raises(IrlabError) as error:
+            grade(SET, answers, "2026")
+        messages.append(str(error.value))
+    assert messages[0] == messages[1] and "exercise 1:" in messages[0] and "in 9 draws" in messages[0]
+    assert taken[-1][0] == "student049" and any(result is not None for _, result in taken[:-1])

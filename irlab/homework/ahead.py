@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import threading
 from contextlib import contextmanager
@@ -27,6 +28,9 @@ from typing import Callable, Hashable
 MIN_ITEMS = 64  # grading: below this, starting a process costs more than the work it takes over (ms a student)
 CHUNK = 16  # items a message: small enough that the two processes share the tail of the work evenly
 _ENABLED = True  # tests switch the worker off to compare
+# seconds between looks at whether the other process still lives while waiting for the claim lock (held for
+# microseconds, unless its holder was killed holding it)
+_PATIENCE = 1.0
 
 
 def _cores() -> int:
@@ -41,10 +45,13 @@ def can_fork() -> bool:
 
 
 class _Alone:
-    """No worker: every item is done here."""
+    """No worker: every item is done here (but the one done before a fork that failed)."""
+
+    def __init__(self, done: tuple = (None, None)):
+        self._done = {done[0]: done[1]} if done[1] is not None else {}
 
     def take(self, item):
-        return None
+        return self._done.pop(item, None)
 
 
 class _Ahead:
@@ -67,9 +74,16 @@ class _Ahead:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        self.worker = context.Process(target=_work, args=(theirs, self._claimed, chunks, work), daemon=True)
-        self.worker.start()
-        theirs.close()
+        self.worker = context.Process(target=_work, daemon=True,
+                                      args=(theirs, self._connection, os.getpid(), self._claimed, chunks, work))
+        try:
+            with _ctrl_c_held():  # the worker is born deaf to Ctrl-C: this process stops it (close), silently
+                self.worker.start()
+        except BaseException:
+            self._connection.close()
+            raise
+        finally:
+            theirs.close()
         self._sending = True
 
     def take(self, item):
@@ -87,10 +101,17 @@ class _Ahead:
     def _settle(self, chunk: int) -> dict | None:
         self._drain(block=False)
         if chunk not in self._received and self._sending:
-            with self._claimed.get_lock():
+            lock = self._claimed.get_lock()
+            while not lock.acquire(timeout=_PATIENCE):
+                if not self.worker.is_alive():  # killed holding the lock (SIGKILL, the OOM killer): all done here
+                    self._sending = False
+                    return None
+            try:
                 mine = self._claimed.value <= chunk
                 if mine:
                     self._claimed.value = chunk + 1
+            finally:
+                lock.release()
             if mine:  # the worker is behind: this chunk is done here
                 return None
             while self._sending and chunk not in self._received:  # the worker is doing it now
@@ -112,19 +133,46 @@ class _Ahead:
         self.worker.join()
 
 
-def _work(connection, claimed, chunks: list, work: Callable) -> None:
+@contextmanager
+def _ctrl_c_held():
+    """SIGINT held back while the worker is forked: the worker starts with it blocked and ignores it (_work); the
+    parent gets a Ctrl-C pressed meanwhile as soon as the worker is started."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _work(connection, parents_end, parent: int, claimed, chunks: list, work: Callable) -> None:
     """The worker: claim the next chunk, send its results, until none is left (or this process is not wanted)."""
+    # Ctrl-C reaches the whole process group: the parent stops this process (close), which prints nothing
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # the parent's end of the pipe, inherited: held open here, a send to a parent that was killed (SIGTERM, SIGKILL)
+    # would wait forever for room in the pipe instead of failing, and this process would outlive it
+    parents_end.close()
     try:  # whatever the work would print is the parent's to print, when it does that work itself
         sys.stdout = sys.stderr = open(os.devnull, "w")
     except OSError:
         pass
     try:
         while True:
-            with claimed.get_lock():
+            lock = claimed.get_lock()
+            while not lock.acquire(timeout=_PATIENCE):
+                if os.getppid() != parent:  # the parent was killed holding the lock
+                    return
+            try:
                 chunk = claimed.value
                 if chunk >= len(chunks):
                     return
                 claimed.value = chunk + 1
+            finally:
+                lock.release()
             try:
                 message = pickle.dumps((chunk, {item: work(item) for item in chunks[chunk]}),
                                        protocol=pickle.HIGHEST_PROTOCOL)
@@ -154,7 +202,11 @@ def worked_ahead(items: list[Hashable], work: Callable, min_items: int = MIN_ITE
     except Exception:
         yield _Alone()
         return
-    ahead = _Ahead(items[1:], work, (items[0], first))
+    try:
+        ahead = _Ahead(items[1:], work, (items[0], first))
+    except OSError:  # no process, pipe or shared memory to be had (ulimit -u, memory): all done here, as without
+        yield _Alone((items[0], first))
+        return
     try:
         yield ahead
     finally:
