@@ -137,3 +137,19 @@ def test_api_huge_options_saturate_like_atol(paths):
 
     res = evaluate(*paths, ["num_ret", "num_rel"], depth=10**30, relevance_level=10**30, num_docs_in_coll=10**30)
     assert res.summary["num_ret"] == 2 and res.summary["num_rel"] == 0
+
+
+def test_a_long_runs_memory_goes_back_before_the_measures_with_the_same_output(paths, capsys, monkeypatch):
+    # at _RELEASE_ROWS judgments + judged rows, malloc_trim runs even on one thread; what is printed does not change
+    from irlab.cli import eval as eval_command
+    from irlab.trec import readers
+
+    calls = []
+    argv = ("-q", "-c", "-m", "all_trec", *paths)
+    before = run_cli(capsys, *argv)
+    monkeypatch.setattr(readers, "_malloc_trim", calls.append)
+    monkeypatch.setattr(readers, "threads", lambda: 1)
+    assert run_cli(capsys, *argv) == before and calls == []   # 3 judgments + 2 judged rows: below the bound
+    monkeypatch.setattr(eval_command, "_RELEASE_ROWS", 4)
+    assert run_cli(capsys, *argv) == before and calls == [0]
+    assert before[0] == 0 and "num_q" in before[1] and "note" in before[2]

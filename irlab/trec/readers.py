@@ -641,12 +641,14 @@ except (OSError, AttributeError, TypeError):   # not glibc (Windows cannot even 
     _malloc_trim = None
 
 
-def release_free_memory():
+def release_free_memory(always=False):
     """Return freed heap memory to the system (glibc's ``malloc_trim``; a no-op
     elsewhere).  The parse and hashing threads free their large temporaries
     into per-thread malloc arenas, which would otherwise stay in the process's
-    resident memory while the next stage allocates its own."""
-    if _malloc_trim is not None and threads() > 1:
+    resident memory while the next stage allocates its own.  ``always``: on one
+    thread too, where a stage's freed arrays stay in the heap while the next
+    stage's Python objects live in arenas of their own."""
+    if _malloc_trim is not None and (always or threads() > 1):
         _malloc_trim(0)
 
 
