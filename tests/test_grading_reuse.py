@@ -188,10 +188,11 @@ def test_a_question_object_written_from_its_shared_text_is_what_write_json_write
     part = grading.missing_part(answer_key(SET, "1", "a"), answer_key(SET, "1", "a").parts[0])
     for lines in ((), (3,), (4, 17)):
         question = grading.QuestionGrade("s1", "1", "a", [part], lines)
-        shown = grading._question_json(question, {})
+        shown = grading._question_json(question)
         pieces: list = []
         write_json(grading._question_object(question, *shown[1:4]), pieces.append, grading._QUESTION_LEVEL)
-        assert grading._question_fragment(question, shown, {}).text == "".join(pieces)
+        score, written = grading._question_fragment(question, {})
+        assert (score, written.text) == (shown[0], "".join(pieces))
         assert ('"lines": []' in "".join(pieces)) == (not lines)
 
 

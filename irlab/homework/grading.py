@@ -487,14 +487,16 @@ GRADEBOOKS = ("canvas", "moodle")
 
 def _student_json(s: StudentGrade, memo: dict | None = None) -> dict:
     """A student's part of the JSON report; ``memo`` (while a report is written, never for as_dict, whose dicts the
-    caller may change) keeps each question's score and parts' dicts by the parts' objects, as the CSV report does."""
-    shown = [_question_json(q, {} if memo is None else memo) for q in s.question_grades]  # each summed once
-    score = _exact_sum([q_shown[0] for q_shown in shown])
+    caller may change) keeps each question's score and JSON text by the parts' objects, as the CSV report does."""
     if memo is None:
+        shown = [_question_json(q) for q in s.question_grades]
+        score = _exact_sum([q_shown[0] for q_shown in shown])
         questions = [_question_object(q, text, decimal, parts)
-                     for q, (_, text, decimal, parts, _) in zip(s.question_grades, shown)]
+                     for q, (_, text, decimal, parts) in zip(s.question_grades, shown)]
     else:  # written: each question's object as JSON text, made once for everyone who shares its parts
-        questions = [_question_fragment(q, q_shown, memo) for q, q_shown in zip(s.question_grades, shown)]
+        written = [_question_fragment(q, memo) for q in s.question_grades]
+        score = _exact_sum([q_score for q_score, _ in written])
+        questions = [text for _, text in written]
     return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
             "decimal": float(score), "max": s.max_score, "questions": questions}
 
@@ -508,36 +510,29 @@ _QUESTION_LEVEL = 4  # a question's object in the report: top object, "students"
 _LINES = Raw("\0lines\0")  # where a question's lines go in its object's text (no JSON text holds a raw NUL)
 
 
-def _question_fragment(q: QuestionGrade, shown: tuple, memo: dict) -> Raw:
-    """A question's object as :func:`write_json` writes it in the report: the text around its lines is made once
-    for the parts (and question) it shares, kept in ``memo`` with the parts (so their ids stay theirs)."""
-    key = ("fragment", q.exercise, q.question, *map(id, shown[4]))
+def _question_fragment(q: QuestionGrade, memo: dict) -> tuple[Fraction, Raw]:
+    """(score, the question's object as :func:`write_json` writes it in the report): its score and the text around
+    its lines are made once for the parts (and question) it shares, kept in ``memo`` with the parts (so their ids
+    stay theirs; equal feedback is one object, see feedback.kept)."""
+    key = (q.exercise, q.question, *map(id, q.parts))
     found = memo.get(key) if _REUSE else None
     if found is None:
-        before, after = fragment(_question_object(q, shown[1], shown[2], shown[3], _LINES),
+        score, text, decimal, parts = _question_json(q)
+        before, after = fragment(_question_object(q, text, decimal, parts, _LINES),
                                  _QUESTION_LEVEL).text.split(_LINES.text)
-        found = (before, after, Raw(before + "[]" + after), shown[4])
+        found = (score, before, after, Raw(before + "[]" + after), tuple(q.parts))
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[key] = found
     if not q.lines:
-        return found[2]
-    return Raw(found[0] + fragment(list(q.lines), _QUESTION_LEVEL + 1).text + found[1])
+        return found[0], found[3]
+    return found[0], Raw(found[1] + fragment(list(q.lines), _QUESTION_LEVEL + 1).text + found[2])
 
 
-def _question_json(question: QuestionGrade, memo: dict) -> tuple:
-    """(score, as exact text, as a float, the parts' dicts, the parts) of a question, kept in ``memo`` by the parts'
-    objects (which each entry holds, so their ids stay theirs)."""
-    parts = question.parts
-    key = tuple(map(id, parts))
-    found = memo.get(key) if _REUSE else None
-    if found is None:
-        score = _exact_sum([part.credit for part in parts])
-        found = (score, exact.exact_text(score), float(score), [p.as_dict() for p in parts], tuple(parts))
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
-        memo[key] = found
-    return found
+def _question_json(question: QuestionGrade) -> tuple:
+    """(score, as exact text, as a float, the parts' dicts) of a question."""
+    score = _exact_sum([part.credit for part in question.parts])
+    return score, exact.exact_text(score), float(score), [p.as_dict() for p in question.parts]
 
 
 def _row_json(r: AnswerRow) -> dict:
@@ -558,7 +553,9 @@ def _exact_sum(values: list[Fraction], times: list[int] | None = None) -> Fracti
     return Fraction(sum(value.numerator * (common // value.denominator) * n for value, n in zip(values, times)), common)
 
 
-_MEMO_SIZE = 4096  # questions' cells kept while a CSV report is written: every distinct one in a shared-sheet class
+# distinct questions' cells (and JSON) kept while a report is written: every one of a shared-sheet class, and of a
+# 2,000-student class with its own variants (7,500; equal feedback is one object)
+_MEMO_SIZE = 1 << 14
 _CHUNK = 2048  # a CSV report's pieces (a student's question rows, their total row) written to the stream at once
 
 

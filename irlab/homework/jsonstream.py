@@ -61,7 +61,16 @@ _SCALARS = {str: encode_basestring, int: int.__repr__, float: _float, bool: lamb
             type(None): lambda v: "null", Raw: lambda v: v.text}
 
 
-_HEADS: dict = {}  # (level, first member?, key) -> what precedes the member's value
+_HEADS: dict = {}  # (level, the keys in order) -> what precedes each member's value: the same in every student's object
+
+
+def _heads(level: int, keys: tuple) -> list[str]:
+    """Separator, indent and key before each member of an object with ``keys`` at nesting ``level``."""
+    for key in keys:
+        if not isinstance(key, str):  # json.dumps would write 1 as "1": the reports have text keys only
+            raise TypeError(f"JSON object keys are text here, got {key!r}")
+    indent = "\n" + _INDENT * (level + 1)
+    return [("{" if i == 0 else ",") + indent + encode_basestring(key) + ": " for i, key in enumerate(keys)]
 
 
 def write_json(value, write, level: int = 0) -> None:
@@ -74,18 +83,15 @@ def write_json(value, write, level: int = 0) -> None:
         if not value:
             write("{}")
             return
-        first = True
+        shape = (level, tuple(value))
+        heads = _HEADS.get(shape)
+        if heads is None:
+            heads = _heads(level, shape[1])
+            if len(_HEADS) >= 1024:
+                _HEADS.clear()
+            _HEADS[shape] = heads
         pending = []  # the scalar members in a row, written at once
-        for key, item in value.items():
-            head = _HEADS.get((level, first, key))  # separator, indent and key: the same in every student's object
-            if head is None:
-                if not isinstance(key, str):  # json.dumps would write 1 as "1": the reports have text keys only
-                    raise TypeError(f"JSON object keys are text here, got {key!r}")
-                head = _HEADS[level, first, key] = (("{" if first else ",") + "\n" + _INDENT * (level + 1)
-                                                     + encode_basestring(key) + ": ")
-                if len(_HEADS) > 4096:
-                    _HEADS.clear()
-            first = False
+        for head, item in zip(heads, value.values()):
             scalar = _SCALARS.get(type(item))
             if scalar is not None:  # most values: no recursion
                 pending.append(head)
