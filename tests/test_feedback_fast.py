@@ -22,27 +22,12 @@ from irlab.homework import answers, diagnosis, feedback
 from irlab.homework.answers import Tolerance, as_float, parse_afresh, parse_answer, rounded
 from irlab.homework.feedback import grade_part, grade_reference, kept
 from irlab.homework.key import answer_key
+from test_safety_grading import KAPPA_SET  # the per-judge kappa 7/10 lies 0.11 % from the pooled 93/133
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "exercises" / "homework-variants.toml"
 QUESTIONS = (("1", "a"), ("1", "b"), ("1", "d"), ("1", "e"), ("1", "f"), ("2", "a"), ("2", "b"), ("3", "a"),
              ("3", "b"))
-# the per-judge kappa 7/10 lies 0.11 % from the pooled 93/133, inside the default tolerance (tests/test_safety_grading)
-KAPPA = """title = "Kappa"
-
-[[exercise]]
-id = "k"
-title = "kappa"
-statement = "Two judges."
-
-[exercise.parameters]
-judges_table = [8, 1, 2, 9]
-
-[[exercise.question]]
-id = "a"
-text = "What is the kappa measure of agreement?"
-solver = "kappa"
-"""
 
 
 def _exact_float(value) -> float | None:
@@ -78,7 +63,7 @@ def keys(tmp_path_factory):
     """(key, part, the right value as a Fraction, the mistakes' values) for nine questions of two students'
     variants, and the kappa question whose mistake lies inside the tolerance."""
     kappa = tmp_path_factory.mktemp("kappa") / "kappa.toml"
-    kappa.write_text(KAPPA, encoding="utf-8")
+    kappa.write_text(KAPPA_SET.format(options=""), encoding="utf-8")
     chosen = [answer_key(VARIANTS, e, q, student, "fast") for student in ("ana", "bo") for e, q in QUESTIONS]
     chosen.append(answer_key(kappa, "k", "a"))
     found = []
