@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import io
 from fractions import Fraction
+from functools import lru_cache
 
 from .. import exact, spreadsheet
 from ..document import Document
@@ -35,6 +36,7 @@ from ..plots import score_histogram  # matplotlib itself is imported when a hist
 from ..printable import figure
 
 
+@lru_cache(maxsize=1024)  # a class's scores are a few hundred values (0, 1/3, 1/2, …): each written once
 def _points(value) -> str:
     return exact.decimal_text(value)
 

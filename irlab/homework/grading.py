@@ -147,7 +147,7 @@ class QuestionGrade:
 
     @property
     def score(self) -> Fraction:
-        return sum((p.credit for p in self.parts), Fraction(0))
+        return _exact_sum([p.credit for p in self.parts])  # sum(…, Fraction(0)) with one reduction
 
     @property
     def feedback(self) -> str:
@@ -187,7 +187,7 @@ class StudentGrade:
 
     @property
     def score(self) -> Fraction:
-        return sum((q.score for q in self.question_grades), Fraction(0))
+        return _exact_sum([q.score for q in self.question_grades])
 
     @property
     def max_score(self) -> int:
