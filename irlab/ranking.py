@@ -236,7 +236,9 @@ class Ranking:
         return self.relevant_retrieved + self.relevant_unretrieved
 
     def hits(self, k: int | None = None) -> int:
-        return self._hits_so_far[self.retrieved if k is None else min(k, self.retrieved)]
+        counts = self._hits_so_far  # metrics ask at every rank: one lookup, no property in between
+        last = len(counts) - 1
+        return counts[last if k is None or k > last else k]
 
     def tied_groups(self, depth: int | None = None) -> tuple[tuple[int, int], ...]:
         """The ranks (first, last) of each run of equal scores, 1-based, down to ``depth`` (a group the cut-off
