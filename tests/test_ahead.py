@@ -87,6 +87,13 @@ def test_with_a_roster_the_outsiders_and_the_absent_are_reported_as_without_the_
     assert "Student003" in with_worker["text"] and "Nobody" in with_worker["csv"]
 
 
+def _until_the_worker_claims_chunk_0(worker) -> None:
+    for _ in range(12000):
+        if worker._claimed.value >= 1:
+            return
+        time.sleep(0.01)
+
+
 @needs_fork
 def test_chunks_are_done_by_whoever_claims_them_first_in_order():
     items = list(range(8 * ahead.CHUNK + 1))  # chunks of CHUNK items
@@ -106,10 +113,7 @@ def test_chunks_are_done_by_whoever_claims_them_first_in_order():
 
     here = ahead._Ahead(items, slow)
     try:
-        for _ in range(12000):  # until the worker has claimed chunk 0
-            if here._claimed.value >= 1:
-                break
-            time.sleep(0.01)
+        _until_the_worker_claims_chunk_0(here)
         second = items[ahead.CHUNK:2 * ahead.CHUNK]
         assert [here.take(item) for item in second] == [None] * ahead.CHUNK  # unclaimed: to be done here
         go.set()
@@ -118,6 +122,32 @@ def test_chunks_are_done_by_whoever_claims_them_first_in_order():
         assert all(result in (None, item * item) for item, result in rest)
     finally:
         here.close()
+
+
+@needs_fork
+def test_waiting_for_the_worker_s_chunk_this_process_does_the_next_one_meanwhile():
+    import multiprocessing
+
+    go = multiprocessing.get_context("fork").Event()
+    here = os.getpid()
+
+    def work(item):  # the worker holds its first chunk until this process works on another
+        if os.getpid() == here:
+            go.set()
+        elif not go.wait(30):
+            raise TimeoutError  # this process waited instead: the chunk is done here, and the test fails
+        return item * item, os.getpid()
+
+    items = list(range(8 * ahead.CHUNK))
+    worker = ahead._Ahead(items, work)
+    try:
+        _until_the_worker_claims_chunk_0(worker)
+        got = [worker.take(item) for item in items]
+    finally:
+        worker.close()
+    assert got[:ahead.CHUNK] == [(item * item, worker.worker.pid) for item in items[:ahead.CHUNK]]
+    assert got[ahead.CHUNK:2 * ahead.CHUNK] == [(item * item, here) for item in items[ahead.CHUNK:2 * ahead.CHUNK]]
+    assert all(result is None or result[0] == item * item for item, result in zip(items, got))
 
 
 @needs_fork

@@ -5,8 +5,10 @@ until one is worth solving), solve its answer key, grade their answers — and n
 another's. :func:`worked_ahead` forks a worker that takes the students next in line, in small chunks, and sends
 back what the work made of each (``work(item)``, which must return something picklable); this process takes each
 result in its own order, or does the item itself when the worker has not claimed its chunk (each chunk is done by
-whichever process claims it first, so neither waits while there is work left). The results are the same either
-way; only when and where the work is done changes (tests/test_ahead.py compares whole classes).
+whichever process claims it first, so neither waits while there is work left: waiting for the worker's chunk,
+this process does the next unclaimed one ahead of its turn, with ``work`` too). The results are the same either
+way; only when and where the work is done changes (tests/test_ahead.py compares whole classes). So ``work`` must
+be safe to call for any item in either process, in any order, as it is in the worker.
 
 A worker is started only when it can pay: at least :data:`MIN_ITEMS` items, two cores this process may run on,
 the ``fork`` start method (Linux: the worker starts with everything already loaded, in milliseconds), and no
@@ -62,7 +64,8 @@ class _Ahead:
 
         size = max(1, min(CHUNK, len(items) // 8))  # a short list in smaller chunks, so that both processes work
         self._chunk_of = {item: i // size for i, item in enumerate(items)}
-        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        self._chunks = chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        self._work = work
         context = multiprocessing.get_context("fork")
         self._claimed = context.Value("i", 0)  # the next chunk nobody has claimed
         self._received: dict = {}  # chunk -> {item: result} (None: the worker could not do it)
@@ -101,22 +104,46 @@ class _Ahead:
     def _settle(self, chunk: int) -> dict | None:
         self._drain(block=False)
         if chunk not in self._received and self._sending:
-            lock = self._claimed.get_lock()
-            while not lock.acquire(timeout=_PATIENCE):
-                if not self.worker.is_alive():  # killed holding the lock (SIGKILL, the OOM killer): all done here
-                    self._sending = False
-                    return None
-            try:
-                mine = self._claimed.value <= chunk
-                if mine:
-                    self._claimed.value = chunk + 1
-            finally:
-                lock.release()
-            if mine:  # the worker is behind: this chunk is done here
+            if self._claim(chunk) is not None:  # the worker is behind: this chunk is done here
                 return None
-            while self._sending and chunk not in self._received:  # the worker is doing it now
-                self._drain(block=True)
+            # the worker is doing it now: meanwhile this process does the next chunk nobody has claimed, ahead of
+            # its turn (waiting instead, it would leave the worker all the work but the chunks it got to first)
+            while self._sending and chunk not in self._received:
+                later = self._claim(None)
+                if later is None:
+                    self._drain(block=True)
+                else:
+                    self._received[later] = self._work_here(later)
         return self._received.pop(chunk, None)  # None: done here (the worker could not, or has stopped)
+
+    def _claim(self, chunk: int | None) -> int | None:
+        """Claim ``chunk`` (None: the next one nobody has claimed) unless the worker has: the chunk, or None."""
+        lock = self._claimed.get_lock()
+        while not lock.acquire(timeout=_PATIENCE):
+            if not self.worker.is_alive():  # killed holding the lock (SIGKILL, the OOM killer): all done here
+                self._sending = False
+                return None
+        try:
+            unclaimed = self._claimed.value
+            chunk = unclaimed if chunk is None else chunk
+            if unclaimed > chunk or chunk >= len(self._chunks):
+                return None
+            self._claimed.value = chunk + 1
+            return chunk
+        finally:
+            lock.release()
+
+    def _work_here(self, chunk: int) -> dict | None:
+        """The results of a chunk done here ahead of its turn, or None when its work fails: it is then done again
+        in its turn, where the error is met in the items' order, as without a worker."""
+        results = {}
+        try:
+            for item in self._chunks[chunk]:
+                results[item] = self._work(item)
+                self._drain(block=False)  # the worker's message out of the pipe, so that the worker goes on
+        except Exception:
+            return None
+        return results
 
     def _drain(self, block: bool) -> None:
         try:
