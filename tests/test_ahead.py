@@ -169,19 +169,25 @@ def test_work_that_fails_in_the_worker_is_done_here(fresh, capfd):
     assert capfd.readouterr() == ("", "")  # nothing printed by the worker
 
 
-@needs_fork
-def test_a_draw_that_fails_fails_with_the_same_words_with_or_without_the_worker(fresh, tmp_path, monkeypatch):
-    bad = tmp_path / "narrow.toml"
-    bad.write_text(SET.read_text(encoding="utf-8").replace("relevant = [5, 9]", "relevant = [1, 2]"), encoding="utf-8")
-    answers = _answers(tmp_path / "answers.csv", CLASS)
+def _errors(monkeypatch, exercise_set: Path, answers: Path) -> list[str]:
+    """The error grading the class raises, with the worker and without it."""
     messages = []
     for enabled in (True, False):
         monkeypatch.setattr(ahead, "_ENABLED", enabled)
         clear_caches()
         clear_drawing_caches()
         with pytest.raises(IrlabError) as error:
-            grade(bad, answers, "2026")
+            grade(exercise_set, answers, "2026")
         messages.append(str(error.value))
+    return messages
+
+
+@needs_fork
+def test_a_draw_that_fails_fails_with_the_same_words_with_or_without_the_worker(fresh, tmp_path, monkeypatch):
+    bad = tmp_path / "narrow.toml"
+    bad.write_text(SET.read_text(encoding="utf-8").replace("relevant = [5, 9]", "relevant = [1, 2]"), encoding="utf-8")
+    answers = _answers(tmp_path / "answers.csv", CLASS)
+    messages = _errors(monkeypatch, bad, answers)
     assert messages[0] == messages[1] and "gave no consistent variant" in messages[0]
 
 
@@ -327,13 +333,6 @@ def test_a_draw_that_fails_in_the_middle_of_a_class_fails_with_the_same_words(fr
     taken = []
     real = ahead._Ahead.take
     monkeypatch.setattr(ahead._Ahead, "take", lambda self, item: taken.append((item, real(self, item))) or taken[-1][1])
-    messages = []
-    for enabled in (True, False):
-        monkeypatch.setattr(ahead, "_ENABLED", enabled)
-        clear_caches()
-        clear_drawing_caches()
-        with pytest.raises(IrlabError) as error:
-            grade(SET, answers, "2026")
-        messages.append(str(error.value))
+    messages = _errors(monkeypatch, SET, answers)
     assert messages[0] == messages[1] and "exercise 1:" in messages[0] and "in 9 draws" in messages[0]
     assert taken[-1][0] == "student049" and any(result is not None for _, result in taken[:-1])
