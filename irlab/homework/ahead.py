@@ -50,18 +50,17 @@ class _Alone:
     """No worker: every item is done here (but the one done before a fork that failed)."""
 
     def __init__(self, done: tuple = (None, None)):
-        self._done = {done[0]: done[1]} if done[1] is not None else {}
+        self._done = {done[0]: done[1]} if done[1] is not None else {}  # (item, result) done before the fork
 
     def take(self, item):
         return self._done.pop(item, None)
 
 
-class _Ahead:
+class _Ahead(_Alone):
     def __init__(self, items: list, work: Callable, done: tuple = (None, None)):
         import multiprocessing
 
-        self._done = {done[0]: done[1]} if done[1] is not None else {}  # (item, result) done before the fork
-
+        super().__init__(done)
         size = max(1, min(CHUNK, len(items) // 8))  # a short list in smaller chunks, so that both processes work
         self._chunk_of = {item: i // size for i, item in enumerate(items)}
         self._chunks = chunks = [items[i:i + size] for i in range(0, len(items), size)]
@@ -118,20 +117,11 @@ class _Ahead:
 
     def _claim(self, chunk: int | None) -> int | None:
         """Claim ``chunk`` (None: the next one nobody has claimed) unless the worker has: the chunk, or None."""
-        lock = self._claimed.get_lock()
-        while not lock.acquire(timeout=_PATIENCE):
-            if not self.worker.is_alive():  # killed holding the lock (SIGKILL, the OOM killer): all done here
-                self._sending = False
-                return None
         try:
-            unclaimed = self._claimed.value
-            chunk = unclaimed if chunk is None else chunk
-            if unclaimed > chunk or chunk >= len(self._chunks):
-                return None
-            self._claimed.value = chunk + 1
-            return chunk
-        finally:
-            lock.release()
+            return _claim(self._claimed, chunk, len(self._chunks), self.worker.is_alive)
+        except _Gone:  # the worker was killed holding the lock (SIGKILL, the OOM killer): all done here
+            self._sending = False
+            return None
 
     def _work_here(self, chunk: int) -> dict | None:
         """The results of a chunk done here ahead of its turn, or None when its work fails: it is then done again
@@ -174,6 +164,29 @@ def _ctrl_c_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+class _Gone(Exception):
+    """The other process died holding the claim lock."""
+
+
+def _claim(claimed, chunk: int | None, count: int, alive: Callable[[], bool]) -> int | None:
+    """Claim chunk ``chunk`` of ``count`` (None: the next one nobody has claimed) in the shared counter
+    ``claimed``: the chunk, or None when it is claimed already or none is left. The lock is held for microseconds;
+    waiting longer, the other process is looked at (``alive``) every _PATIENCE seconds, and _Gone raised if dead."""
+    lock = claimed.get_lock()
+    while not lock.acquire(timeout=_PATIENCE):
+        if not alive():
+            raise _Gone
+    try:
+        unclaimed = claimed.value
+        chunk = unclaimed if chunk is None else chunk
+        if unclaimed > chunk or chunk >= count:
+            return None
+        claimed.value = chunk + 1
+        return chunk
+    finally:
+        lock.release()
+
+
 def _work(connection, parents_end, parent: int, claimed, chunks: list, work: Callable) -> None:
     """The worker: claim the next chunk, send its results, until none is left (or this process is not wanted)."""
     # Ctrl-C reaches the whole process group: the parent stops this process (close), which prints nothing
@@ -189,17 +202,9 @@ def _work(connection, parents_end, parent: int, claimed, chunks: list, work: Cal
         pass
     try:
         while True:
-            lock = claimed.get_lock()
-            while not lock.acquire(timeout=_PATIENCE):
-                if os.getppid() != parent:  # the parent was killed holding the lock
-                    return
-            try:
-                chunk = claimed.value
-                if chunk >= len(chunks):
-                    return
-                claimed.value = chunk + 1
-            finally:
-                lock.release()
+            chunk = _claim(claimed, None, len(chunks), lambda: os.getppid() == parent)
+            if chunk is None:  # none left (or the parent was killed holding the lock: _Gone, below)
+                return
             try:
                 message = pickle.dumps((chunk, {item: work(item) for item in chunks[chunk]}),
                                        protocol=pickle.HIGHEST_PROTOCOL)

@@ -181,11 +181,9 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     if tolerance.form == "fraction":
         tolerance = Tolerance()
     correct = correct_result.value
-    resolved = None  # the question with its options filled: needed for the explanations only (most answers: none)
     shown_given = given_text if given_text is not None else exact.exact_text(given)
     if candidates is None:
-        resolved = resolve_question(question, params, Where(path, None, question.id))
-        candidates = mistaken_results(resolved, params, part, path)
+        candidates = mistaken_results(question, params, part, path)  # (which fills the question's options itself)
     given = Fraction(given)
     written = parse_answer(given_text) if given_text is not None else None
     given_float, float_reach = as_float(given), match_reach(written, tolerance)
@@ -209,8 +207,9 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
             found.append((abs(given - rational_value(value)), order, mistake, value, None, None))
     if not found:
         return None
-    resolved = resolved or resolve_question(question, params, Where(path, None, question.id))
-    ctx = _context(resolved, params, correct, percent_sign, fractions)  # only now: most wrong answers match no mistake
+    # only now: most wrong answers match no mistake (the question with its options filled, for the explanations)
+    ctx = _context(resolve_question(question, params, Where(path, None, question.id)), params, correct, percent_sign,
+                   fractions)
     ctx["given"] = shown_given
     found.sort(key=lambda match: (match[0], match[1]))
     # floats of logarithms: equal values may differ in the last bits

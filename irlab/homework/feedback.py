@@ -175,10 +175,8 @@ def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, 
         return _mistake_feedback(common, key, weight, nearer, told, reading="nearer-mistake")
     if not reveal:
         shown = ""
-    elif not exact.is_symbolic(part.value):
+    elif exact_values or not exact.is_symbolic(part.value):
         shown = _revealed(symbol, part.value)
-    elif exact_values:
-        shown = f" ({symbol} = {exact.value_text(part.value)})"
     else:
         shown = f" ({symbol} ≈ {exact.decimal_text(part.value)})"
     if fitting is None:
@@ -193,7 +191,7 @@ def _within_tolerance(common: dict, key: Key, part: Part, parsed: ParsedAnswer, 
 
 @lru_cache(maxsize=4096)  # a class's right values repeat (1/2, 3/7, …): each written out once
 def _revealed(symbol: str, value) -> str:
-    """' (P = 3/7 ≈ 0.4286)': a rational right value as the feedback on a right answer shows it."""
+    """' (P = 3/7 ≈ 0.4286)': a right value, exactly, as the feedback on a right answer shows it."""
     return f" ({symbol} = {exact.value_text(value)})"
 
 
@@ -319,6 +317,14 @@ class CloseCalls:
             if address not in self.examples:
                 part = key.parts[int(feedback.part or 1) - 1]
                 self.examples[address] = (student, part_too_close(key, part))
+
+    def merge(self, later: CloseCalls) -> None:
+        """Take in what ``later`` met (its students graded after this one's, e.g. by a worker process), as if
+        :meth:`add` had been called here for them."""
+        for address, counted in later.counts.items():
+            self.counts.setdefault(address, Counter()).update(counted)
+        for address, example in later.examples.items():
+            self.examples.setdefault(address, example)
 
     def notes(self, path, questions: list[tuple[str, str]], per_student: set) -> list[str]:
         """``questions``: (exercise, question) graded, in order; ``per_student``: the exercises graded against each

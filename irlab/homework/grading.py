@@ -772,10 +772,14 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     sheet_ids: dict = {}  # an LMS row's sheet -> its id, normalised once a sheet
     off_roster = set(outsiders)
 
+    def shown_as(who: str) -> tuple:
+        """(roster entry or None, the id as shown) of student ``who``."""
+        entry = on_roster.get(who)
+        return entry, entry.id if entry else next(iter(spellings[who]))
+
     def grade_student(who: str, close_calls: CloseCalls) -> list:
         """The grade of each question for student ``who`` (blanks shared); refuses their rows that cannot count."""
-        entry = on_roster.get(who)
-        shown = entry.id if entry else next(iter(spellings[who]))
+        _, shown = shown_as(who)
         student = normalise_student(who) if variants else None
         keys: dict = {}  # (exercise, question, sheet) -> the key of this student's (or the row's) sheet
         sheets: dict = {}  # (exercise, question) -> the sheet of its last answer, when not the student's own
@@ -847,8 +851,7 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         met = CloseCalls()
         grades = grade_student(who, met)
         answered = {i: grade for i, grade in enumerate(grades) if grade is not blanks[i]}
-        return (answered, [(row.status, row.message) for row in student_rows.get(who, ())],
-                met.counts, met.examples)
+        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met
 
     # students graded against their own variant, every answer theirs alone: a worker process may grade them ahead
     # (irlab.homework.ahead); what it sends is merged here in the class's order, as if graded here
@@ -863,18 +866,14 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
             if done is None:
                 grades = grade_student(who, close_calls)
             else:
-                answered, statuses, counts, examples = done
+                answered, statuses, met = done
                 grades = blanks.copy()
                 for i, grade in answered.items():
                     grades[i] = grade
                 for row, (status, message) in zip(student_rows.get(who, ()), statuses):
                     row.status, row.message = status, message
-                for address, counted in counts.items():
-                    close_calls.counts.setdefault(address, Counter()).update(counted)
-                for address, example in examples.items():
-                    close_calls.examples.setdefault(address, example)
-            entry = on_roster.get(who)
-            shown = entry.id if entry else next(iter(spellings[who]))
+                close_calls.merge(met)
+            entry, shown = shown_as(who)
             own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
             known = entry or _identity(student_rows.get(who, ()), shown)
             report.append(StudentGrade(shown, grades, known.name, known.email_address, own,

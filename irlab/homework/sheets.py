@@ -91,30 +91,27 @@ def write_class_sheets(set_file, roster_file, out, seed=None, fmt: str = "text",
 
     with_variants = any(e.variants for e in variant_set(set_file).exercises)
 
-    def student_documents(entry):
+    def student_files(entry):
+        """(draws refused per exercise or None, [sheet, key]): documents for PDF, else their bytes."""
         refused = _refused_counts(variant_set(set_file, entry.id, seed)) if with_variants else None
-        return refused, [make(set_file, entry.id, seed, exercise) for make in (sheet_document, key_document)]
+        made = [make(set_file, entry.id, seed, exercise) for make in (sheet_document, key_document)]
+        return refused, made if pdf else [document.render(fmt, standalone=True).encode("utf-8") for document in made]
 
-    def rendered(key):  # in the worker process: the student's files as bytes (documents hold solved traces)
-        refused, made = student_documents(by_key[key])
-        return refused, [document.render(fmt, standalone=True).encode("utf-8") for document in made]
-
+    # a worker process may make the next students' files as bytes (not for PDF: its documents are compiled together)
     by_key = {entry.key: entry for entry in roster}
-    with _collecting_less(), worked_ahead([] if pdf else list(by_key), rendered, _MIN_STUDENTS_AHEAD) as ahead:
-        documents, refused, texts = [], {}, []
+    ahead_of = worked_ahead([] if pdf else list(by_key), lambda key: student_files(by_key[key]), _MIN_STUDENTS_AHEAD)
+    with _collecting_less(), ahead_of as ahead:
+        made, refused = [], {}
         for entry in roster:  # each student's variant drawn once here: the sheet and the key find it drawn
-            done = ahead.take(entry.key)
-            counts, made = student_documents(entry) if done is None else done
+            counts, sheet_and_key = ahead.take(entry.key) or student_files(entry)
             if with_variants:
                 refused[entry.key] = counts
-            if done is None and not pdf:
-                made = [document.render(fmt, standalone=True).encode("utf-8") for document in made]
-            (texts if not pdf else documents).extend((entry, item) for item in made)
+            made += [(entry, item) for item in sheet_and_key]
         set_id = variant_set(set_file).id
         if pdf:
-            contents = _class_pdfs(documents, set_id, seed, planned)
+            contents = _class_pdfs(made, set_id, seed, planned)
         else:
-            contents = [(path, text) for (_, path), (_, text) in zip(planned, texts)]
+            contents = [(path, text) for (_, path), (_, text) in zip(planned, made)]
     files_written = _flat_files(contents)
     created = [path for path, _ in files_written if not path.exists()]  # what a failure removes again
     made_out = not out.exists()
