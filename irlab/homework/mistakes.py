@@ -50,9 +50,17 @@ def _with_options(question: Question, **changes) -> Question:
     return replace(question, options=options)
 
 
+def _question_only(rewrite: Callable[[Question, dict], list[Rewrite]]):
+    """Marks a rewrite that reads only the question (the parameters pass through as they are): :func:`rewrites`
+    builds its rewritten questions once per question."""
+    rewrite.question_only = True
+    return rewrite
+
+
 def convention_choice(convention: conv.Convention, choice: str) -> Callable[[Question, dict], list[Rewrite]]:
     """Solve with ``convention = choice``, when the question's metric has that convention and uses another."""
 
+    @_question_only
     def rewrite(question: Question, params: dict) -> list[Rewrite]:
         metric = _metric(question.solver)
         if metric is None or convention not in metric.conventions:
@@ -66,6 +74,7 @@ def convention_choice(convention: conv.Convention, choice: str) -> Callable[[Que
 
 
 def other_solver(source: str, target: str, drop: tuple[str, ...] = ()) -> Callable[[Question, dict], list[Rewrite]]:
+    @_question_only
     def rewrite(question: Question, params: dict) -> list[Rewrite]:
         if question.solver != source:
             return []
@@ -85,6 +94,7 @@ def ideal_from_retrieved(question: Question, params: dict) -> list[Rewrite]:
     return [Rewrite(question, changed, {})]
 
 
+@_question_only
 def off_by_one(question: Question, params: dict) -> list[Rewrite]:
     """The cut-off one rank too early or too late."""
     k = question.options.get("k")
@@ -226,11 +236,57 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
 def rewrites(question: Question, params: dict, path="exercise"):
     """(mistake, rewrite) of every catalogued mistake that applies to ``question`` on ``params``, in catalogue
     order (the question's "{name}" options filled first: k = "{length}" -> a number)."""
-    question = resolve_question(question, params, Where(path, None, question.id))
-    for mistake in MISTAKES:
-        if mistake.rewrite is not None:
-            for rewrite in mistake.rewrite(question, params):
+    plan = _plan(question)
+    if plan is None:  # options that name parameters: read on these parameters
+        question = resolve_question(question, params, Where(path, None, question.id))
+        for mistake in MISTAKES:
+            if mistake.rewrite is not None:
+                for rewrite in mistake.rewrite(question, params):
+                    yield mistake, rewrite
+        return
+    resolved, steps = plan
+    for mistake, fixed in steps:
+        if fixed is None:
+            for rewrite in mistake.rewrite(resolved, params):
                 yield mistake, rewrite
+        else:
+            for rewritten, context in fixed:
+                yield mistake, Rewrite(rewritten, params, context)
+
+
+# A question's rewrites by the question-only mistakes are the same questions on every draw (the drawn parameters
+# pass through): built once per question object (kept alive beside its id), for questions whose options name no
+# parameter; the shared rewritten questions let the plain path read each once (irlab.homework.plain_answers).
+_PLANS: dict[int, tuple] = {}
+_PLANS_SIZE = 1024  # questions; emptied when full
+_PASSED = {}  # stands for the parameters while a plan is built: a question-only rewrite passes it through
+
+
+def _plan(question: Question):
+    """(the question as resolved, [(mistake, None to call its rewrite on each draw's parameters, or the
+    [(question, context)] it rewrites to)]), or None when the question's options name parameters."""
+    found = _PLANS.get(id(question))
+    if found is not None and found[0] is question:
+        return found[1]
+    if any(isinstance(v, str) and v.startswith("{") and v.endswith("}") for v in question.options.values()):
+        return None
+    resolved = resolve_question(question, {}, Where("exercise", None, question.id))
+    steps = []
+    for mistake in MISTAKES:
+        if mistake.rewrite is None:
+            continue
+        if not getattr(mistake.rewrite, "question_only", False):
+            steps.append((mistake, None))
+            continue
+        made = mistake.rewrite(resolved, _PASSED)
+        if any(rewrite.params is not _PASSED for rewrite in made):
+            raise AssertionError(f"{mistake.name} is marked question-only but changes the parameters")
+        if made:
+            steps.append((mistake, [(rewrite.question, rewrite.context) for rewrite in made]))
+    if len(_PLANS) >= _PLANS_SIZE:
+        _PLANS.clear()
+    _PLANS[id(question)] = (question, (resolved, steps))
+    return resolved, steps
 
 
 def scaled_mistakes() -> list[tuple[Mistake, tuple]]:

@@ -42,32 +42,87 @@ def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
 _OTHER_INPUTS = ("rankings", "counts", "systems", "judges_table", "intents")  # inputs the solvers read otherwise
 
 
-def plain_parts(params: dict, question, where: Where, rankings: dict | None = None) -> list[tuple[str, object]]:
+def plain_parts(params: dict, question, where: Where, memo: dict | None = None) -> list[tuple[str, object]]:
     """(part name, plain value) of each answer part of ``question`` on ``params``, as the explained solver gives its
-    primary answers; raises :class:`Unsupported` for anything not covered. ``rankings`` remembers the parameters'
-    ranking across the questions and named mistakes of one draw (by the parameters' repr)."""
+    primary answers; raises :class:`Unsupported` for anything not covered. ``memo`` remembers, across the questions
+    and named mistakes of one draw, each parameters dict's ranking and each (metric and options, parameters) pair's
+    values: a dict kept only while those parameters dicts live and stay unchanged (one screen)."""
     if any(name in params for name in _OTHER_INPUTS):
         raise Unsupported("inputs the plain path does not read")
-    options = solver_options(question, params, where)
+    solver = _prepared(question, params, where)
+    if memo is None:
+        return solver.parts(params, where, None)
+    key = (id(solver), id(params))
+    found = memo.get(key)  # (the entry keeps both alive: their ids name no other object while the memo lives)
+    if found is None or found[0] is not params or found[1] is not solver:
+        found = memo[key] = (params, solver, solver.parts(params, where, memo))
+    return found[2]
+
+
+class _Solver:
+    """How the plain path computes one question's parts: what its options make of it, independent of the draw
+    (the parameters are read by :meth:`parts`)."""
+
+    __slots__ = ("inputs", "name", "compute", "options")
+
+    def __init__(self, inputs: str, name: str | None, compute, options):
+        self.inputs, self.name, self.compute, self.options = inputs, name, compute, options
+
+    def parts(self, params: dict, where: Where, memo: dict | None) -> list[tuple[str, object]]:
+        if self.inputs == "aggregate":
+            return _aggregate(params, self.options)
+        if self.inputs == "judges":
+            first, second = judge_columns(params, where)
+            return [(self.name, self.compute(first, second, **self.options))]
+        return [(self.name, self.compute(_ranking(params, where, memo), **self.options))]
+
+
+def _ranking(params: dict, where: Where, memo: dict | None):
+    if memo is None:
+        (ranking,) = exercise_rankings(params, where)
+        return ranking
+    key = ("ranking", id(params))
+    found = memo.get(key)
+    if found is None or found[0] is not params:
+        found = memo[key] = (params, exercise_rankings(params, where)[0])
+    return found[1]
+
+
+# Solvers by question: a question whose options name no parameter ("{name}") is read the same way on every draw,
+# so the questions of an exercise and of its named mistakes (irlab.homework.mistakes.rewrites keeps those) are read
+# once. By the question object's id, the question kept alive beside it; equal readings share one _Solver, so the
+# memo of plain_parts computes them once per draw.
+_SOLVERS: dict[int, tuple[object, _Solver]] = {}
+_SOLVERS_BY_READING: dict[tuple, _Solver] = {}
+_SOLVERS_SIZE = 4096  # questions (a few per exercise, a dozen mistakes each); emptied when full
+
+
+def _prepared(question, params: dict, where: Where) -> _Solver:
+    found = _SOLVERS.get(id(question))
+    if found is not None and found[0] is question:
+        return found[1]
+    solver = _read(question, solver_options(question, params, where))
+    if not any(isinstance(v, str) and v.startswith("{") and v.endswith("}") for v in question.options.values()):
+        if len(_SOLVERS) >= _SOLVERS_SIZE:
+            _SOLVERS.clear()
+            _SOLVERS_BY_READING.clear()
+        reading = (solver.inputs, solver.name, repr(sorted(solver.options.items()) if isinstance(solver.options, dict)
+                                                      else solver.options))
+        solver = _SOLVERS_BY_READING.setdefault(reading, solver)
+        _SOLVERS[id(question)] = (question, solver)
+    return solver
+
+
+def _read(question, options: dict) -> _Solver:
     if question.solver == "aggregate":
-        return _aggregate(params, options.get("rule", "all"))
+        return _Solver("aggregate", None, None, options.get("rule", "all"))
     metric, compute, accepted = _plain_metric(question.solver)
     metric_options = {k: v for k, v in options.items() if k in metric.option_names}
     if not accepted.issuperset(metric_options):
         raise Unsupported("an option the plain path does not cover")
-    if metric.inputs == "judges":
-        first, second = judge_columns(params, where)
-        return [(metric.name, compute(first, second, **metric_options))]
-    if metric.inputs != "ranking":
+    if metric.inputs not in ("judges", "ranking"):
         raise Unsupported("not a single ranking")
-    if rankings is None:
-        (ranking,) = exercise_rankings(params, where)
-    else:
-        text = repr(params)
-        if text not in rankings:
-            rankings[text] = exercise_rankings(params, where)[0]
-        ranking = rankings[text]
-    return [(metric.name, compute(ranking, **metric_options))]
+    return _Solver(metric.inputs, metric.name, compute, metric_options)
 
 
 def _plain_metric(solver: str):
