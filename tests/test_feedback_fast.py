@@ -47,7 +47,7 @@ def exact_path():
              (answers, "certainly_far", lambda *a: False), (diagnosis, "certainly_far", lambda *a: False),
              (answers, "as_float", _exact_float), (diagnosis, "as_float", _exact_float),
              (feedback, "_known_clear", lambda *a: False), (feedback, "_share", lambda n: F(1, n)),
-             (feedback, "_revealed", feedback._revealed.__wrapped__)]
+             (feedback, "_revealed", feedback._revealed.__wrapped__), (feedback, "_answered_as", lambda *a: None)]
     saved = [(module, name, getattr(module, name), new) for module, name, new in saved]
     for module, name, _, new in saved:
         setattr(module, name, new)
@@ -116,6 +116,35 @@ def test_grading_with_the_shortcuts_is_grading_without_them(keys, data):
     with exact_path():
         slow = grade_part(key, part, text, exact_values=False)
     assert fast == slow
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_feedback_found_again_is_the_feedback_graded_afresh(keys, data):
+    """grade_reference finds a blank, unreadable or right answer to a part it graded already instead of grading it
+    again: what it finds is what the exact path gives, the first time and every time after."""
+    key, part, right, mistaken = data.draw(st.sampled_from(keys))
+    text = data.draw(written(key, right, mistaken))
+    ref = None if len(key.parts) == 1 else part.number
+    found = [grade_reference(key, ref, text, exact_values=False)[0] for _ in range(2)]
+    with exact_path():
+        slow = grade_part(key, part, text, exact_values=False)
+    assert found[0] == found[1] == slow and found[0] is found[1]
+
+
+def test_feedback_is_found_again_only_where_nothing_but_the_value_decides(keys):
+    """A right answer is found again for parts with the same value whose keys know no mistake within the tolerance;
+    a key with such a mistake grades it afresh (0.70 also fits the per-judge kappa 7/10), and so does a wrong one."""
+    key, part, _, _ = keys[-1]  # the kappa key: 7/10 inside the tolerance of 93/133
+    clear = replace(key, findings={part.index: ()}, candidates={})
+    feedback._forget_answered()
+    assert grade_reference(clear, None, "0.70")[0].reading is None and len(feedback._ANSWERED) == 1
+    assert grade_reference(key, None, "0.70")[0].reading == "also-mistake"
+    assert grade_reference(clear, None, "0.5")[0].status == "wrong" and len(feedback._ANSWERED) == 1
+    assert grade_reference(clear, None, "")[0].status == "invalid" and len(feedback._ANSWERED) == 2
+    text = exact.decimal_text(keys[0][2], 4)  # a right answer to another value, and to the same one: found
+    first = grade_reference(keys[0][0], None, text)[0]
+    assert len(feedback._ANSWERED) == 3 and grade_reference(keys[0][0], None, text)[0] is first
 
 
 def test_the_comparison_is_not_vacuous(keys):

@@ -88,8 +88,50 @@ def kept(feedback: PartFeedback) -> PartFeedback:
     if found is None:
         if len(_KEPT) >= _KEPT_SIZE:
             _KEPT.clear()
+            _forget_answered()  # it holds kept objects: emptied with them, so equal feedback stays one object
         found = _KEPT[feedback] = feedback
     return found
+
+
+# The kept feedback of answers whose grading reads nothing of a student's variant but the part's value: a blank or
+# unreadable answer, and a right one to a part whose key knows no named mistake within the tolerance (_known_clear).
+# A class writes the same right answers to the same values again and again (2,000 students: 14,300 of 24,000 parts),
+# and each is then found here instead of compared, read and worded anew. Keyed by everything that feedback reads;
+# hashing a Tolerance's Fractions costs more than grading a right answer, so the key names the tolerance by its id,
+# and _HELD keeps each tolerance named alive (its id is never another's) until both are emptied together.
+_ANSWERED: dict = {}
+_HELD: dict = {}
+
+
+def _answered_as(key: Key, part: Part, raw, options: tuple):
+    """The lookup key of the answer text ``raw``'s feedback in _ANSWERED, or None when it is not text or the part
+    is a choice."""
+    if type(raw) is not str or part.result is None:
+        return None
+    value = part.value
+    named = (value.numerator, value.denominator) if type(value) is Fraction else value  # a Fraction's hash is slow
+    return (key.exercise.id, key.question.id, len(key.parts), part.index, part.name, part.result.symbol,
+            type(value), named, id(key.tolerance), _known_clear(key, part), raw, options)
+
+
+def _graded_kept(key: Key, part: Part, raw, exact_values: bool) -> PartFeedback:
+    """kept(grade_part(...)), found in _ANSWERED when an equal answer to an equal part was graded already."""
+    answered = _answered_as(key, part, raw, (exact_values,))
+    found = _ANSWERED.get(answered) if answered is not None else None
+    if found is not None:
+        return found
+    feedback = kept(grade_part(key, part, raw, exact_values=exact_values))
+    if answered is not None and (feedback.status == "invalid" or (feedback.status == "correct" and answered[9])):
+        if len(_ANSWERED) >= _KEPT_SIZE:
+            _forget_answered()
+        _HELD[id(key.tolerance)] = key.tolerance
+        _ANSWERED[answered] = feedback
+    return feedback
+
+
+def _forget_answered() -> None:
+    _ANSWERED.clear()
+    _HELD.clear()
 
 
 def _revived(*fields) -> PartFeedback:
@@ -391,11 +433,11 @@ def split_answers(raw, count: int) -> list | None:
 def grade_reference(key: Key, part_ref: str | None, raw, exact_values: bool = True) -> list[PartFeedback]:
     """Grade an answer addressed to a whole question (part_ref None) or to one part of it."""
     if part_ref is not None:
-        return [kept(grade_part(key, key.part(part_ref), raw, exact_values=exact_values))]
+        return [_graded_kept(key, key.part(part_ref), raw, exact_values)]
     pieces = split_answers(raw, len(key.parts))
     if pieces is None:
         return part_count_feedback(key, raw)
-    return [kept(grade_part(key, part, piece, exact_values=exact_values)) for part, piece in zip(key.parts, pieces)]
+    return [_graded_kept(key, part, piece, exact_values) for part, piece in zip(key.parts, pieces)]
 
 
 def count_values(raw) -> int:
