@@ -205,6 +205,49 @@ def file_chunks(f, size=None):
         yield block
 
 
+class MappedChunks:
+    """:func:`file_chunks`' pieces of a plain file, as read-only memoryviews of the file mapped in memory: the
+    compiled parse reads the page cache itself (no copy into fresh, zeroed buffers: 7M run lines parsed in about
+    half the CPU time).  ``done`` is the share of the file's bytes yielded so far.  Made only where the compiled
+    parse is used (only it takes a memoryview; :func:`_vector_parse` copies one for the numpy parse) and the file
+    maps (a regular, non-empty file), else :func:`mapped_or_read` reads it.  A file truncated by another program
+    while it is mapped would end the process with SIGBUS; appending to it is harmless (the size is fixed at open)."""
+
+    def __init__(self, f, size=None):
+        import mmap   # deferred: only the streamed run maps its file
+
+        self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        if hasattr(self.map, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
+            self.map.madvise(mmap.MADV_SEQUENTIAL)   # read ahead, drop what was read
+        self.size, self.step, self.pos = len(self.map), _CHUNK_BYTES, 0
+
+    @property
+    def done(self) -> float:
+        return self.pos / self.size
+
+    def __iter__(self):
+        view, n = memoryview(self.map), self.size
+        while self.pos < n:
+            start = self.pos
+            # file_chunks' piece: size bytes, then the rest of the last line, at most MAX_LINE_BYTES + 1 bytes more
+            cut = min(start + self.step, n)
+            newline = self.map.find(b"\n", cut - 1, min(cut + MAX_LINE_BYTES + 1, n))
+            self.pos = newline + 1 if newline >= 0 else min(cut + MAX_LINE_BYTES + 1, n)
+            yield view[start:self.pos]
+
+
+def mapped_or_read(f):
+    """The pieces of :func:`file_chunks` for an open file: mapped (:class:`MappedChunks`) where it can be, else
+    read; with the share of the file read so far, a function (None for read pieces: the caller asks the file)."""
+    if _tokenize is not None and not isinstance(f, gzip.GzipFile):
+        try:
+            chunks = MappedChunks(f)
+            return chunks, lambda: chunks.done
+        except (OSError, ValueError, OverflowError):   # an empty file, a pipe, a system without mmap
+            pass
+    return file_chunks(f), None
+
+
 class ColumnSpec:
     """Column layout of one file kind."""
 
@@ -939,6 +982,8 @@ def _vector_parse(spec, data):
         parsed = _compiled_parse(spec, data)
         if parsed is not None:
             return parsed
+    if isinstance(data, memoryview):   # a mapped piece (MappedChunks): the numpy parse reads bytes' methods
+        data = bytearray(data)
     return _numpy_parse(spec, data)
 
 

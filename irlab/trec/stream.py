@@ -22,7 +22,8 @@ import numpy as np
 
 from irlab.trec import readers
 from irlab.trec.ranks import KeySlots, block_ranks
-from irlab.trec.readers import ColumnSpec, file_chunks, decode_ids, last_runid, parsed_chunks, duplicate_check, open_maybe_gzip
+from irlab.trec.readers import (ColumnSpec, decode_ids, last_runid, mapped_or_read, parsed_chunks, duplicate_check,
+                                 open_maybe_gzip)
 
 __all__ = ["RankedRun", "read_ranked"]
 
@@ -69,8 +70,9 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
         with open_maybe_gzip(path) as f:
             raw = getattr(f, "fileobj", f)   # a gzip file's compressed bytes: the share of the file on disk
             disk_size = os.fstat(raw.fileno()).st_size if progress is not None else 0
+            chunks, share = mapped_or_read(f)
             carry, last = None, None
-            for data, parsed in parsed_chunks(ColumnSpec("run"), file_chunks(f)):
+            for data, parsed in parsed_chunks(ColumnSpec("run"), chunks):
                 if parsed is None:
                     return None
                 last = data
@@ -82,7 +84,7 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
                         carry = reducer.take(chunk, carry)
                     backlog = []
                 if disk_size:
-                    progress(min(raw.tell() / disk_size, 1.0))
+                    progress(min(share() if share else raw.tell() / disk_size, 1.0))
             if last is None:
                 return None
             reducer = reducer or _Reducer(_qrels_of(qrels))
