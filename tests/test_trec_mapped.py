@@ -122,3 +122,19 @@ def test_a_mapped_piece_parses_as_its_bytes(lines, newline):
     got, want = readers._vector_parse(spec, memoryview(data)), readers._vector_parse(spec, bytearray(data))
     assert (got is None) == (want is None)
     assert got is None or all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
+@needs_compiled
+def test_the_pages_of_pieces_parsed_long_ago_leave_the_process(tmp_path, monkeypatch):
+    """their resident memory, not their bytes: the pieces read the same after their pages were dropped"""
+    import mmap
+
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", mmap.PAGESIZE)
+    data = b"".join(b"%d Q0 D%d 1 2.5 r\n" % (i // 50, i) for i in range(20 * mmap.PAGESIZE // 18))
+    (tmp_path / "run").write_bytes(data)
+    with open(tmp_path / "run", "rb") as f:
+        chunks = readers.MappedChunks(f)
+        pieces = list(chunks)
+        assert len(pieces) > 12 and chunks.dropped % mmap.PAGESIZE == 0
+        assert chunks.dropped >= (len(pieces) - 10) * mmap.PAGESIZE
+        assert b"".join(bytes(p) for p in pieces) == data   # dropped pages are read again from the file
