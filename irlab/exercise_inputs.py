@@ -15,9 +15,7 @@ solvers over queries and systems.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
-from .ranking import Ranking
+from .ranking import Ranking, remembered
 
 UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
                            "rankings (a single list [2, 1] would not say which query's documents these are)")
@@ -41,47 +39,9 @@ def _per_ranking(params: dict, key: str, count: int, where) -> list:
 
 
 def parse_ranking(text, known: dict) -> Ranking:
-    """One ranking as written in a set: an R/N string or a list of grades, with what is ``known`` about it."""
-    try:  # a drawn variant's ranking is read by each of its questions and each named mistake re-solved: read once
-        key = _typed(text), _typed(known)
-        ranking = _PARSED.get(key)
-    except TypeError:  # a value that cannot be a key: read as it is
-        return _parse(text, known)
-    if ranking is None:
-        ranking = _PARSED[key] = _parse(text, known)  # a Ranking is frozen: the same one serves every question
-        if len(_PARSED) > PARSED_SIZE:
-            _PARSED.popitem(last=False)
-    else:
-        _PARSED.move_to_end(key)
-    return ranking
-
-
-_PARSED: OrderedDict = OrderedDict()  # (text, known) as keys -> the Ranking, the least recently read forgotten first
-PARSED_SIZE = 1024
-
-
-def _parse(text, known: dict) -> Ranking:
-    if isinstance(text, list):
-        return Ranking.from_grades(text, **known)
-    return Ranking.parse(str(text), **known)
-
-
-_SCALARS = frozenset({int, float, bool, str, type(None)})
-
-
-def _typed(value):
-    """A key for ``value`` that also tells 1 from True and 1.0 (which a ranking's checks tell apart), at any depth."""
-    kind = type(value)
-    if kind is str:
-        return value
-    if kind is dict:
-        return dict, tuple((key, _typed(item)) for key, item in value.items())
-    if kind is list or kind is tuple:
-        kinds = tuple(map(type, value))
-        if _SCALARS.issuperset(kinds):  # a flat list of grades or scores: its items' types, then the items
-            return kind, kinds, tuple(value)
-        return kind, tuple(_typed(item) for item in value)
-    return kind, value
+    """One ranking as written in a set: an R/N string or a list of grades, with what is ``known`` about it (read once
+    and shared: :func:`irlab.ranking.remembered`)."""
+    return remembered(text, known)
 
 
 def exercise_rankings(params: dict, where) -> list[Ranking]:

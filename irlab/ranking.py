@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from .display import ranking_document
 from . import exact
@@ -117,8 +118,8 @@ class Ranking:
     @classmethod
     def parse(cls, text: str, **known) -> "Ranking":
         """Read an R/N string ('RNNRR', 'r n n | r r') or a list of grades ('3,2,0,1', '1 0 0 1')."""
-        if not known and cls is Ranking and type(text) is str and len(text) <= REMEMBERED_TEXT:
-            return _parsed(text)  # a drawn variant's ranking is read by each check of it: a Ranking is frozen, share it
+        if cls is Ranking and type(text) is str and len(text) <= REMEMBERED_TEXT:
+            return remembered(text, known)  # a drawn variant's ranking is read by each check of it: share one
         return cls._parse(text, **known)
 
     @classmethod
@@ -313,9 +314,51 @@ class Ranking:
 REMEMBERED_TEXT = 200  # characters: a ranking an exercise writes out is remembered, a TREC-sized one read afresh
 
 
-@lru_cache(maxsize=1024)
-def _parsed(text: str) -> Ranking:
-    return Ranking._parse(text)
+def remembered(written, known: dict) -> Ranking:
+    """The ranking ``written`` (an R/N or grades string, or a list of grades) with what is ``known`` about it, read
+    once: an exercise's ranking is read by every check and question of it (and each named mistake re-solved), and
+    a Ranking is frozen, so the same one serves them all. Keyed by the values and their types (1, True and 1.0 are
+    told apart, as a ranking's checks tell them apart); a value that cannot be a key is read afresh."""
+    try:
+        key = _typed(written), _typed(known) if known else ()
+        ranking = _REMEMBERED.get(key)
+    except TypeError:
+        return _read(written, known)
+    if ranking is None:
+        ranking = _REMEMBERED[key] = _read(written, known)
+        if len(_REMEMBERED) > REMEMBERED_SIZE:
+            _REMEMBERED.popitem(last=False)
+    else:
+        _REMEMBERED.move_to_end(key)
+    return ranking
+
+
+_REMEMBERED: OrderedDict = OrderedDict()  # (written, known) as keys -> the Ranking, least recently read forgotten first
+REMEMBERED_SIZE = 2048  # a few KiB each: every ranking of the exercises a large class is drawing, checked and graded on
+
+
+def _read(written, known: dict) -> Ranking:
+    if isinstance(written, list):
+        return Ranking.from_grades(written, **known)
+    return Ranking._parse(str(written), **known)
+
+
+_SCALARS = frozenset({int, float, bool, str, type(None)})
+
+
+def _typed(value):
+    """A key for ``value`` that also tells 1 from True and 1.0 (which a ranking's checks tell apart), at any depth."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is dict:
+        return dict, tuple((key, _typed(item)) for key, item in value.items())
+    if kind is list or kind is tuple:
+        kinds = tuple(map(type, value))
+        if _SCALARS.issuperset(kinds):  # a flat list of grades or scores: its items' types, then the items
+            return kind, kinds, tuple(value)
+        return kind, tuple(_typed(item) for item in value)
+    return kind, value
 
 
 def as_ranking(value) -> Ranking:

@@ -25,14 +25,14 @@ import hashlib
 import random
 import weakref
 from collections import OrderedDict
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from ..errors import IrlabError
 from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
-from ..limits import MAX_VARIANT_DRAWS
-from ..ranking import Ranking
+from ..limits import MAX_FILLED_TEXT, MAX_VARIANT_DRAWS
+from ..ranking import Ranking, remembered
+from ..schema import placeholders
 from .degenerate import OPT_OUT, degenerate_reason, draw_keys
 from .identity import normalise_student
 from .key_build import file_stamp
@@ -63,13 +63,17 @@ def _range(value, where: Where, key: str) -> tuple[int, int]:
                       f"variants.{key}")
 
 
+# rng.randint(low, high) is low + rng._randbelow(high - low + 1) (random.py's randrange, Python 3.2 on): a draw's
+# grades and judgments are a few dozen integers each, drawn here without randint's two layers of checks, the same
+# numbers from the same generator (low <= high holds: _range checks it).
 def _scalar(rng: random.Random, value, where: Where, key: str) -> int:
     if isinstance(value, dict):
         if set(value) != {"choose"} or not isinstance(value["choose"], list) or not value["choose"]:
             raise where.error("a choice is written { choose = [v1, v2, ...] }", f"variants.{key}")
         return rng.choice(value["choose"])
     low, high = _range(value, where, key)
-    return rng.randint(low, high)
+    return low + rng._randbelow(high - low + 1)
+
 
 
 def _table(value, allowed: set[str], where: Where, key: str) -> dict:
@@ -92,7 +96,8 @@ def _ranking(rng, spec, where, key):
         raise where.error("the list length must be at least 1", f"variants.{key}.length")
     if "grades" in spec:
         low, high = _range(spec["grades"], where, f"{key}.grades")
-        return [rng.randint(low, high) for _ in range(length)]
+        below, width = rng._randbelow, high - low + 1
+        return [low + below(width) for _ in range(length)]
     shown = _scalar(rng, spec.get("relevant", [0, length]), where, f"{key}.relevant")
     shown = max(0, min(shown, length))
     positions = set(rng.sample(range(length), shown))
@@ -103,7 +108,8 @@ def _judgments(rng, spec, where, key):
     spec = _table(spec, {"documents", "judges"}, where, key)
     documents = _scalar(rng, spec.get("documents", [10, 14]), where, f"{key}.documents")
     judges = _scalar(rng, spec.get("judges", 2), where, f"{key}.judges")
-    return [[doc, *(rng.randint(0, 1) for _ in range(judges))] for doc in range(1, documents + 1)]
+    below = rng._randbelow  # randint(0, 1): row by row, judge by judge
+    return [[doc, *[below(2) for _ in range(judges)]] for doc in range(1, documents + 1)]
 
 
 def draw_parameters(exercise: Exercise, rng: random.Random, path) -> dict:
@@ -126,9 +132,10 @@ def draw_parameters(exercise: Exercise, rng: random.Random, path) -> dict:
         uspec = _table(spec["unretrieved"], {"length", "grades"}, where, "unretrieved")
         length = _scalar(rng, uspec.get("length", [0, 3]), where, "unretrieved.length")
         low, high = _range(uspec.get("grades", [0, 1]), where, "unretrieved.grades")
-        params["unretrieved"] = [rng.randint(low, high) for _ in range(length)]
+        below, width = rng._randbelow, high - low + 1
+        params["unretrieved"] = [low + below(width) for _ in range(length)]
         if "rankings" in params:
-            params["unretrieved"] = [[rng.randint(low, high) for _ in range(length)] for _ in params["rankings"]]
+            params["unretrieved"] = [[low + below(width) for _ in range(length)] for _ in params["rankings"]]
     for key in ("relevant", "collection", "threshold"):
         if key not in spec:
             continue
@@ -170,7 +177,7 @@ def _count_problem(params: dict) -> str | None:
     relevant = params.get("relevant")
     relevants = relevant if isinstance(relevant, list) else [relevant] * len(rankings)
     for text, r in zip(rankings, relevants):
-        parsed = Ranking.parse(text) if isinstance(text, str) else Ranking.from_grades(text)
+        parsed = remembered(text, {}) if isinstance(text, (str, list)) else Ranking.from_grades(text)  # read once
         if r is not None and r < parsed.relevant_retrieved:
             return f"R = {r} is less than the {parsed.relevant_retrieved} relevant documents shown"
         if r == 0 or (r is None and parsed.relevant_retrieved == 0 and "unretrieved" not in params):
@@ -178,6 +185,48 @@ def _count_problem(params: dict) -> str | None:
         if "collection" in params and params["collection"] < parsed.retrieved + (r or 0) - parsed.relevant_retrieved:
             return f"N = {params['collection']} cannot hold the list and the relevant documents missing from it"
     return None
+
+
+def _check_statement(exercise: Exercise, candidate: Exercise, params_text: str, path) -> None:
+    """What ``statement_text(candidate, ...)`` would raise for a drawn variant (the template is the author's: no retry
+    helps), without filling the statement when no drawn value can make it fail.
+
+    The statement is filled for the exercise's first draw. Every later draw names the same placeholders (the
+    template's) among the same keys (a draw sets the keys its variants name, each of the same kind every time), so of
+    statement_text's checks only two can tell draws apart: the ranking read with its threshold (read without one by
+    _count_problem just before: the same reading when there is no threshold), and the filled length (at most
+    MAX_FILLED_TEXT). A value is shown in at most twice the characters of its repr (exercise_set._shown_parameter;
+    length and relevant_shown in at most 5 digits), and the parameters' repr holds every value's, so the filled text
+    is at most the template plus its placeholders times (2 len(repr(params)) + 8) characters; beyond that, or with a
+    threshold, the statement is filled as before."""
+    uses = _TEMPLATE_USES.get(id(exercise))
+    params = candidate.parameters
+    if (uses is not None and uses[0] is exercise and "threshold" not in params
+            and len(exercise.statement) + uses[1] * (2 * len(params_text) + 8) <= MAX_FILLED_TEXT
+            and _read_alike(params.get("ranking"))):
+        return
+    statement_text(candidate, params, path)
+    if uses is None or uses[0] is not exercise:  # filled once, so its placeholders parse (no problem to report)
+        _TEMPLATE_USES[id(exercise)] = (exercise, len(placeholders(exercise.statement.strip(), None)))
+        if len(_TEMPLATE_USES) > _TEMPLATE_USES_SIZE:
+            _TEMPLATE_USES.popitem(last=False)
+
+
+def _read_alike(ranking) -> bool:
+    """True when the statement reads ``ranking`` (without a threshold) without an error (a ranking not written as
+    text or grades is not read)."""
+    if not isinstance(ranking, (str, list)):
+        return True
+    try:
+        remembered(ranking, {})
+    except IrlabError:
+        return False
+    return True
+
+
+# How many placeholders each exercise's statement fills, by the exercise as loaded, once one draw of it was filled.
+_TEMPLATE_USES: OrderedDict = OrderedDict()
+_TEMPLATE_USES_SIZE = 256  # exercises: those of the sets drawn from lately (_loaded keeps 16 sets)
 
 
 def _inconsistency(candidate: Exercise, path, solved: dict | None = None) -> str | None:
@@ -216,9 +265,9 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             continue
         problem, degenerate = (None, False) if known else (_count_problem(params), False)
         if problem is None:
-            candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
+            candidate = _changed(exercise, parameters=params, stated=_stated(exercise, params))
             if not known:  # (a known draw's counts and statement were checked when it was judged)
-                statement_text(candidate, params, path)  # a broken template is the author's to fix: no retry helps
+                _check_statement(exercise, candidate, params_text, path)  # a broken template: no retry helps
             # issued to another student before, or judged on plain values: nothing to solve here (the answer key
             # solves the issued draw when it is needed)
             verdict = known or screen(candidate, path)
@@ -229,7 +278,7 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
         if known is None:
             _remember_verdict(exercise, path, params_text, (problem, degenerate))
         if problem is None:
-            issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+            issued = _changed(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
             _WORTH_SOLVING[id(issued)] = issued
             if verdict is None:  # judged exactly: the answer key reuses its solutions and named mistakes
                 _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
@@ -242,6 +291,12 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
                                           f"(last problem: {refused[-1]}); widen the ranges{hint}")
 
 
+def _changed(record, **changes):
+    """``dataclasses.replace(record, **changes)`` without its per-field bookkeeping, which costs more than the copy
+    (an Exercise or ExerciseSet has no __post_init__ or init=False field for it to honour); twice per draw issued."""
+    return type(record)(**{**vars(record), **changes})
+
+
 def _judged_exactly(candidate: Exercise, path, refused: list[str]) -> tuple[str | None, bool, dict, dict]:
     """(why refused or None, whether degenerate, the answer keys, the solutions) from the explained solvers; the keys
     are those of the exercise as it would be issued after the ``refused`` draws."""
@@ -249,7 +304,7 @@ def _judged_exactly(candidate: Exercise, path, refused: list[str]) -> tuple[str 
     problem = _inconsistency(candidate, path, solved)
     if problem is not None:
         return problem, False, {}, solved
-    issued = replace(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+    issued = _changed(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
     keys = draw_keys(path, issued, solved["params"], solved["solutions"])
     problem = degenerate_reason(keys)
     return problem, problem is not None, keys, solved
@@ -337,7 +392,7 @@ def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
     if student is None:
         return exercise_set
     exercises = [variant_exercise(e, exercise_set.id, student, seed, exercise_set.path) for e in exercise_set.exercises]
-    return replace(exercise_set, exercises=exercises)
+    return _changed(exercise_set, exercises=exercises)
 
 
 def variant_set(path, student: str | None = None, seed=None) -> ExerciseSet:
@@ -355,3 +410,4 @@ def clear_drawing_caches() -> None:
     _ISSUED.clear()
     _WORTH_SOLVING.clear()
     _VERDICTS.clear()
+    _TEMPLATE_USES.clear()
