@@ -473,3 +473,104 @@ def test_a_long_ranking_is_left_to_the_explained_metric_and_its_work_bounds():
     with pytest.raises(Unsupported):
         PLAIN["ap"][0](long)
     assert PLAIN["ap"][0](Ranking.parse("R" + "N" * 900 + "R", relevant=2)) == (1 + Fraction(2, 902)) / 2
+
+
+@st.composite
+def rounding_zone_case(draw):
+    """A right value and a mistaken one whose gap lies between the tolerances' reach and that reach plus one unit of
+    min_decimals (where only a correct rounding can fit both), or next to either edge, with the tolerance."""
+    from irlab.answer_options import Tolerance
+    options = draw(st.sampled_from([{}, {"tolerance": "0.01"}, {"min_decimals": 3}, {"tolerance": 0, "atol": "0.005"},
+                                    {"tolerance": "0.001", "min_decimals": 1}, {"min_decimals": 0}]))
+    tolerance = Tolerance.of(options)
+    right = draw(st.floats(min_value=-3, max_value=3, allow_nan=False, allow_subnormal=False))
+    share = draw(st.one_of(st.floats(min_value=-0.2, max_value=1.2), st.sampled_from([0.0, 1.0, 1 + 1e-12, -1e-12])))
+    sign = draw(st.sampled_from([1, -1]))
+    rtol, atol = float(tolerance.rtol), float(tolerance.atol)
+    reach = 2 * max(rtol * abs(right), atol)  # about: the mistaken value's own bound is near the right one's
+    return right, right + sign * (reach + share * 10.0 ** -tolerance.min_decimals), tolerance
+
+
+@settings(max_examples=3000, deadline=None)
+@given(rounding_zone_case())
+def test_fitting_both_decided_in_doubles_is_the_exact_decision_of_every_nearby_value(case):
+    # screening._fit_by_rounding decides in doubles whether some correct rounding fits both values; when it
+    # decides, the exact definition gives that answer for the doubles and for values 1e-12 from them either way
+    # (the exact judge's doubles may differ from the plain ones in their last bits)
+    from irlab.homework.diagnosis import fit_both_exactly
+    right, mistaken, tolerance = case
+    decided = screening._fit_by_rounding(right, mistaken, tolerance)
+    if decided is None:
+        return
+    for a, b in ((0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+        assert fit_both_exactly(Fraction(right * (1 + a * 1e-12)), Fraction(mistaken * (1 + b * 1e-12)),
+                                tolerance) is decided, (right, mistaken, tolerance)
+
+
+def test_fitting_both_by_a_rounding_is_decided_in_doubles_away_from_its_edges():
+    from irlab.answer_options import Tolerance
+    default = Tolerance()  # 1 % either way, or a correct rounding to at least 2 decimals
+    assert default.rtol == Fraction(1, 100) and default.min_decimals == 2 and default.accept_rounded
+    # 0.0149 and 0.0051: far outside 1 % of each other, within one unit of 2 decimals, and both round to 0.01
+    assert screening._fit_by_rounding(0.0149, 0.0051, default) is True
+    # 0.7 and 0.7142: 0.0142 apart, beyond the reach 0.007 + 0.007142; rounded, 0.70 is 0.0142 from 0.7142 and
+    # 0.71 is 0.01 from 0.7 (more than 1 % of either), and finer roundings are further apart still
+    assert screening._fit_by_rounding(0.7, 0.7142, default) is False
+    assert fit_both_exactly_of(0.0149, 0.0051, default) is True and fit_both_exactly_of(0.7, 0.7142, default) is False
+    # on a rounding's half unit, or at the reach itself, it leaves the question to the exact test
+    assert screening._fit_by_rounding(0.125, 0.1335, default) is None  # 0.125 is half way between 0.12 and 0.13
+    assert screening._fit_by_rounding(1.0, 1 + 2 / 99, default) is None  # the gap 2/99 is the reach 1/100 + (101/99)/100
+
+
+def fit_both_exactly_of(right: float, mistaken: float, tolerance) -> bool:
+    from irlab.homework.diagnosis import fit_both_exactly
+    return fit_both_exactly(Fraction(right), Fraction(mistaken), tolerance)
+
+
+def test_a_questions_rewrites_are_built_once_and_are_the_catalogues_rewrites():
+    # mistakes.rewrites keeps the rewritten questions of a question whose options name no parameter: the same
+    # (mistake, question, parameters, context) as each mistake's own rewrite on the question, on every draw
+    from irlab.exercise_set import resolve_question
+    from irlab.homework.mistakes import MISTAKES, rewrites
+    exercise_set = load(SETS[0])
+    rng = random.Random(3)
+    compared = 0
+    for exercise in exercise_set.exercises:
+        for _ in range(5):
+            params = draw_parameters(exercise, rng, exercise_set.path)
+            for question in exercise.questions:
+                resolved = resolve_question(question, params)
+                expected = [(mistake, rewrite) for mistake in MISTAKES if mistake.rewrite is not None
+                            for rewrite in mistake.rewrite(resolved, params)]
+                first, again = list(rewrites(question, params)), list(rewrites(question, params))
+                assert first == expected == again
+                assert all(a[1].params is params or a[1].params == b[1].params for a, b in zip(first, expected))
+                assert all(a[1].question is b[1].question for a, b in zip(first, again))  # built once
+                compared += len(first)
+    assert compared > 50
+    # a question whose option names a parameter is rewritten on each draw's value
+    question = replace(exercise_set.exercises[0].questions[1], options={"k": "{relevant}"})
+    ks = [rewrite.question.options["k"] for mistake, rewrite in rewrites(question, {"ranking": "RNRNR", "relevant": 4})
+          if mistake.name == "off-by-one-rank"]
+    assert ks == [3, 5]
+
+
+def test_the_plain_memo_of_a_screen_never_mixes_parameters():
+    # plain_parts's memo is keyed by objects' ids; it keeps them alive, so a parameters dict made after another is
+    # gone is never taken for it
+    exercise_set = load(SETS[0])
+    rng = random.Random(5)
+    memo: dict = {}
+    for exercise in exercise_set.exercises:
+        for _ in range(30):
+            params = dict(draw_parameters(exercise, rng, exercise_set.path))
+            for question in exercise.questions:
+                where = Where(exercise_set.path, exercise.id, question.id)
+                try:
+                    alone = plain_answers.plain_parts(params, question, where)
+                except Exception as error:  # not covered, or a draw the drawing refuses (R below the hits)
+                    with pytest.raises(type(error)):
+                        plain_answers.plain_parts(params, question, where, memo)
+                    continue
+                assert plain_answers.plain_parts(params, question, where, memo) == alone
+                assert plain_answers.plain_parts(params, question, where, memo) == alone

@@ -146,6 +146,8 @@ def _firmly_fit_both(right: Fraction, mistaken: Fraction, tolerance) -> bool:
     answers_fit_both starts with), else exactly with both values nudged either way; raises _Unsure if that changes
     the answer."""
     clear = clearly_fit_both(right, mistaken, tolerance)
+    if clear is None:
+        clear = _fit_by_rounding(float(right), float(mistaken), tolerance)
     if clear is not None:
         return clear
     answers = {fit_both_exactly(_nudged(float(right), a), _nudged(float(mistaken), b), tolerance)
@@ -153,6 +155,64 @@ def _firmly_fit_both(right: Fraction, mistaken: Fraction, tolerance) -> bool:
     if len(answers) != 1:
         raise _Unsure
     return answers.pop()
+
+
+_EDGE = 1e-9  # relative: a double test this far from its edge holds for every value within 1e-12 of the doubles
+
+
+def _fit_by_rounding(x: float, y: float, tolerance) -> bool | None:
+    """:func:`~irlab.homework.diagnosis.fit_both_exactly` for the doubles of a right value ``x`` and a mistaken
+    one ``y``, each step of it taken in doubles; None when a step is within _EDGE of its edge, so that values within
+    1e-12 of ``x`` and ``y`` (the exact judge's doubles, or the nudged ones) take every step the same way. Where
+    the tolerances' reach does not decide, it is the rounding: some correct rounding of one value, to at least
+    ``min_decimals`` decimals, that is the other's rounding or within the tolerance of the other value."""
+    if tolerance.form == "fraction" or tolerance.decimals is not None or not tolerance.accept_rounded \
+            or tolerance.min_decimals > 300:
+        return None  # (clearly_fit_both decides these, but at the very edge)
+    rtol, atol = float(tolerance.rtol), float(tolerance.atol)
+    difference = abs(x - y)
+    reach = max(rtol * abs(x), atol) + max(rtol * abs(y), atol)
+    scale = abs(x) + abs(y) + reach + 1e-300
+    if abs(difference - reach) <= _EDGE * scale:
+        return None
+    if difference <= reach:
+        return True
+    gap = reach + 10.0**-tolerance.min_decimals
+    if abs(difference - gap) <= _EDGE * (scale + gap):
+        return None
+    if difference > gap:
+        return False
+    guaranteed = 0  # telling_decimals: the fewest decimals d with 10^-d < |right - mistaken|
+    while True:
+        unit = 10.0**-guaranteed
+        if abs(unit - difference) <= _EDGE * (unit + scale) or guaranteed > 300:
+            return None
+        if unit < difference:
+            break
+        guaranteed += 1
+    for shown in range(tolerance.min_decimals, max(guaranteed, tolerance.min_decimals) + 1):
+        near_x, near_y = _rounded_units(x, shown), _rounded_units(y, shown)
+        if near_x is None or near_y is None:
+            return None
+        if near_x == near_y:
+            return True
+        for near, other in ((near_x, y), (near_y, x)):  # answers.close(rounding, the other value, tolerance)
+            apart, bound = abs(near / 10.0**shown - other), max(rtol * abs(other), atol)
+            if abs(apart - bound) <= _EDGE * (abs(near / 10.0**shown) + abs(other) + bound + 1e-300):
+                return None
+            if apart <= bound:
+                return True
+    return False
+
+
+def _rounded_units(value: float, decimals: int) -> int | None:
+    """answers.rounded(value, decimals) × 10^decimals (half away from zero), or None when ``value`` lies within _EDGE
+    of a half unit."""
+    shifted = abs(value) * 10.0**decimals
+    if abs(shifted - math.floor(shifted) - 0.5) <= _EDGE * (shifted + 1):
+        return None
+    whole = math.floor(shifted + 0.5)
+    return whole if value >= 0 else -whole
 
 
 def _rounds_firmly(value) -> bool:
