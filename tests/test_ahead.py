@@ -336,3 +336,67 @@ def test_a_draw_that_fails_in_the_middle_of_a_class_fails_with_the_same_words(fr
     messages = _errors(monkeypatch, SET, answers)
     assert messages[0] == messages[1] and "exercise 1:" in messages[0] and "in 9 draws" in messages[0]
     assert taken[-1][0] == "student049" and any(result is not None for _, result in taken[:-1])
+
+
+def _written(report) -> dict:
+    return {fmt: report.render(fmt) for fmt in ("csv", "json")}
+
+
+@needs_fork
+def test_a_report_written_in_two_processes_is_every_byte_of_the_one_written_here(fresh, tmp_path, monkeypatch):
+    from irlab.homework import grading
+
+    answers = _answers(tmp_path / "answers.csv", CLASS, seed=3)
+    roster = tmp_path / "roster.csv"  # an outsider kept out (written after the class in the CSV), an absent student
+    roster.write_text("student\n" + "".join(f"Student{n:03d}\n" for n in range(CLASS) if n != 7) + "Nobody\n",
+                      encoding="utf-8")
+    report = grade(SET, answers, "2026", roster=read_roster(roster))
+    monkeypatch.setattr(ahead, "_ENABLED", False)
+    alone = _written(report)
+    monkeypatch.setattr(ahead, "_ENABLED", True)
+    monkeypatch.setattr(grading, "_WRITE_AHEAD", 8)
+    who = tmp_path / "who"  # the process that made each student's text, one line each
+    for maker in (grading._StudentCsv, grading._StudentJson):
+        made = maker.__call__
+
+        def noted(self, student, made=made):
+            with who.open("a") as note:
+                note.write(f"{os.getpid()}\n")
+            return made(self, student)
+
+        monkeypatch.setattr(maker, "__call__", noted)
+    assert _written(report) == alone
+    pids = who.read_text().split()
+    assert 0 < pids.count(str(os.getpid())) < len(pids)  # both processes wrote students
+    assert '"student": "Student007"' in alone["json"] and "Student007,,total" in alone["csv"]
+    assert alone["csv"].index("Student007,,total") > alone["csv"].index(f"Student{CLASS - 1:03d},,total")
+
+
+@needs_fork
+def test_a_report_whose_writing_fails_in_the_worker_is_written_here_the_same(fresh, tmp_path, monkeypatch):
+    import errno
+    from multiprocessing.context import ForkProcess
+    from irlab.homework import grading
+
+    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=4), "2026")
+    monkeypatch.setattr(ahead, "_ENABLED", False)
+    alone = _written(report)
+    monkeypatch.setattr(ahead, "_ENABLED", True)
+    monkeypatch.setattr(grading, "_WRITE_AHEAD", 8)
+    here = os.getpid()
+    for maker in (grading._StudentCsv, grading._StudentJson):
+        made = maker.__call__
+
+        def fails_there(self, student, made=made):
+            if os.getpid() != here:
+                raise MemoryError("the worker ran out")
+            return made(self, student)
+
+        monkeypatch.setattr(maker, "__call__", fails_there)
+    assert _written(report) == alone
+
+    def no_process(process):
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(ForkProcess, "_Popen", staticmethod(no_process))
+    assert _written(report) == alone  # no worker could be started: every student written here

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from irlab import InputFileError
 from irlab.homework import grade
-from irlab.homework.jsonstream import Lazy, write_json
+from irlab.homework.jsonstream import Lazy, int_list, write_json
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
 SEED = EXERCISES / "chapter8-seed.toml"
@@ -39,6 +39,14 @@ def test_lazy_lists_and_tuples_are_written_as_lists():
     expected = {"empty": [], "squares": [0, 1, 4], "pair": [1, "é"], "nested": {}}
     assert _streamed(value) == json.dumps(expected, indent=2, ensure_ascii=False)
     assert _streamed([[]], 2) == "[\n      []\n    ]"  # a value nested at level 2, as json.dumps indents it there
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-10**20, 10**20), max_size=5), st.integers(0, 6))
+def test_a_list_of_ints_is_written_as_json_dumps_writes_it_at_its_level(values, level):
+    # the list as an item of a list, a member's value, at nesting level + 2: written without walking it, the same text
+    assert _streamed({"x": Lazy([int_list(values, level + 2)])}, level) == _streamed({"x": [values]}, level)
+    assert _streamed({"x": [int_list(values, 2)]}) == json.dumps({"x": [values]}, indent=2)
 
 
 def test_unserialisable_values_and_keys_other_than_text_are_refused():

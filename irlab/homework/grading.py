@@ -41,7 +41,6 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
 from pathlib import Path
 
 from .. import exact, spreadsheet
@@ -53,7 +52,7 @@ from .ahead import worked_ahead
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_reader, data_rows, normalise_student, read_code, read_csv_text,
                        read_manifest, read_roster, variant_code)
-from .jsonstream import Lazy, Raw, fragment, write_json
+from .jsonstream import Lazy, Raw, fragment, int_list, write_json
 from .key import cached_key, answer_key, clear_key_caches, split_reference
 from .key_build import file_stamp
 from .mistakes import BY_NAME
@@ -121,7 +120,12 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
                                       f"the header must name {', '.join(COLUMNS)} (found: {', '.join(h.strip() for h in header) or 'nothing'})")
     index = {c: names.index(c) for c in (*COLUMNS, CODE_COLUMN) if c in names}
     rows = []
+    width, (student, exercise, question, answer), code = len(header), (index[c] for c in COLUMNS), index.get(CODE_COLUMN)
     for line, cells in data_rows(reader, path):
+        if len(cells) == width:  # nearly every row: each column there, nothing to say about its fields
+            rows.append(AnswerRow(line, cells[student].strip(), cells[exercise].strip(), cells[question].strip(),
+                                  cells[answer], "" if code is None else cells[code].strip()))
+            continue
         values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
         row = AnswerRow(line, values["student"], values["exercise"], values["question"],
                         cells[index["answer"]] if index["answer"] < len(cells) else "", values.get(CODE_COLUMN, ""))
@@ -345,41 +349,17 @@ class GradeReport:
 
     def _write_csv(self, write) -> None:
         """:meth:`to_csv`'s text given to ``write`` a few hundred students at a time (a 200,000-student report is
-        never held whole); each student's rows are made from their id's cell and the cells their questions share."""
+        never held whole); a large class's students' rows are made in two processes (:func:`_written_ahead`)."""
         pieces = _Pieces()
         writer = spreadsheet.writer(pieces)
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
-        memo: dict = {}
-        totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
-        total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
-        for s in self.students + self.kept_out:
-            shown = [_question_cells(q, memo, writer) for q in s.question_grades]  # each summed and joined once
-            head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
-            if shown:  # a set of free-text questions only has none
-                tails = [cells + "," + writer.joined((q.status, " ".join(map(str, q.lines)))) if q.lines else unanswered
-                         for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)]
-                pieces.append(head + ("\n" + head).join(tails) + "\n")
-            for row in s.rows:
-                writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
-                                 row.line])
-            total = totals.get(tuple(map(id, shown))) if _REUSE else None
-            if total is None:
-                total = (_decimal(_exact_sum([cells[0] for cells in shown])), shown)
-                if len(totals) >= _MEMO_SIZE:
-                    totals.clear()
-                totals[tuple(map(id, shown))] = total
-            ending = total_cells.get((total[0], s.max_score, s.kept_out))
-            if ending is None:  # writerow([s.student, "", "total", total, max, "", "", kept out, status, ""])
-                ending = writer.joined(("", "total", total[0], s.max_score, "", "", s.kept_out,
-                                        "kept-out" if s.kept_out else "total", "")) + "\n"
-                if len(total_cells) >= _MEMO_SIZE:
-                    total_cells.clear()
-                total_cells[total[0], s.max_score, s.kept_out] = ending
-            pieces.append(head + ending)
-            if len(pieces) >= _CHUNK:
-                write("".join(pieces))
-                pieces.clear()
+        with _written_ahead(self.students + self.kept_out, _StudentCsv()) as texts:
+            for text in texts:
+                pieces.append(text)
+                if len(pieces) >= _CHUNK:
+                    write("".join(pieces))
+                    pieces.clear()
         for row in self.orphan_rows():
             writer.writerow([row.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                              row.line])
@@ -392,17 +372,18 @@ class GradeReport:
         return [row for row in self.rows if not row.graded and normalise_student(row.student) not in listed]
 
     def as_dict(self) -> dict:
-        return self._json_value(lazy=False)
+        return self._json_value()
 
-    def _json_value(self, lazy: bool) -> dict:
-        """The JSON report as a dict; with ``lazy``, students and rows are built one by one as they are written."""
-        listed = Lazy if lazy else list
+    def _json_value(self, students=None) -> dict:
+        """The JSON report as a dict; given ``students`` (each one's object as JSON text, :class:`Raw`, in order),
+        students and rows are built one by one as they are written."""
+        listed = list if students is None else Lazy
         return {
             "file": self.file, "set": self.set_id, "answers": self.answers_file, "seed": self.seed,
             "variants": self.variants,
             "graded": {"exercises": self.exercises, "left_out": self.left_out,
                        "read_by_teacher": [{"exercise": e, "question": q} for e, q in self.read_by_teacher]},
-            "students": listed(map(partial(_student_json, memo={} if lazy else None), self.students)),
+            "students": list(map(_student_json, self.students)) if students is None else Lazy(students),
             "kept_out": [{**_student_json(s), "reason": s.kept_out} for s in self.kept_out],
             "questions": [{**row, "mean": exact.exact_text(row["mean"]), "mean_decimal": float(row["mean"]),
                            "median": exact.exact_text(row["median"]),
@@ -464,8 +445,9 @@ class GradeReport:
         """Write the report in ``fmt`` to a text stream; JSON is written piece by piece (a large class's report
         is never held twice in memory), the same text as :meth:`render`."""
         with _collecting_per_batch():  # writing makes only short-lived objects, freed by reference counting
-            if fmt == "json":
-                write_json(self._json_value(lazy=True), stream.write)
+            if fmt == "json":  # a large class's students' objects made in two processes (_written_ahead)
+                with _written_ahead(self.students, _StudentJson()) as students:
+                    write_json(self._json_value(map(Raw, students)), stream.write)
                 stream.write("\n")
             elif fmt == "csv":
                 self._write_csv(stream.write)
@@ -526,7 +508,7 @@ def _question_fragment(q: QuestionGrade, memo: dict) -> tuple[Fraction, Raw]:
         memo[key] = found
     if not q.lines:
         return found[0], found[3]
-    return found[0], Raw(found[1] + fragment(list(q.lines), _QUESTION_LEVEL + 1).text + found[2])
+    return found[0], Raw(found[1] + int_list(q.lines, _QUESTION_LEVEL + 1).text + found[2])
 
 
 def _question_json(question: QuestionGrade) -> tuple:
@@ -589,6 +571,75 @@ def _question_cells(question: QuestionGrade, memo: dict, writer) -> tuple:
             memo.clear()
         memo[key] = found
     return found
+
+
+class _StudentCsv:
+    """A student's rows of the CSV report (their questions', their rows not graded, their total) as text; each row
+    made from their id's cell and the cells their questions share, which are kept while the report is written."""
+
+    def __init__(self):
+        self.pieces = _Pieces()
+        self.writer = spreadsheet.writer(self.pieces)
+        self.memo: dict = {}
+        self.totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
+        self.total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
+
+    def __call__(self, s: StudentGrade) -> str:
+        pieces, writer, totals, total_cells = self.pieces, self.writer, self.totals, self.total_cells
+        shown = [_question_cells(q, self.memo, writer) for q in s.question_grades]  # each summed and joined once
+        head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
+        if shown:  # a set of free-text questions only has none
+            tails = [cells + "," + writer.joined((q.status, " ".join(map(str, q.lines)))) if q.lines else unanswered
+                     for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)]
+            pieces.append(head + ("\n" + head).join(tails) + "\n")
+        for row in s.rows:
+            writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
+                             row.line])
+        total = totals.get(tuple(map(id, shown))) if _REUSE else None
+        if total is None:
+            total = (_decimal(_exact_sum([cells[0] for cells in shown])), shown)
+            if len(totals) >= _MEMO_SIZE:
+                totals.clear()
+            totals[tuple(map(id, shown))] = total
+        ending = total_cells.get((total[0], s.max_score, s.kept_out))
+        if ending is None:  # writerow([s.student, "", "total", total, max, "", "", kept out, status, ""])
+            ending = writer.joined(("", "total", total[0], s.max_score, "", "", s.kept_out,
+                                    "kept-out" if s.kept_out else "total", "")) + "\n"
+            if len(total_cells) >= _MEMO_SIZE:
+                total_cells.clear()
+            total_cells[total[0], s.max_score, s.kept_out] = ending
+        pieces.append(head + ending)
+        text = "".join(pieces)
+        pieces.clear()
+        return text
+
+
+class _StudentJson:
+    """A student's object in the JSON report as written there; each question's text kept for the
+    students who share its parts while the report is written (_question_fragment)."""
+
+    def __init__(self):
+        self.memo: dict = {}
+
+    def __call__(self, s: StudentGrade) -> str:
+        return fragment(_student_json(s, self.memo), _STUDENT_LEVEL).text
+
+
+_STUDENT_LEVEL = 2  # a student's object in the report: top object, "students" list
+
+
+# A report of this many students or more has them written in two processes (irlab.homework.ahead), each taking the
+# next chunk of students nobody has taken, as grading does: below it, starting a process costs more than the writing
+# it takes over (a student's CSV rows and JSON object take 0.1-0.5 ms).
+_WRITE_AHEAD = 512
+
+
+@contextmanager
+def _written_ahead(students: list, text):
+    """An iterator over ``text(student)`` for each of ``students`` in order, made in a worker process ahead of its
+    turn for a large class (the same text either way: ``text`` keeps only what it has made already)."""
+    with worked_ahead(range(len(students)), lambda i: text(students[i]), _WRITE_AHEAD) as ahead:
+        yield (ahead.take(i) or text(s) for i, s in enumerate(students))
 
 
 def _validate_set(exercise_file: Path):

@@ -47,6 +47,15 @@ def fragment(value, level: int) -> Raw:
     return Raw("".join(pieces))
 
 
+def int_list(values, level: int) -> Raw:
+    """``fragment(list(values), level)`` for a list of ints (a report's line numbers: one list a question answered,
+    written without walking the value)."""
+    if not values:
+        return Raw("[]")
+    inner = "\n" + _INDENT * (level + 1)
+    return Raw("[" + inner + ("," + inner).join(map(int.__repr__, values)) + "\n" + _INDENT * level + "]")
+
+
 def _float(value: float) -> str:
     if value != value:
         return "NaN"
