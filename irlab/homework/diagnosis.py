@@ -60,12 +60,39 @@ def _join(values) -> str:
     return values[0] if len(values) == 1 else " and ".join(values)
 
 
-def _context(question: Question, params: dict, correct_value, percent_sign: bool = True,
-             fractions: bool = True) -> dict:
-    """Template fields: R, hits, length, k, min_rk, level, the AP divisor, the right value's forms; missing facts
-    read '?'. For an LMS's answer box, which takes fewer forms than irlab reads, the advice names only those it
-    takes: ``percent_sign=False``, no percentage (a numerical question without units); ``fractions=False``, the
-    fraction of 1 as a decimal (0.4545, not 5/11)."""
+class _Context:
+    """Template fields: R, hits, length, k, min_rk, level, the AP divisor, the right value's forms, and ``given``;
+    missing facts read '?'. For an LMS's answer box, which takes fewer forms than irlab reads, the advice names only
+    those it takes: ``percent_sign=False``, no percentage (a numerical question without units); ``fractions=False``,
+    the fraction of 1 as a decimal (0.4545, not 5/11). Each group of fields is worked out when an explanation first
+    names one of them: most name only the answer (``{given}``), and reading the rankings costs more than the rest of
+    a diagnosis."""
+
+    def __init__(self, question: Question, params: dict, path, correct_value, given: str, percent_sign: bool = True,
+                 fractions: bool = True) -> None:
+        self.question, self.params, self.path, self.correct = question, params, path, correct_value
+        self.percent_sign, self.fractions = percent_sign, fractions
+        self.fields: dict = {"given": given}
+        self.read: set = set()  # the groups worked out
+
+    def get(self, name: str) -> str:
+        if name not in self.fields:
+            if name in _QUESTION_FIELDS and "question" not in self.read:
+                self.read.add("question")  # the question with its options filled, as it was solved
+                question = resolve_question(self.question, self.params, Where(self.path, None, self.question.id))
+                self.fields.update(_question_fields(question, self.params))
+            elif name in _VALUE_FORMS and "forms" not in self.read:
+                self.read.add("forms")
+                self.fields.update(_value_forms(self.correct, self.percent_sign, self.fractions))
+        return self.fields.get(name, "?")
+
+
+_QUESTION_FIELDS = frozenset({"k", "level", "R", "hits", "length", "min_rk", "ap_divisor"})
+_VALUE_FORMS = frozenset({"as_percent", "as_fraction", "right_forms", "or_as_percent"})
+
+
+def _question_fields(question: Question, params: dict) -> dict:
+    """The fields of :func:`_context` read from the question and its rankings (``_QUESTION_FIELDS``)."""
     ctx: dict = {"k": question.options.get("k", "?"), "level": "?", "R": "?", "hits": "?", "length": "?",
                  "min_rk": "?", "ap_divisor": "?"}
     level = question.options.get("recall_level")
@@ -93,6 +120,12 @@ def _context(question: Question, params: dict, correct_value, percent_sign: bool
         choice = question.options.get("ap_denominator")
         ctx["ap_divisor"] = {"retrieved": f"the {ctx['hits']} relevant documents retrieved",
                              "min-relevant-k": f"min(R, k) = {ctx['min_rk']}"}.get(choice, f"all {ctx['R']} relevant documents")
+    return ctx
+
+
+def _value_forms(correct_value, percent_sign: bool, fractions: bool) -> dict:
+    """The fields of :func:`_context` that write the right value (``_VALUE_FORMS``)."""
+    ctx: dict = {}
     if not exact.is_symbolic(correct_value):
         ctx["as_percent"] = f"{exact.decimal_text(Fraction(correct_value) * 100, 2)}%"
         ctx["as_fraction"] = exact.exact_text(correct_value)
@@ -207,10 +240,7 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
             found.append((abs(given - rational_value(value)), order, mistake, value, None, None))
     if not found:
         return None
-    # only now: most wrong answers match no mistake (the question with its options filled, for the explanations)
-    ctx = _context(resolve_question(question, params, Where(path, None, question.id)), params, correct, percent_sign,
-                   fractions)
-    ctx["given"] = shown_given
+    ctx = _Context(question, params, path, correct, shown_given, percent_sign, fractions)
     found.sort(key=lambda match: (match[0], match[1]))
     # floats of logarithms: equal values may differ in the last bits
     reach = max(Fraction(resolution), found[0][0]) + Fraction(1, 10**12) * max(1, abs(given))
@@ -219,9 +249,10 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
         if distance > reach or mistake.name in seen:
             continue
         seen.add(mistake.name)
-        fields = {**ctx, **rewrite.context} if rewrite else ctx
         step = divergence_step(_step_nodes(correct_result), _step_nodes(result)) if result is not None else None
-        named.append(Diagnosis(mistake, mistake.explanation.format_map(_Fields(fields)), step, value))
+        fields = _Fields(rewrite.context if rewrite else ())
+        fields.context = ctx
+        named.append(Diagnosis(mistake, mistake.explanation.format_map(fields), step, value))
     if len(named) == 1:
         return named[0]
     first = named[0]
@@ -229,7 +260,7 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     listed = "; or ".join(f"({number}) {d.message}" + (f" (step {d.step} of the worked solution)"
                                                        if d.step and shared_step is None else "")
                           for number, d in enumerate(named, 1))
-    message = (f"{ctx['given']} matches {len(named)} common mistakes, which cannot be told apart at the precision "
+    message = (f"{shown_given} matches {len(named)} common mistakes, which cannot be told apart at the precision "
                f"you wrote (give more decimals to tell them apart): {listed}")
     return Diagnosis(first.mistake, message, shared_step, first.mistaken_value, tuple(named[1:]), first.message,
                      first.step)
@@ -254,8 +285,12 @@ def mistaken_near_answer(key, part, given, given_text: str | None) -> list:
 
 
 class _Fields(dict):
+    """An explanation's fields: a rewrite's own (``{k_other}``) before the question's (:class:`_Context`)."""
+
+    context: _Context
+
     def __missing__(self, key):
-        return "?"
+        return self.context.get(key)
 
 
 # a named mistake inside the tolerance ----------------------------------------------------------
