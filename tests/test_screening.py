@@ -574,3 +574,14 @@ def test_the_plain_memo_of_a_screen_never_mixes_parameters():
                     continue
                 assert plain_answers.plain_parts(params, question, where, memo) == alone
                 assert plain_answers.plain_parts(params, question, where, memo) == alone
+
+
+def test_an_ideal_ranking_longer_than_any_list_is_summed_without_keeping_its_ranks():
+    # R = 1,200 relevant documents, 2 of them retrieved: IDCG sums 1,200 ranks; the table of discounts the plain
+    # path keeps stops at the longest ranking it reads (1,000 ranks), the value is the explained one all the same
+    from irlab.metrics import plain
+    ranking = Ranking.parse("RNR", relevant=1200)
+    value = PLAIN["ndcg"][0](ranking)
+    assert _same_value(value, REGISTRY.get("ndcg").compute(ranking).value)
+    assert 0.0104 < value < 0.0106  # (1 + 1/2) / Σ_{i<=1200} 1/log2(i + 1)
+    assert all(len(keys) <= 1000 for keys in plain._KEYS.values())

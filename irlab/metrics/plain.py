@@ -47,6 +47,23 @@ def _plain(ranking: Ranking) -> Ranking:
     return ranking
 
 
+_NUMBERS: dict = {}  # check_fraction's readings of the options met (a question's "50%" read once, not per draw)
+
+
+def _number(value, name: str, low=0, high=1, *, low_open=False):
+    """:func:`~irlab.metric.check_fraction`, remembered for the few option values a homework set has; its refusals
+    are not remembered (raised again each time, in its words)."""
+    key = (type(value), value, name, low, high, low_open) if isinstance(value, (str, int, Fraction)) else None
+    found = _NUMBERS.get(key) if key is not None else None
+    if found is None:
+        found = check_fraction(value, name, low, high, low_open=low_open)
+        if key is not None:
+            if len(_NUMBERS) >= 1024:
+                _NUMBERS.clear()
+            _NUMBERS[key] = found
+    return found
+
+
 def _depth(ranking: Ranking, k) -> tuple[int | None, int]:
     k = check_cutoff(k)
     return k, ranking.retrieved if k is None else min(k, ranking.retrieved)
@@ -75,7 +92,7 @@ def recall(ranking, k=None, recall_denominator=None):
 def f_measure(ranking, k=None, beta=1, precision_denominator=None, recall_denominator=None, f_weight=None):
     """F_β = (1 + β²)·P·Rec / (β²·P + Rec), or (1 + x)·P·Rec / (x·P + Rec) with f_weight = beta-squared."""
     squared = conv.F_WEIGHT.choice(f_weight).key == "beta-squared"
-    beta = check_fraction(beta, "beta", 0, MAX_BETA, low_open=True)
+    beta = _number(beta, "beta", 0, MAX_BETA, low_open=True)
     p = precision(ranking, k, precision_denominator)
     r = recall(ranking, k, recall_denominator)
     if p + r == 0:
@@ -89,8 +106,10 @@ def average_precision(ranking, k=None, ap_denominator=None):
     ranking = _plain(ranking)
     k, depth = _depth(ranking, k)
     choice = conv.AP_DENOMINATOR.choice(ap_denominator).key
-    summed = sum((Fraction(ranking.hits(rank), rank) for rank in range(1, depth + 1) if ranking.relevance[rank - 1]),
-                 Fraction(0))
+    relevance = ranking.relevance
+    ranks = [rank for rank in range(1, depth + 1) if relevance[rank - 1]]
+    common = math.lcm(*ranks) if ranks else 1  # the sum of hits@i / i over one denominator, made a Fraction once
+    summed = Fraction(sum(hits * (common // rank) for hits, rank in enumerate(ranks, 1)), common)
     if choice == "relevant":
         over = ranking.total_relevant
     elif choice == "retrieved":
@@ -114,18 +133,19 @@ def interpolated_precision(ranking, recall_level=None, interpolation=None):
     ranking = _plain(ranking)
     if recall_level is None:
         raise Unsupported("no recall level")
-    level = check_fraction(recall_level, "recall level", 0, 1)
+    level = _number(recall_level, "recall level", 0, 1)
     rule = conv.INTERPOLATION.choice(interpolation).key
     relevant = ranking.total_relevant
     if relevant == 0:
         return 0
     needed = _needed(level, relevant, rule)
-    best = None
-    for rank in range(1, ranking.retrieved + 1):
-        if ranking.hits(rank) >= needed:
-            p = Fraction(ranking.hits(rank), rank)
-            best = p if best is None or p > best else best
-    return 0 if best is None else best
+    best_hits, best_rank = 0, 0  # the best hits@rank / rank so far, compared crosswise in integers
+    hits = 0
+    for rank, is_relevant in enumerate(ranking.relevance, 1):
+        hits += is_relevant
+        if hits >= needed and (best_rank == 0 or hits * best_rank > best_hits * rank):
+            best_hits, best_rank = hits, rank
+    return 0 if best_rank == 0 else Fraction(best_hits, best_rank)
 
 
 def precision_at_recall(ranking, recall_level=None):
@@ -133,7 +153,7 @@ def precision_at_recall(ranking, recall_level=None):
     ranking = _plain(ranking)
     if recall_level is None:
         raise Unsupported("no recall level")
-    level = check_fraction(recall_level, "recall level", 0, 1)
+    level = _number(recall_level, "recall level", 0, 1)
     relevant = ranking.total_relevant
     if relevant == 0:
         return 0
@@ -176,17 +196,6 @@ class _Sum:
     def __init__(self):
         self.by_divisor, self.approx, self.inexact, self.terms = {}, 0.0, False, []
 
-    def add(self, gain: int, rank: int, discount: str) -> None:
-        if gain == 0:
-            return
-        key = _discount_key(rank, discount)
-        self.terms.append((gain, key))
-        if isinstance(key, tuple):  # log2(n) is irrational
-            self.approx += gain / math.log2(key[1])
-            self.inexact = True
-        else:
-            self.by_divisor[key] = self.by_divisor.get(key, 0) + gain
-
     @property
     def exact(self) -> Fraction:
         return sum((Fraction(total, divisor) for divisor, total in self.by_divisor.items()), Fraction(0))
@@ -197,15 +206,42 @@ class _Sum:
         return self.exact
 
 
-def _gain(grade: int, gain: str) -> int:
-    return 2**grade - 1 if gain == "exp" else grade
-
-
 def _dcg_sum(grades, depth: int, gain: str, discount: str) -> _Sum:
+    """The terms gain(g_i) · discount(i) of ranks 1..depth, added in rank order: a rational discount's term to its
+    divisor's whole sum, an irrational one's to the float part (each rank's key and logarithm looked up once)."""
     summed = _Sum()
-    for rank in range(1, depth + 1):
-        summed.add(_gain(grades[rank - 1], gain), rank, discount)
+    keys = _discount_keys(discount, depth)
+    terms, by_divisor = summed.terms, summed.by_divisor
+    for rank in range(depth):
+        grade = grades[rank]
+        term = 2**grade - 1 if gain == "exp" else grade
+        if term == 0:
+            continue
+        key, logarithm = keys[rank]
+        terms.append((term, key))
+        if logarithm is not None:  # summed as a double, in rank order
+            summed.approx += term / logarithm
+            summed.inexact = True
+        else:
+            by_divisor[key] = by_divisor.get(key, 0) + term
     return summed
+
+
+_KEYS: dict[str, list] = {}  # discount -> (key, log2(n) or None) of ranks 1, 2, …: the same for every ranking
+
+
+def _discount_keys(discount: str, depth: int) -> list:
+    keys = _KEYS.setdefault(discount, [])
+    while len(keys) < min(depth, _PLAIN_RANKS):
+        keys.append(_keyed(len(keys) + 1, discount))
+    if depth > len(keys):  # an ideal ranking longer than any retrieved list (a large R): not kept
+        return keys + [_keyed(rank, discount) for rank in range(len(keys) + 1, depth + 1)]
+    return keys
+
+
+def _keyed(rank: int, discount: str) -> tuple:
+    key = _discount_key(rank, discount)
+    return key, (math.log2(key[1]) if isinstance(key, tuple) else None)
 
 
 def _dcg_options(ranking, gain, discount, gains, log_base):
