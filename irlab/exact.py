@@ -67,11 +67,15 @@ def simplify(value):
 
 
 def add(a, b):
+    if type(a) in _EXACT and type(b) in _EXACT:  # ints and Fractions: Python's own exact '+' (the same value)
+        return rational(a + b)
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) + to_sympy(b))
-    if type(a) is int and type(b) is int:  # counts: no Fraction to build and normalise
-        return a + b
     return rational(Fraction(a) + Fraction(b))
+
+
+# the two exact rational types irlab's values have (a bool or another Rational goes through Fraction() first)
+_EXACT = frozenset((int, Fraction))
 
 
 def total(values):
@@ -164,7 +168,7 @@ def dyadic(numerator: int, exponent: int, odd: int = 1) -> Fraction | int:
     twos = min((numerator & -numerator).bit_length() - 1, exponent)
     numerator, exponent = numerator >> twos, exponent - twos
     common = math.gcd(numerator, odd) if odd > 1 else 1
-    value = Fraction.__new__(Fraction)  # already in lowest terms: skip Fraction's own gcd of the huge operands
+    value = _new_fraction(Fraction)  # already in lowest terms: skip Fraction's own gcd of the huge operands
     value._numerator, value._denominator = numerator // common, (odd // common) << exponent
     return rational(value)
 
@@ -173,24 +177,38 @@ def _lowest(numerator: int, denominator: int) -> Fraction | int:
     """numerator / denominator, given in lowest terms with a positive denominator: an int when whole."""
     if denominator == 1:
         return numerator
-    value = Fraction.__new__(Fraction)
+    value = _new_fraction(Fraction)
     value._numerator, value._denominator = numerator, denominator
     return value
 
 
+_new_fraction = object.__new__  # a bare Fraction (its two slots set by the caller), without Fraction.__new__'s checks
+
+
+def fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` of two ints (denominator > 0), always a Fraction (a table shows 2/2 as
+    Fraction's 1), without Fraction's type checks: the precision and recall columns of a rank table."""
+    if denominator <= 0:
+        raise ZeroDivisionError(f"fraction() takes a positive denominator, got {denominator}")
+    common = math.gcd(numerator, denominator)
+    value = _new_fraction(Fraction)
+    value._numerator, value._denominator = numerator // common, denominator // common
+    return value
+
+
 def sub(a, b):
+    if type(a) in _EXACT and type(b) in _EXACT:
+        return rational(a - b)
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) - to_sympy(b))
-    if type(a) is int and type(b) is int:
-        return a - b
     return rational(Fraction(a) - Fraction(b))
 
 
 def mul(a, b):
+    if type(a) in _EXACT and type(b) in _EXACT:
+        return rational(a * b)
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) * to_sympy(b))
-    if type(a) is int and type(b) is int:
-        return a * b
     return rational(Fraction(a) * Fraction(b))
 
 
@@ -238,11 +256,22 @@ def _rational_over_log(a, b):
 def _sum_over_sum(a, b):
     """a / b for two different sums, as the tree sympy's '/' builds (a · b^-1, in its canonical order) without its
     general rules: neither sum is a number, so nothing combines. tests/test_exact_sums.py compares the two."""
+    factors = [_reciprocal(b), a] if _reciprocal_first() else [a, _reciprocal(b)]
+    return _sympy().Mul._from_args(factors, is_commutative=True)
+
+
+@lru_cache(maxsize=None)
+def _reciprocal_first() -> bool:
+    """Whether sympy's Mul puts a sum's reciprocal (a Pow) before a sum (an Add): its factors are sorted by their
+    classes first, so one sort of two such factors answers it for every nDCG (sorting each cost a tenth of one)."""
     from sympy.core.mul import _mulsort  # deferred: sympy is heavy; the order sympy's Mul keeps its factors in
 
-    factors = [a, _reciprocal(b)]
+    sympy = _sympy()
+    x, y = _log2_symbol(3), _log2_symbol(5)
+    total, reciprocal = sympy.Add(1, x), _reciprocal(sympy.Add(1, y))
+    factors = [total, reciprocal]
     _mulsort(factors)
-    return _sympy().Mul._from_args(factors, is_commutative=True)
+    return factors[0] is reciprocal
 
 
 def _reciprocal(base):
@@ -256,6 +285,8 @@ def _reciprocal(base):
 
 
 def power(a, b):
+    if type(a) is Fraction and type(b) is int:  # P(rel)² of kappa: Fraction's own exact power
+        return rational(a**b)
     if is_symbolic(a) or is_symbolic(b) or not isinstance(b, int):
         return simplify(to_sympy(a) ** to_sympy(b))
     return rational(Fraction(a) ** b)
@@ -342,6 +373,8 @@ def _numeric(value):
 
 def maximum(values):
     values = list(values)
+    if all(type(v) in _EXACT for v in values):  # ints and Fractions compare exactly as they are
+        return rational(max(values))
     if all(not is_symbolic(v) for v in values):
         return rational(max(Fraction(v) for v in values))
     return simplify(max(values, key=to_float))

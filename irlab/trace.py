@@ -103,12 +103,20 @@ def lift(x) -> Traced:
     return x if isinstance(x, Traced) else Traced(x)
 
 
-def _made(value, op, operands, function=None) -> Traced:
+def made(value, op, operands, function=None) -> Traced:
     """An unnamed node of a ``value`` that irlab.exact computed (normalised already: an int, a Fraction that is not
     whole, or an irrational sympy expression), without Traced()'s checks; explanations build a hundred thousand."""
     node = _new(Traced)
     node.value, node.op, node.operands, node.function = value, op, operands, function
     node.symbol = node.label = node.note = node.origin = None
+    return node
+
+
+def made_leaf(value, symbol=None) -> Traced:
+    """``Traced(value, symbol)`` of a value normalised already (as :func:`made` takes), without Traced()'s checks."""
+    node = _new(Traced)
+    node.value, node.symbol, node.op, node.operands = value, symbol, "leaf", ()
+    node.label = node.note = node.function = node.origin = None
     return node
 
 
@@ -120,7 +128,7 @@ def _node(op, combine, left, right) -> Traced:
         left = lift(left)
     if type(right) is not Traced:
         right = lift(right)
-    return _made(combine(left.value, right.value), op, (left, right))
+    return made(combine(left.value, right.value), op, (left, right))
 
 
 def total(terms, symbol=None, label=None) -> Traced:
@@ -128,7 +136,7 @@ def total(terms, symbol=None, label=None) -> Traced:
     terms = [lift(t) for t in terms]
     if not terms:
         return Traced(0, symbol, label)
-    node = _made(exact.total([term.value for term in terms]), "add", tuple(terms))
+    node = made(exact.total([term.value for term in terms]), "add", tuple(terms))
     return node.named(symbol, label) if symbol else node
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..document import Note, Table
 from ..errors import ParameterError
-from ..trace import Traced
+from .. import exact
+from ..trace import Traced, made, made_leaf
 
 
 def relevant_leaf(ranking) -> Traced:
@@ -31,20 +32,18 @@ def rank_table(ranking, depth: int, columns: dict | None = None) -> Table:
     columns = columns or {}
     document = ["document"] if ranking.ids is not None else []
     names = ["rank", *document, "judgment", "relevant so far", *columns]
-    rows = []
-    so_far = 0
-    relevance, cells, symbol = ranking.relevance, list(columns.values()), ranking.symbol
-    for rank in range(1, depth + 1):
-        so_far += relevance[rank - 1]
-        extra = [column[rank - 1] for column in cells]
-        doc = [ranking.ids[rank - 1]] if document else []
-        rows.append((rank, *doc, symbol(rank), so_far, *extra))
-    return Table(tuple(names), tuple(rows))
+    ranks = range(1, depth + 1)
+    # one column at a time, then zipped into rows: a rank table is made for most answers a key holds
+    leading = [ranks, ranking.ids] if document else [ranks]
+    judgments = map(ranking.symbol, ranks)
+    so_far = map(ranking.hits, ranks)
+    return Table(tuple(names), tuple(zip(*leading, judgments, so_far, *columns.values())))
 
 
 def precision_at(ranking, rank: int) -> Traced:
-    """P@rank = hits@rank / rank, as a traced value."""
-    return (Traced(ranking.hits(rank)) / Traced(rank)).named(f"P@{rank}")
+    """P@rank = hits@rank / rank, as a traced value (AP and interpolated precision make one per rank)."""
+    hits = ranking.hits(rank)
+    return made(exact.div(hits, rank), "div", (made_leaf(hits), made_leaf(rank))).named(f"P@{rank}")
 
 
 def ideal_grades(ranking) -> tuple[list[int], list[Note]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .. import conventions as conv
 from ..document import Formula, Note, Table
 from ..metric import Cut, Result, check_cutoff
@@ -9,7 +11,7 @@ from .. import exact
 from ..errors import InputTypeError, ParameterError
 from ..errors import LimitError
 from ..limits import MAX_GRADE, MAX_LINEAR_GRADE, check_at_most
-from ..trace import Traced, log, total
+from ..trace import Traced, made, made_leaf, total
 from .common import ideal_grades, rank_table
 from .ties import AVERAGED, AVERAGED_DCG_NOTE, averaged_dcg, averaged_dcg_table, tie_choice, tie_notes, with_tie_columns
 
@@ -17,6 +19,9 @@ DCG_FORMULA = Formula(
     "DCG@k = Σ_{i=1..k} gain(g_i) · discount(i)",
     r"\mathrm{DCG}@k = \sum_{i=1}^{k} \mathrm{gain}(g_i) \cdot \mathrm{discount}(i)",
 )
+
+NDCG_FORMULA = Formula(DCG_FORMULA.text + ";  nDCG@k = DCG@k / IDCG@k",
+                       DCG_FORMULA.latex + r", \qquad \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}")
 
 
 def gain_of(grade: int, gain: str, gains: dict | None = None):
@@ -85,18 +90,39 @@ def check_log_base(log_base) -> int:
 
 
 def _term(gain_leaf: Traced, rank: int, discount: str, base: int = 2) -> Traced:
-    """gain · discount at ``rank``, written the way the convention's formula writes it."""
+    """gain · discount at ``rank``, written the way the convention's formula writes it: gain_leaf itself where the
+    convention does not discount, else gain_leaf / divisor (the rank, or log(rank [+ 1]) as a log2/logb call)."""
+    divided = _divided(gain_leaf.value, rank, discount, base)
+    return gain_leaf if divided is None else made(divided[1], "div", (gain_leaf, divided[0]))
+
+
+@lru_cache(maxsize=4096)  # every DCG and IDCG of a class divides the same few gains by the same few discounts
+def _divided(gain, rank: int, discount: str, base: int):
+    """None where ``discount`` leaves ``rank`` undiscounted, else (divisor node, gain / divisor): what '/' by
+    trace.log (or by the rank) would build. The divisor node is shared by every term with that divisor: it is
+    unnamed and nothing names or changes it, and a trace is read, never written, once built."""
     if discount == "reciprocal-rank":
-        return gain_leaf if rank == 1 else gain_leaf / rank
-    if discount == "log2-rank":  # Järvelin & Kekäläinen: no discount below rank b
-        return gain_leaf if rank < base else gain_leaf / log(rank, base)
-    return gain_leaf / log(rank + 1, base)
+        return None if rank == 1 else (_divisor(rank, base, False), exact.div(gain, rank))
+    if discount == "log2-rank" and rank < base:  # Järvelin & Kekäläinen: no discount below rank b
+        return None
+    divisor = _divisor(rank if discount == "log2-rank" else rank + 1, base, True)
+    return divisor, exact.div(gain, divisor.value)
+
+
+@lru_cache(maxsize=1024)
+def _divisor(n: int, base: int, logarithm: bool) -> Traced:
+    """The node of n, or of log_base(n) as trace.log writes it (a log2 or logb call of the leaf n)."""
+    if not logarithm:
+        return made_leaf(n)
+    if base == 2:
+        return made(exact.log2(n), "call", (made_leaf(n),), "log2")
+    return made(exact.log(n, base), "call", (made_leaf(n),), f"log{base}")
 
 
 def _dcg(grades, depth, gain, discount, symbol, label, gain_symbol, gains=None, base=2):
     terms = []
     for rank in range(1, depth + 1):
-        leaf = Traced(gain_of(grades[rank - 1], gain, gains), f"{gain_symbol}_{rank}")
+        leaf = made_leaf(gain_of(grades[rank - 1], gain, gains), f"{gain_symbol}_{rank}")
         terms.append(_term(leaf, rank, discount, base))
     return total(terms, symbol, label), terms
 
@@ -135,12 +161,13 @@ def _gain_header(choices, gains) -> str:
 def _gain_table(ranking, grades, depth, terms, choices, ideal=False, gains=None, base=2) -> Table:
     gain_header = _gain_header(choices, gains)
     rows = []
-    for rank in range(1, depth + 1):
-        grade = grades[rank - 1]
-        term = terms[rank - 1]
-        discount = "none" if term.is_leaf else term.operands[1]  # log2-rank leaves rank 1 undiscounted
-        judgment = str(grade) if ideal or not ranking.binary else ranking.symbol(rank)
-        rows.append((rank, judgment, gain_of(grade, choices["gain"].key, gains), discount, term))
+    graded = ideal or not ranking.binary
+    for rank, grade, term in zip(range(1, depth + 1), grades, terms):
+        judgment = str(grade) if graded else ranking.symbol(rank)
+        if term.is_leaf:  # log2-rank leaves rank 1 undiscounted
+            rows.append((rank, judgment, term.value, "none", term))
+        else:  # the gain leaf over its divisor
+            rows.append((rank, judgment, term.operands[0].value, term.operands[1], term))
     caption = "Ideal ranking (all judged grades, best first)" if ideal else "Ranking"
     if ideal and gains:
         caption = "Ideal ranking (the judged documents with a positive gain, highest gain first)"
@@ -282,7 +309,7 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, t
     ideal, ideal_table, notes = _ideal(ranking, k, choices, table, base)
     notes += _gain_notes(table, choices, base) + tie_notes_
     symbol = f"nDCG{cut.suffix}"
-    if ideal.value == 0 or (table and exact.to_float(ideal.value) <= 0):
+    if exact.is_zero(ideal.value) or (table and exact.to_float(ideal.value) <= 0):
         notes.append(Note("warning", "no judged document has a positive gain, so IDCG = 0: nDCG is reported as 0"))
         value = Traced(0, symbol, "Normalised DCG")
         support = [gained]
@@ -291,8 +318,6 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, t
         support = []
     # an exact nDCG with logarithms is a fraction of sums: the answer reads DCG / IDCG with both values first
     ratio = (gained, ideal) if exact.is_symbolic(value.value) else ()
-    formula = Formula(DCG_FORMULA.text + ";  nDCG@k = DCG@k / IDCG@k",
-                      DCG_FORMULA.latex + r", \qquad \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}")
-    return Result("ndcg", "Normalised discounted cumulative gain", value, formula=formula, ranking=ranking,
+    return Result("ndcg", "Normalised discounted cumulative gain", value, formula=NDCG_FORMULA, ranking=ranking,
                   conventions=_with_ties(choices, tie), parameters=_parameters(cut.k, table, base), notes=notes,
                   support=support, ratio=ratio, tables=[gain_table, ideal_table])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import conventions as conv
+from ..exact import fraction
 from ..document import Note, Table
 from ..errors import ParameterError
 from ..metric import Result, check_fraction
@@ -28,9 +29,9 @@ def precision_recall_points(ranking) -> list[tuple[int, Fraction, Fraction]]:
 
 
 def _pr_table(ranking, marks=None, marks_header="counts") -> Table:
-    R = ranking.total_relevant
-    recalls = [Fraction(ranking.hits(k), R) for k in range(1, ranking.retrieved + 1)]
-    precisions = [Fraction(ranking.hits(k), k) for k in range(1, ranking.retrieved + 1)]
+    R, hits = ranking.total_relevant, ranking.hits
+    recalls = [fraction(hits(k), R) for k in range(1, ranking.retrieved + 1)]
+    precisions = [fraction(hits(k), k) for k in range(1, ranking.retrieved + 1)]
     columns = {"recall": recalls, "precision": precisions}
     if marks is not None:
         columns[marks_header] = marks

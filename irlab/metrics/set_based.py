@@ -14,6 +14,12 @@ from .fbeta import f_of_nodes, set_f_formula
 from .ties import (AVERAGED, AVERAGED_PRECISION_NOTE, expected_hits, expected_relevance_table, split_group, tie_choice,
                    tie_notes, with_tie_columns)
 
+# the formulas a result shows, built once (every precision or recall answer of a class shows one)
+PRECISION_FORMULA = Formula("P = hits / n", r"P = \frac{\mathrm{hits}}{n}")
+PRECISION_OF_RETRIEVED_FORMULA = Formula("P@k = hits@k / n@k, n@k = min(k, n)",
+                                         r"P@k = \frac{\mathrm{hits}@k}{n@k}, \quad n@k = \min(k, n)")
+RECALL_FORMULA = Formula("Rec = hits / R", r"\mathrm{Rec} = \frac{\mathrm{hits}}{R}")
+
 
 def _hits_leaf(ranking, cut: Cut) -> Traced:
     return Traced(ranking.hits(cut.depth), f"hits{cut.suffix}", f"Relevant documents in the top {cut.depth}"
@@ -73,7 +79,7 @@ def precision(ranking, k=None, precision_denominator=None, ties=None) -> Result:
     conventions = {}
     # the formula shown is the one computed: P = hits / n without a cut-off, P@k = hits@k / n@k when dividing by
     # the documents actually retrieved
-    formula = Formula("P = hits / n", r"P = \frac{\mathrm{hits}}{n}")
+    formula = PRECISION_FORMULA
     if cut.k is None:
         denominator = Traced(ranking.retrieved, "n", "Documents retrieved")
     else:
@@ -87,8 +93,7 @@ def precision(ranking, k=None, precision_denominator=None, ties=None) -> Result:
                                              f"{ranking.retrieved + 1}..{cut.k} count as non-relevant"))
         else:
             denominator = Traced(cut.depth, "n@k", "Documents retrieved in the top k")
-            formula = Formula("P@k = hits@k / n@k, n@k = min(k, n)",
-                              r"P@k = \frac{\mathrm{hits}@k}{n@k}, \quad n@k = \min(k, n)")
+            formula = PRECISION_OF_RETRIEVED_FORMULA
     hits_node, table = _hits_leaf(ranking, cut), rank_table(ranking, cut.depth)
     if tie is not None:
         conventions["ties"] = tie
@@ -123,7 +128,7 @@ def recall(ranking, k=None, recall_denominator=None) -> Result:
     relevant = relevant_leaf(ranking)
     conventions = {}
     denominator = relevant
-    formula = None if cut.k is not None else Formula("Rec = hits / R", r"\mathrm{Rec} = \frac{\mathrm{hits}}{R}")
+    formula = None if cut.k is not None else RECALL_FORMULA
     if cut.k is not None:
         choice = conv.RECALL_DENOMINATOR.choice(recall_denominator)
         conventions["recall_denominator"] = choice
