@@ -585,3 +585,25 @@ def test_an_ideal_ranking_longer_than_any_list_is_summed_without_keeping_its_ran
     assert _same_value(value, REGISTRY.get("ndcg").compute(ranking).value)
     assert 0.0104 < value < 0.0106  # (1 + 1/2) / Σ_{i<=1200} 1/log2(i + 1)
     assert all(len(keys) <= 1000 for keys in plain._KEYS.values())
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.fractions(min_value=-2, max_value=2, max_denominator=10**4),
+       st.lists(st.one_of(st.fractions(min_value=-3, max_value=3, max_denominator=10**4),
+                          st.sampled_from([(Fraction(100),), (Fraction(1, 100),)])), min_size=1, max_size=5),
+       st.sampled_from([{}, {"tolerance": "0.05"}, {"decimals": 2}, {"min_decimals": 3}, {"tolerance": 0, "atol": "0.5"},
+                        {"decimals": 0}, {"form": "fraction"}]),
+       st.integers(0, 40))
+def test_mistakes_screened_as_all_far_are_all_passed_over_by_fitting_both(right, values, options, near):
+    # screening._all_far skips fitting_both when, in doubles, every mistake is far beyond its reach: fitting_both
+    # must then find none (values are also drawn just outside the reach, ``near`` units of it away)
+    from irlab.answer_options import Tolerance
+    from irlab.homework.diagnosis import answer_margin, fitting_both
+    from irlab.homework.mistakes import MISTAKES
+    tolerance = Tolerance.of(options)
+    reach = Fraction(2 * answer_margin(right, float(right), tolerance))
+    values = [v if isinstance(v, tuple) or near == 0 else right + reach * (1 + Fraction(near, 10**6)) for v in values]
+    mistaken = list(zip(MISTAKES, values))
+    if screening._all_far(float(right), mistaken, tolerance):
+        assert list(fitting_both(right, tolerance, mistaken)) == []
+        assert all(isinstance(v, tuple) or abs(v - right) > reach for v in values)

@@ -22,12 +22,12 @@ from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
 __all__ = ["plain_parts", "Undefined", "Unsupported"]
 
 
-def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
+def _aggregate(params: dict, rule, memo: dict | None) -> list[tuple[str, object]]:
     """P, R and F of the retrieved set under the aggregation rule, as
     :func:`irlab.solvers.aggregation.aggregate_relevance` gives them."""
     if rule not in RULES or "retrieved" not in params or "judgments" not in params:
         raise Unsupported("not an aggregation this path covers")
-    docs, columns = judgments_columns(params["judgments"])
+    docs, columns = _judgments(params, memo)
     retrieved = [str(d) for d in params["retrieved"]]
     if not retrieved or any(d not in docs for d in retrieved) or len(set(retrieved)) != len(retrieved):
         raise Undefined("a retrieved set the solver refuses")
@@ -39,7 +39,7 @@ def _aggregate(params: dict, rule) -> list[tuple[str, object]]:
     return [("precision", p), ("recall", r), ("f", 0 if p + r == 0 else 2 * p * r / (p + r))]
 
 
-_OTHER_INPUTS = ("rankings", "counts", "systems", "judges_table", "intents")  # inputs the solvers read otherwise
+_OTHER_INPUTS = frozenset({"rankings", "counts", "systems", "judges_table", "intents"})  # read otherwise
 
 
 def plain_parts(params: dict, question, where: Where, memo: dict | None = None) -> list[tuple[str, object]]:
@@ -47,7 +47,7 @@ def plain_parts(params: dict, question, where: Where, memo: dict | None = None) 
     primary answers; raises :class:`Unsupported` for anything not covered. ``memo`` remembers, across the questions
     and named mistakes of one draw, each parameters dict's ranking and each (metric and options, parameters) pair's
     values: a dict kept only while those parameters dicts live and stay unchanged (one screen)."""
-    if any(name in params for name in _OTHER_INPUTS):
+    if not _OTHER_INPUTS.isdisjoint(params):
         raise Unsupported("inputs the plain path does not read")
     solver = _prepared(question, params, where)
     if memo is None:
@@ -70,11 +70,23 @@ class _Solver:
 
     def parts(self, params: dict, where: Where, memo: dict | None) -> list[tuple[str, object]]:
         if self.inputs == "aggregate":
-            return _aggregate(params, self.options)
+            return _aggregate(params, self.options, memo)
         if self.inputs == "judges":
-            first, second = judge_columns(params, where)
+            columns = _judgments(params, memo)[1] if "judgments" in params else ()
+            first, second = columns if len(columns) == 2 else judge_columns(params, where)  # (its error if any)
             return [(self.name, self.compute(first, second, **self.options))]
         return [(self.name, self.compute(_ranking(params, where, memo), **self.options))]
+
+
+def _judgments(params: dict, memo: dict | None):
+    """:func:`~irlab.solvers.aggregation.judgments_columns` of the parameters' judgments, once per draw."""
+    if memo is None:
+        return judgments_columns(params["judgments"])
+    key = ("judgments", id(params))
+    found = memo.get(key)
+    if found is None or found[0] is not params:
+        found = memo[key] = (params, judgments_columns(params["judgments"]))
+    return found[1]
 
 
 def _ranking(params: dict, where: Where, memo: dict | None):

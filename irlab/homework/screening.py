@@ -20,7 +20,8 @@ from fractions import Fraction
 from ..errors import IrlabError
 from ..exercise_set import Exercise, Where, check_consistency, solve_question
 from .degenerate import OPT_OUT, answer_is, mistake_too_close, part_where
-from .diagnosis import answer_margin, clearly_fit_both, fit_both_exactly, fitting_both, mistaken_float
+from .answers import as_float
+from .diagnosis import clearly_fit_both, fit_both_exactly, fitting_both, mistaken_float
 from .key_build import grading_defaults, question_tolerance
 from .mistakes import rewrites, scaled_mistakes
 from .plain_answers import Undefined, plain_parts
@@ -106,16 +107,13 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
         if index < len(values):
             mistaken.append((mistake, values[index][1]))
     mistaken += scaled_mistakes()
+    if _all_far(as_float(value), mistaken, tolerance):
+        return ()
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
         return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
     # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
     # differ from that one in the last bits, so a decision counts only if it holds with the values nudged either
     # way by far more than that.
-    right_float = float(value)
-    reach = 2 * answer_margin(Fraction(right_float), right_float, tolerance)
-    floats = [mistaken_float(right_float, v) for _, v in mistaken]
-    if all(f is not None and abs(f - right_float) > reach * (1 + 1e-6) + 1e-9 for f in floats):
-        return ()  # every mistake far apart, nudged or not (too_close's own first test)
     kept = []
     for mistake, mistaken_value in mistaken:
         if isinstance(mistaken_value, float) or isinstance(value, float) and not isinstance(mistaken_value, tuple):
@@ -134,6 +132,23 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
     if found and not (_rounds_firmly(found[1]) and _rounds_firmly(found[2])):
         return UNSURE  # the refusal shows both to 4 decimals: a last bit must not change what it shows
     return found
+
+
+def _all_far(right_float: float | None, mistaken, tolerance) -> bool:
+    """Whether every named mistake lies so far from the right value that fitting_both passes over each of them
+    (its own first test, more than twice diagnosis.answer_margin apart): decided in doubles, with a margin far above
+    their rounding and above the last bits in which a double with logarithms may differ from the exact judge's."""
+    if right_float is None:
+        return False
+    relative, absolute = tolerance.float_bounds  # diagnosis._bound, as doubles
+    margin = (2 * max(relative * abs(right_float), absolute) + 2 * float(tolerance.rtol) * abs(right_float)
+              + 10.0**-min(tolerance.min_decimals, 300))
+    reach = 2 * margin * (1 + 1e-6) + 1e-9
+    for _, value in mistaken:
+        value_float = mistaken_float(right_float, value)
+        if value_float is None or not abs(value_float - right_float) > reach:
+            return False
+    return True
 
 
 class _Unsure(Exception):

@@ -301,16 +301,16 @@ def kappa(first, second, kappa_marginals=None):
     size = len(first)
     agree = sum(1 for x, y in zip(first, second) if bool(x) == bool(y))
     rel1, rel2 = sum(1 for x in first if x), sum(1 for y in second if y)
-    p_agree = Fraction(agree, size)
+    # P(A) and P(E) over one denominator in integers: pooled, P(E) = (s² + (2n - s)²) / 4n² with s = rel1 + rel2;
+    # per judge, P(E) = (rel1·rel2 + (n - rel1)(n - rel2)) / n²
     if conv.KAPPA_MARGINALS.choice(kappa_marginals).key == "pooled":
-        p_rel = Fraction(rel1 + rel2, 2 * size)
-        p_chance = p_rel**2 + (1 - p_rel) ** 2
+        pooled = rel1 + rel2
+        whole, chance, agreeing = 4 * size * size, pooled**2 + (2 * size - pooled) ** 2, 4 * size * agree
     else:
-        p1, p2 = Fraction(rel1, size), Fraction(rel2, size)
-        p_chance = p1 * p2 + (1 - p1) * (1 - p2)
-    if p_chance == 1:
+        whole, chance, agreeing = size * size, rel1 * rel2 + (size - rel1) * (size - rel2), size * agree
+    if chance == whole:
         raise Undefined("kappa is undefined when P(E) = 1")
-    return (p_agree - p_chance) / (1 - p_chance)
+    return Fraction(agreeing - chance, whole - chance)
 
 
 # the explained metric's registry name -> its plain value and the options it takes (any other option is refused)
