@@ -464,7 +464,8 @@ def exercise_values(exercise: Exercise, params: dict) -> dict:
 
 def _shown_parameter(key: str, value):
     """A parameter as a statement prints it: a list as '3, 2, 0', several rankings as 'RNR and NRR', counts as
-    'tp = 20, fp = 40, fn = 60, tn = 880' (queries separated by ';'), systems and runs as 'A: …; B: …'."""
+    'tp = 20, fp = 40, fn = 60, tn = 880' (queries separated by ';'), systems and runs as 'A: …; B: …'. Never more
+    than twice the characters of the value's repr (the drawing checks a draw's statement by that bound)."""
     if key == "counts":
         tables = value if isinstance(value, list) else [value]
         return "; ".join(", ".join(f"{name} = {count}" for name, count in table.items()) for table in tables)

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from ..errors import IrlabError
 from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
-from ..limits import MAX_FILLED_TEXT, MAX_VARIANT_DRAWS
+from .. import limits
+from ..limits import MAX_VARIANT_DRAWS
 from ..ranking import Ranking, remembered
 from ..schema import placeholders
 from .degenerate import OPT_OUT, degenerate_reason, draw_keys
@@ -191,10 +192,10 @@ def _check_statement(exercise: Exercise, candidate: Exercise, params_text: str, 
     """What ``statement_text(candidate, ...)`` would raise for a drawn variant (the template is the author's: no retry
     helps), without filling the statement when no drawn value can make it fail.
 
-    The statement is filled for the exercise's first draw. Every later draw names the same placeholders (the
-    template's) among the same keys (a draw sets the keys its variants name, each of the same kind every time), so of
-    statement_text's checks only two can tell draws apart: the ranking read with its threshold (read without one by
-    _count_problem just before: the same reading when there is no threshold), and the filled length (at most
+    The statement is filled for the exercise's first draw. Every later draw fills the same placeholders (the
+    template's) from the same names (a draw sets the keys its variants name, a ranking of the same kind, text or
+    grades, and so the same stated counts), so of statement_text's checks only two can tell draws apart: reading the
+    ranking with its threshold (without one, the reading _read_alike repeats), and the filled length (at most
     MAX_FILLED_TEXT). A value is shown in at most twice the characters of its repr (exercise_set._shown_parameter;
     length and relevant_shown in at most 5 digits), and the parameters' repr holds every value's, so the filled text
     is at most the template plus its placeholders times (2 len(repr(params)) + 8) characters; beyond that, or with a
@@ -202,7 +203,7 @@ def _check_statement(exercise: Exercise, candidate: Exercise, params_text: str, 
     uses = _TEMPLATE_USES.get(id(exercise))
     params = candidate.parameters
     if (uses is not None and uses[0] is exercise and "threshold" not in params
-            and len(exercise.statement) + uses[1] * (2 * len(params_text) + 8) <= MAX_FILLED_TEXT
+            and len(exercise.statement) + uses[1] * (2 * len(params_text) + 8) <= limits.MAX_FILLED_TEXT
             and _read_alike(params.get("ranking"))):
         return
     statement_text(candidate, params, path)
