@@ -198,7 +198,8 @@ class _Sum:
 
     @property
     def exact(self) -> Fraction:
-        return sum((Fraction(total, divisor) for divisor, total in self.by_divisor.items()), Fraction(0))
+        common = math.lcm(*self.by_divisor) if self.by_divisor else 1  # one denominator: one Fraction
+        return Fraction(sum(total * (common // divisor) for divisor, total in self.by_divisor.items()), common)
 
     def value(self):
         if self.inexact:  # a double: its rational terms need no Fraction either
@@ -261,6 +262,19 @@ def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     return _dcg_sum(ranking.grades, depth, gain, discount).value()
 
 
+_IDEALS: dict[int, tuple] = {}  # a ranking's ideal grades, by the (frozen) ranking's id, the ranking kept beside
+
+
+def _ideal(ranking: Ranking) -> list[int]:
+    """ideal_grades(ranking)'s list, once per ranking: a draw's nDCG and its named mistakes share one ranking."""
+    found = _IDEALS.get(id(ranking))
+    if found is None or found[0] is not ranking:
+        if len(_IDEALS) >= 64:
+            _IDEALS.clear()
+        found = _IDEALS[id(ranking)] = (ranking, ideal_grades(ranking)[0])
+    return found[1]
+
+
 # nDCG@k is exactly 1 when, and only when, DCG's terms are IDCG's, as (gain, discount) multisets. Let g_1..g_k be
 # the ranking's gains (0 past its end), h_1..h_k the ideal's (the judged positive grades' gains, best first, 0 past
 # them) and d_1 >= d_2 >= ... > 0 the discounts: strictly decreasing, but for d_1 = d_2 = 1 under log2-rank
@@ -277,7 +291,7 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     ranking = _plain(ranking)
     k, depth = _depth(ranking, k)
     gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
-    ideal_list, _ = ideal_grades(ranking)
+    ideal_list = _ideal(ranking)
     gained = _dcg_sum(ranking.grades, depth, gain, discount)
     ideal = _dcg_sum(ideal_list, len(ideal_list) if k is None else min(k, len(ideal_list)), gain, discount)
     if not ideal.terms:  # every gain 0: IDCG = 0
