@@ -400,3 +400,15 @@ def test_a_report_whose_writing_fails_in_the_worker_is_written_here_the_same(fre
 
     monkeypatch.setattr(ForkProcess, "_Popen", staticmethod(no_process))
     assert _written(report) == alone  # no worker could be started: every student written here
+
+
+def test_a_worker_s_grades_are_received_as_the_objects_sent():
+    import pickle
+
+    from irlab.homework.grading import QuestionGrade, _Unanswered
+
+    graded = QuestionGrade("Ann", "1", "a", [], (3, 7), "wrong-part-count")
+    blank = _Unanswered("", "1", "b", [])
+    got = pickle.loads(pickle.dumps([graded, blank, blank], protocol=pickle.HIGHEST_PROTOCOL))
+    assert got[0] == graded and type(got[0]) is QuestionGrade and got[0].status == "wrong-part-count"
+    assert type(got[1]) is _Unanswered and got[1] is got[2] and got[1].status == "no-answer"

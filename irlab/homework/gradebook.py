@@ -66,14 +66,16 @@ def gradebook_csv(report, layout: str) -> str:
     else:
         raise ValueError(f"unknown gradebook layout {layout!r}")
     for student in report.students:
-        by_question = {(q.exercise, q.question): q.score for q in student.question_grades}
+        by_question = {(q.exercise, q.question): q.score for q in student.question_grades}  # each summed once
         points = [_points(by_question.get(key, 0)) for key in report.questions]
-        share = _points(percentage(student.score, max_score))
+        score = sum(by_question.values(), Fraction(0)) if len(by_question) == len(student.question_grades) \
+            else student.score
+        share = _points(percentage(score, max_score))
         if layout == "canvas":  # SIS User ID only ever a SIS id: a Canvas id there can match another student
             writer.writerow([student.name or student.student, student.canvas_id, student.sis_id, student.email, "",
-                             *points, _points(student.score), share])
+                             *points, _points(score), share])
         else:
-            writer.writerow([student.sis_id, student.email, student.name, *points, _points(student.score), share])
+            writer.writerow([student.sis_id, student.email, student.name, *points, _points(score), share])
     return out.getvalue()
 
 

@@ -161,6 +161,9 @@ class QuestionGrade:
     def status(self) -> str:
         return self.row_status if self.lines else "no-answer"
 
+    def __reduce__(self):  # a worker's grades (irlab.homework.ahead) pickled as their fields, without slot names
+        return type(self), (self.student, self.exercise, self.question, self.parts, self.lines, self.row_status)
+
 
 @dataclass(slots=True)
 class _Unanswered(QuestionGrade):
@@ -402,8 +405,10 @@ class GradeReport:
         return out.getvalue()
 
     def document(self, figures: tuple = ()) -> Document:
+        scores = [s.score for s in self.students]  # each summed once, for the table and the feedback
         students = Table(("student", "score", "max"),
-                         tuple((s.student, s.score, s.max_score) for s in self.students), "Scores per student")
+                         tuple((s.student, score, s.max_score) for s, score in zip(self.students, scores)),
+                         "Scores per student")
         questions = Table(("exercise", "question", "answered", "fully correct", "mean score", "median"),
                           tuple((r["exercise"], r["question"], r["answered"], r["fully_correct"], r["mean"], r["median"])
                                 for r in self.question_summary()), "Scores per question")
@@ -428,7 +433,7 @@ class GradeReport:
         if self.notes:
             blocks.append(Section("Roster and set", tuple(Paragraph(note) for note in self.notes)))
         feedback = []
-        for s in self.students:
+        for s, score in zip(self.students, scores):
             graded = s.question_grades
             lines = [Paragraph(f"{q.exercise} {p.address}: {p.message}") for q in graded for p in q.parts
                      if p.status != "correct"]
@@ -437,7 +442,7 @@ class GradeReport:
             lines += [Paragraph(f"line {row.line} ({row.status}): {row.message}") for row in s.rows]
             if not lines:
                 lines = [Paragraph("Every answer is correct." if graded else "No answer could be graded.")]
-            feedback.append(Section(f"{s.student}: {exact.exact_text(s.score)} of {s.max_score}", tuple(lines)))
+            feedback.append(Section(f"{s.student}: {exact.exact_text(score)} of {s.max_score}", tuple(lines)))
         blocks.append(Section("Feedback per student", tuple(feedback)))
         return Document("Grades", blocks, {"file": self.file, "answers": self.answers_file})
 
@@ -753,8 +758,11 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
     sheet_codes: dict = {}  # an LMS variant's sheet -> its code
     codes_read: dict = {}  # a code as written -> as read_code reads it
     addresses: dict = {}  # (exercise, question as written) -> what _address makes of it: read once, not once a row
+    keys: dict = {}  # a student id as written -> normalised, once a spelling (a student has a row a question)
     for row in rows:
-        who = normalise_student(row.student)
+        who = keys.get(row.student)
+        if who is None:
+            who = keys[row.student] = normalise_student(row.student)
         if who:
             spellings[who].setdefault(row.student, []).append(row.line)
             by_student.setdefault(who, [])

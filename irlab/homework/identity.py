@@ -164,7 +164,7 @@ def data_rows(reader, path):
     the end. What the csv module cannot read (a field over its 131,072 characters) is an InputFileError too."""
     blank = data = 0
     for cells in _csv_rows(reader, path):
-        if any(cell.strip() for cell in cells):
+        if any(map(str.strip, cells)):  # a cell with more than spaces
             data += 1
             yield reader.line_num, cells
             continue
