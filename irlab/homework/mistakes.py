@@ -17,7 +17,7 @@ from .. import conventions as conv
 from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question, solve_question
 from ..metrics import REGISTRY
-from .plain_answers import plain_parts
+from .plain_answers import names_parameters, plain_parts
 
 
 @dataclass(frozen=True)
@@ -268,7 +268,7 @@ def _plan(question: Question):
     found = _PLANS.get(id(question))
     if found is not None and found[0] is question:
         return found[1]
-    if any(isinstance(v, str) and v.startswith("{") and v.endswith("}") for v in question.options.values()):
+    if names_parameters(question):
         return None
     resolved = resolve_question(question, {}, Where("exercise", None, question.id))
     steps = []
@@ -279,9 +279,9 @@ def _plan(question: Question):
             steps.append((mistake, None))
             continue
         made = mistake.rewrite(resolved, _PASSED)
-        if any(rewrite.params is not _PASSED for rewrite in made):
-            raise AssertionError(f"{mistake.name} is marked question-only but changes the parameters")
-        if made:
+        if any(rewrite.params is not _PASSED for rewrite in made):  # (not question-only after all)
+            steps.append((mistake, None))
+        elif made:
             steps.append((mistake, [(rewrite.question, rewrite.context) for rewrite in made]))
     if len(_PLANS) >= _PLANS_SIZE:
         _PLANS.clear()

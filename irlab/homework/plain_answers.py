@@ -50,13 +50,19 @@ def plain_parts(params: dict, question, where: Where, memo: dict | None = None) 
     if not _OTHER_INPUTS.isdisjoint(params):
         raise Unsupported("inputs the plain path does not read")
     solver = _prepared(question, params, where)
+    return _per_draw(memo, solver, params, lambda: solver.parts(params, where, memo))
+
+
+def _per_draw(memo: dict | None, kind, params: dict, make):
+    """``make()``, once per ``kind`` (a name, or a _Solver) and parameters dict while ``memo`` lives; without a memo,
+    each time. The entry keeps both alive, so the parameters' id names no other dict while the memo lives."""
     if memo is None:
-        return solver.parts(params, where, None)
-    key = (id(solver), id(params))
-    found = memo.get(key)  # (the entry keeps both alive: their ids name no other object while the memo lives)
-    if found is None or found[0] is not params or found[1] is not solver:
-        found = memo[key] = (params, solver, solver.parts(params, where, memo))
-    return found[2]
+        return make()
+    key = (kind, id(params))
+    found = memo.get(key)
+    if found is None or found[0] is not params:
+        found = memo[key] = (params, make())
+    return found[1]
 
 
 class _Solver:
@@ -80,24 +86,11 @@ class _Solver:
 
 def _judgments(params: dict, memo: dict | None):
     """:func:`~irlab.solvers.aggregation.judgments_columns` of the parameters' judgments, once per draw."""
-    if memo is None:
-        return judgments_columns(params["judgments"])
-    key = ("judgments", id(params))
-    found = memo.get(key)
-    if found is None or found[0] is not params:
-        found = memo[key] = (params, judgments_columns(params["judgments"]))
-    return found[1]
+    return _per_draw(memo, "judgments", params, lambda: judgments_columns(params["judgments"]))
 
 
 def _ranking(params: dict, where: Where, memo: dict | None):
-    if memo is None:
-        (ranking,) = exercise_rankings(params, where)
-        return ranking
-    key = ("ranking", id(params))
-    found = memo.get(key)
-    if found is None or found[0] is not params:
-        found = memo[key] = (params, exercise_rankings(params, where)[0])
-    return found[1]
+    return _per_draw(memo, "ranking", params, lambda: exercise_rankings(params, where)[0])
 
 
 # Solvers by question: a question whose options name no parameter ("{name}") is read the same way on every draw,
@@ -114,7 +107,7 @@ def _prepared(question, params: dict, where: Where) -> _Solver:
     if found is not None and found[0] is question:
         return found[1]
     solver = _read(question, solver_options(question, params, where))
-    if not any(isinstance(v, str) and v.startswith("{") and v.endswith("}") for v in question.options.values()):
+    if not names_parameters(question):
         if len(_SOLVERS) >= _SOLVERS_SIZE:
             _SOLVERS.clear()
             _SOLVERS_BY_READING.clear()
@@ -123,6 +116,11 @@ def _prepared(question, params: dict, where: Where) -> _Solver:
         solver = _SOLVERS_BY_READING.setdefault(reading, solver)
         _SOLVERS[id(question)] = (question, solver)
     return solver
+
+
+def names_parameters(question) -> bool:
+    """Whether an option of ``question`` is written "{name}" (k = "{length}"): read anew on each draw's parameters."""
+    return any(isinstance(v, str) and v.startswith("{") and v.endswith("}") for v in question.options.values())
 
 
 def _read(question, options: dict) -> _Solver:
