@@ -67,8 +67,12 @@ def simplify(value):
 
 
 def add(a, b):
-    if type(a) in _EXACT and type(b) in _EXACT:  # ints and Fractions: Python's own exact '+' (the same value)
-        return rational(a + b)
+    if type(a) in _EXACT and type(b) in _EXACT:
+        parts = _small_parts(a, b)
+        if parts is None:  # ints, or a long denominator: Python's own exact '+' (the same value)
+            return rational(a + b)
+        na, da, nb, db = parts
+        return _reduced(na * db + nb * da, da * db)
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) + to_sympy(b))
     return rational(Fraction(a) + Fraction(b))
@@ -77,11 +81,42 @@ def add(a, b):
 # the two exact rational types irlab's values have (a bool or another Rational goes through Fraction() first)
 _EXACT = frozenset((int, Fraction))
 
+SMALL_DENOMINATOR = 1 << 64  # below it, +, -, · and / of two Fractions reduce the result with one gcd of small
+#                              numbers, quicker than Fraction's own operators (their argument checks cost more than
+#                              the arithmetic); above it (ERR's 30,000-bit denominators) Fraction's own, which takes
+#                              its gcds of the smaller parts
+
+
+def _small_parts(a, b):
+    """(numerator, denominator) of ``a`` then of ``b`` (ints or Fractions, one at least a Fraction) when both
+    denominators are below SMALL_DENOMINATOR; None for two ints or a long denominator."""
+    if type(a) is int:
+        if type(b) is int:
+            return None
+        na, da = a, 1
+    else:
+        na, da = a._numerator, a._denominator
+    if type(b) is int:
+        nb, db = b, 1
+    else:
+        nb, db = b._numerator, b._denominator
+    if da >= SMALL_DENOMINATOR or db >= SMALL_DENOMINATOR:
+        return None
+    return na, da, nb, db
+
+
+def _reduced(numerator: int, denominator: int) -> Fraction | int:
+    """numerator / denominator (denominator > 0) in lowest terms: an int when whole, else a Fraction."""
+    common = math.gcd(numerator, denominator)
+    if common != 1:
+        numerator, denominator = numerator // common, denominator // common
+    return _lowest(numerator, denominator)
+
 
 def total(values):
     """The sum of many values at once: one n-ary sympy sum, not a fold (folding sorts the growing sum at every step)."""
     values = list(values)
-    if not any(is_symbolic(v) for v in values):
+    if all(type(v) in _EXACT for v in values) or not any(is_symbolic(v) for v in values):
         return _rational_total(values)
     if len(values) > LONG_SUM:  # too long to be written out: kept as the terms' sum, without sympy's sorting
         # Add(*terms, evaluate=False) without re-checking ten thousand terms that are sympy expressions already
@@ -138,19 +173,27 @@ def _rational_total(values):
     30,000 bits; bringing each to the one common denominator took a second)."""
     parts = []
     for value in values:
-        value = Fraction(value)
-        denominator = value.denominator
+        kind = type(value)
+        if kind is int:  # counts and whole values: no Fraction to make
+            parts.append((value, 0, 1))
+            continue
+        if kind is not Fraction:
+            value = Fraction(value)
+        denominator = value._denominator
         twos = (denominator & -denominator).bit_length() - 1
-        parts.append((value.numerator, twos, denominator >> twos))
+        parts.append((value._numerator, twos, denominator >> twos))
     if not parts:
         return 0
+    if len(parts) == 1:  # one term: as it is (normalised)
+        numerator, exponent, odd = parts[0]
+        return _lowest(numerator, odd << exponent)
     while len(parts) > 1:
         paired = [_dyadic_sum(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
         if len(parts) % 2:
             paired.append(parts[-1])
         parts = paired
     numerator, exponent, odd = parts[0]
-    return rational(Fraction(numerator, odd << exponent))
+    return _reduced(numerator, odd << exponent)
 
 
 def _dyadic_sum(left, right):
@@ -198,7 +241,11 @@ def fraction(numerator: int, denominator: int) -> Fraction:
 
 def sub(a, b):
     if type(a) in _EXACT and type(b) in _EXACT:
-        return rational(a - b)
+        parts = _small_parts(a, b)
+        if parts is None:
+            return rational(a - b)
+        na, da, nb, db = parts
+        return _reduced(na * db - nb * da, da * db)
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) - to_sympy(b))
     return rational(Fraction(a) - Fraction(b))
@@ -206,7 +253,11 @@ def sub(a, b):
 
 def mul(a, b):
     if type(a) in _EXACT and type(b) in _EXACT:
-        return rational(a * b)
+        parts = _small_parts(a, b)
+        if parts is None:
+            return rational(a * b)
+        na, da, nb, db = parts
+        return _reduced(na * nb, da * db)
     if is_symbolic(a) or is_symbolic(b):
         return simplify(to_sympy(a) * to_sympy(b))
     return rational(Fraction(a) * Fraction(b))
@@ -218,6 +269,11 @@ def div(a, b):
         return _lowest(a // common, b // common)
     if is_zero(b):
         raise ZeroDivisionError("division by zero in an exact computation")
+    if type(a) in _EXACT and type(b) in _EXACT:
+        parts = _small_parts(a, b)
+        if parts is not None:  # (na / da) / (nb / db) = (na · db) / (da · nb), the sign on the numerator
+            na, da, nb, db = parts
+            return _reduced(na * db, da * nb) if nb > 0 else _reduced(-na * db, -da * nb)
     if not is_symbolic(a) and a == 0:
         return 0  # a zero gain over a logarithm: no sympy needed (most ranks of a TREC topic)
     if not is_symbolic(a) and is_symbolic(b):

@@ -217,7 +217,6 @@ def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fracti
     """A number parameter read exactly ('0.25', '1/4', '25%', 0.25 as written, Fraction(1, 4)) and range-checked."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
         raise InputTypeError(f"{name} must be a number such as 0.25, '1/4' or '25%', got {type(value).__name__} {value!r}")
-    shown = exact._clip(value) if isinstance(value, str) else repr(value)
     try:
         if isinstance(value, str):
             number = exact.parse_number(value)
@@ -225,13 +224,18 @@ def check_fraction(value, name: str, low=0, high=1, *, low_open=False) -> Fracti
             number = exact.rational(Fraction(repr(value)) if isinstance(value, float) else value)
     except (ValueError, OverflowError):
         raise ParameterError(f"{name} must be a finite number such as 0.25, 1/4 or 25% (at most {MAX_DIGITS} digits), "
-                             f"got {shown}") from None
+                             f"got {_shown(value)}") from None
     too_low = number <= low if low_open else number < low
     if too_low or (high is not None and number > high):
         interval = f"{'(' if low_open else '['}{low}, {high if high is not None else '∞'}{']' if high is not None else ')'}"
-        raise ParameterError(f"{name} must lie in {interval}, got {shown if isinstance(value, str) else exact.exact_text(number)}")
+        raise ParameterError(f"{name} must lie in {interval}, got {_shown(value) if isinstance(value, str) else exact.exact_text(number)}")
     check_digits(number, name)
     return number
+
+
+def _shown(value) -> str:
+    """A number parameter as the user gave it, for a message (written only when there is one to give)."""
+    return exact._clip(value) if isinstance(value, str) else repr(value)
 
 
 @dataclass

@@ -81,3 +81,54 @@ def test_a_rational_over_a_logarithm_is_the_tree_sympy_builds(n, gain):
     expected = sympy.Rational(gain.numerator, gain.denominator) / _sympy_log2(n)
     assert built == expected and sympy.srepr(built) == sympy.srepr(expected)
     assert exact.to_float(built) == pytest.approx(float(gain) / math.log2(n), rel=1e-14)
+
+
+def _rational_cases(seed: int, count: int):
+    """Pairs of ints and Fractions, small and with denominators past exact.SMALL_DENOMINATOR, signs mixed."""
+    import random
+
+    rng = random.Random(seed)
+
+    def value():
+        kind = rng.randrange(4)
+        if kind == 0:
+            return rng.randint(-50, 50)
+        if kind == 1:
+            return F(rng.randint(-300, 300), rng.randint(1, 300))
+        if kind == 2:
+            return F(rng.randint(-10**30, 10**30), rng.randint(1, 10**18))
+        return F(rng.randint(-10**40, 10**40), exact.SMALL_DENOMINATOR + rng.randint(1, 10**6))
+
+    return [(value(), value()) for _ in range(count)]
+
+
+@pytest.mark.parametrize("a, b", _rational_cases(34, 400))
+def test_rational_arithmetic_is_fractions_own(a, b):
+    # exact's +, -, · and / of ints and Fractions reduce by their own gcd: the value and type Fraction gives
+    def normal(value):
+        return value.numerator if value.denominator == 1 else value
+
+    cases = [(exact.add, F(a) + F(b)), (exact.sub, F(a) - F(b)), (exact.mul, F(a) * F(b))]
+    if b != 0:
+        cases.append((exact.div, F(a) / F(b)))
+    for operation, fraction in cases:
+        got, expected = operation(a, b), normal(fraction)
+        assert type(got) is type(expected) and got == expected
+        if type(got) is F:
+            assert (got.numerator, got.denominator) == (fraction.numerator, fraction.denominator)
+            assert got.denominator > 0
+
+
+def test_fraction_of_two_ints_is_always_a_fraction():
+    assert type(exact.fraction(4, 2)) is F and exact.fraction(4, 2) == 2 and exact.fraction(6, 4) == F(3, 2)
+    with pytest.raises(ZeroDivisionError):
+        exact.fraction(1, 0)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 8, 13])
+def test_a_rational_total_is_the_sum_of_fractions(size):
+    for a, b in _rational_cases(size, 40):
+        values = ([a, b] * 7)[:size]
+        expected = sum((F(v) for v in values), F(0))
+        got = exact.total(values)
+        assert got == expected and type(got) is (int if expected.denominator == 1 else F)

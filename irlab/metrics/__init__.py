@@ -324,6 +324,8 @@ declare_formulas(REGISTRY.values())  # a result without a formula of its own sho
 
 
 def get_metric(name: str) -> Metric:
+    if type(name) is str and name in REGISTRY:  # a canonical name, as a solver or a question names it
+        return REGISTRY[name]
     if not isinstance(name, str):
         raise InputTypeError(f"a metric name is text such as 'ap' (`irlab metrics` lists them), got {type(name).__name__} {name!r:.40}")
     key = name.strip().lower()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .. import conventions as conv
 from ..document import Note, Table
 from ..errors import InputTypeError, ParameterError, RankingError
@@ -31,6 +33,8 @@ def column_items(column, what: str, expected: str, run_of_one=lambda token: len(
 def parse_judgments(column, what: str) -> tuple[int, ...]:
     """A judge's column: '0,1,1,0', '0110', or a sequence of 0/1."""
     items = column_items(column, what, "a list of 0/1 judgments or text such as '0,1,1'")
+    if all(type(item) is int and (item == 0 or item == 1) for item in items):  # a column read from a table already
+        return tuple(items)
     values = []
     for position, item in enumerate(items, 1):
         value = item.strip() if isinstance(item, str) else item
@@ -67,10 +71,8 @@ def cohen_kappa(judge1, judge2, kappa_marginals=None) -> Result:
     if len(first) != len(second):
         raise RankingError(f"the judges' columns differ in length: judge 1 has {len(first)} judgments, judge 2 has {len(second)}")
     choice = conv.KAPPA_MARGINALS.choice(kappa_marginals)
-    both_yes = sum(1 for x, y in zip(first, second) if x and y)
-    both_no = sum(1 for x, y in zip(first, second) if not x and not y)
-    only_first = sum(1 for x, y in zip(first, second) if x and not y)
-    only_second = sum(1 for x, y in zip(first, second) if y and not x)
+    pairs = Counter(zip(first, second))  # (judge 1, judge 2) -> documents, the judgments being 0 or 1
+    both_yes, both_no, only_first, only_second = pairs[1, 1], pairs[0, 0], pairs[1, 0], pairs[0, 1]
     size = len(first)
     table = Table(
         ("", "judge 2: relevant", "judge 2: non-relevant", "total"),

@@ -29,9 +29,10 @@ def precision_recall_points(ranking) -> list[tuple[int, Fraction, Fraction]]:
 
 
 def _pr_table(ranking, marks=None, marks_header="counts") -> Table:
-    R, hits = ranking.total_relevant, ranking.hits
-    recalls = [fraction(hits(k), R) for k in range(1, ranking.retrieved + 1)]
-    precisions = [fraction(hits(k), k) for k in range(1, ranking.retrieved + 1)]
+    R, ranks = ranking.total_relevant, range(1, ranking.retrieved + 1)
+    hits = list(map(ranking.hits, ranks))
+    recalls = [fraction(h, R) for h in hits]
+    precisions = [fraction(h, k) for h, k in zip(hits, ranks)]
     columns = {"recall": recalls, "precision": precisions}
     if marks is not None:
         columns[marks_header] = marks
@@ -118,7 +119,8 @@ def _interpolated(ranking, level, relevant, rule: str) -> tuple[Traced, list[int
     explanation shows the definition, not the shortcut.
     """
     needed = _needed(level, relevant, rule)
-    ranks = [rank for rank in range(1, ranking.retrieved + 1) if ranking.hits(rank) >= needed.value]
+    hits, count = ranking.hits, needed.value
+    ranks = [rank for rank in range(1, ranking.retrieved + 1) if hits(rank) >= count]
     symbol = f"p_interp({_level_text(level)})"  # lower-case p as in IIR's p_interp(r)
     label = f"Interpolated precision at recall {_level_text(level)}"
     if not ranks:

@@ -22,7 +22,14 @@ def judgments_columns(table) -> tuple[list[str], list[tuple[int, ...]]]:
     width = len(table[0])
     if width < 3:
         raise RankingError("each judgment row needs a document id and at least two judges' 0/1 judgments")
-    docs, columns = [], [[] for _ in range(width - 1)]
+    if all(len(row) == width for row in table):  # the common case, read column by column
+        columns = list(zip(*table))
+        if all(type(value) is int and (value == 0 or value == 1) for column in columns[1:] for value in column):
+            docs = [str(doc) for doc in columns[0]]
+            if len(set(docs)) != len(docs):
+                raise RankingError("a document id appears twice in the judgment table")
+            return docs, columns[1:]
+    docs, columns = [], [[] for _ in range(width - 1)]  # row by row: the first problem named
     for number, row in enumerate(table, 1):
         if len(row) != width:
             raise RankingError(f"judgment row {number} has {len(row)} entries, expected {width}")
@@ -56,18 +63,20 @@ def aggregate_relevance(table, retrieved, rule: str = "all", beta=1) -> Solution
         raise ParameterError(f"unknown aggregation rule {rule!r}; choose one of {', '.join(RULES)}")
     docs, columns = judgments_columns(table)
     retrieved = [str(d) for d in retrieved]
-    unknown = [d for d in retrieved if d not in docs]
+    known = set(docs)
+    unknown = [d for d in retrieved if d not in known]
     if unknown:
         raise RankingError(f"retrieved documents not in the judgment table: {', '.join(unknown)}")
     if len(set(retrieved)) != len(retrieved):
         raise RankingError("a document appears twice in the retrieved set")
     relevant = [d for d, *votes in zip(docs, *columns) if relevant_by_rule(votes, rule)]
     # coded 1/0 like the judges' own columns, so the table reads across as the judgments do
-    rows = tuple((d, *votes, int(d in relevant), int(d in retrieved)) for d, *votes in zip(docs, *columns))
+    relevant_set, retrieved_set = set(relevant), set(retrieved)
+    rows = tuple((d, *votes, int(d in relevant_set), int(d in retrieved_set)) for d, *votes in zip(docs, *columns))
     judges = [f"judge {i}" for i in range(1, len(columns) + 1)]
     table_block = Table(("document", *judges, f"rule '{rule}'", "retrieved"), rows,
                         "Aggregated judgments (1 = relevant, or retrieved by the system)")
-    hits = Traced(len(set(relevant) & set(retrieved)), "hits", "Relevant documents retrieved")
+    hits = Traced(len(relevant_set & retrieved_set), "hits", "Relevant documents retrieved")
     n_ret = Traced(len(retrieved), "n", "Documents retrieved")
     n_rel = Traced(len(relevant), "R", "Relevant documents (after aggregation)")
     notes = [Note("convention", f"aggregation rule '{rule}': a document is {RULES[rule]}")]
