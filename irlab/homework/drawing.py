@@ -28,9 +28,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
+from .. import limits
 from ..errors import IrlabError
 from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
-from .. import limits
 from ..limits import MAX_VARIANT_DRAWS
 from ..ranking import Ranking, remembered
 from ..schema import placeholders
@@ -74,7 +74,6 @@ def _scalar(rng: random.Random, value, where: Where, key: str) -> int:
         return rng.choice(value["choose"])
     low, high = _range(value, where, key)
     return low + rng._randbelow(high - low + 1)
-
 
 
 def _table(value, allowed: set[str], where: Where, key: str) -> dict:
@@ -294,7 +293,8 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
 
 def _changed(record, **changes):
     """``dataclasses.replace(record, **changes)`` without its per-field bookkeeping, which costs more than the copy
-    (an Exercise or ExerciseSet has no __post_init__ or init=False field for it to honour); twice per draw issued."""
+    (an Exercise or ExerciseSet has no __post_init__ or init=False field for it to honour): for every draw judged
+    and again for the one issued."""
     return type(record)(**{**vars(record), **changes})
 
 
