@@ -60,24 +60,28 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
                 return _refusal(solved_params, question, qwhere)
     except Exception:  # an error the explained solver may word otherwise, or a case not covered
         return UNSURE
-    parts = [(question, index, value, part_where(question.id, str(index + 1), name, len(values) > 1))
-             for question, values in judged if not question.options.get(OPT_OUT)
-             for index, (name, value) in enumerate(values)]
-    for _, _, value, where in parts:
+    parts = [(question, index, value, values) for question, values in judged if not question.options.get(OPT_OUT)
+             for index, (_, value) in enumerate(values)]
+    for question, index, value, values in parts:
         for target in (0, 1):
             verdict = _is(value, target)
             if verdict is None:
                 return UNSURE
             if verdict:
-                return answer_is(where, target), True
+                return answer_is(_where(question, index, values), target), True
     grading = grading_defaults(path)
-    for question, index, value, where in parts:
+    for question, index, value, values in parts:
         finding = _closest_mistake(path, question, solved_params, index, value, grading, rankings)
         if finding is UNSURE:
             return UNSURE
         if finding:
-            return mistake_too_close(where, *finding), True
+            return mistake_too_close(_where(question, index, values), *finding), True
     return None, False
+
+
+def _where(question, index: int, values: list) -> str:
+    """How a refusal names part ``index`` of ``question`` (only a refused draw needs it)."""
+    return part_where(question.id, str(index + 1), values[index][0], len(values) > 1)
 
 
 def _refusal(params: dict, question, where: Where) -> tuple[str, bool] | None:

@@ -307,9 +307,16 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     return gained.exact / ideal.exact
 
 
+def _judged(column, what: str) -> tuple:
+    """parse_judgments(column, what): a non-empty tuple of 0/1 ints (a judgment table's column) as it is."""
+    if type(column) is tuple and column and all(type(v) is int and 0 <= v <= 1 for v in column):
+        return column
+    return parse_judgments(column, what)
+
+
 def kappa(first, second, kappa_marginals=None):
     """κ = (P(A) - P(E)) / (1 - P(E)), P(E) from pooled or per-judge marginals; refused when P(E) = 1."""
-    first, second = parse_judgments(first, "judge 1"), parse_judgments(second, "judge 2")
+    first, second = _judged(first, "judge 1"), _judged(second, "judge 2")
     if len(first) != len(second) or not first:
         raise Unsupported("columns of different lengths")
     size = len(first)
