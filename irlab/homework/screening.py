@@ -48,14 +48,14 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
     if notes:
         return "; ".join(note.text for note in notes), False
     judged = []  # (question, [(part name, plain value)])
-    rankings: dict = {}
+    memo: dict = {}  # this draw's rankings and plain values (plain_answers.plain_parts)
     try:
         for question in candidate.questions:
             qwhere = Where(path, candidate.id, question.id)
             if question.solver == "free-text":
                 return UNSURE
             try:
-                judged.append((question, plain_parts(solved_params, question, qwhere, rankings)))
+                judged.append((question, plain_parts(solved_params, question, qwhere, memo)))
             except Undefined:
                 return _refusal(solved_params, question, qwhere)
     except Exception:  # an error the explained solver may word otherwise, or a case not covered
@@ -71,7 +71,7 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
                 return answer_is(_where(question, index, values), target), True
     grading = grading_defaults(path)
     for question, index, value, values in parts:
-        finding = _closest_mistake(path, question, solved_params, index, value, grading, rankings)
+        finding = _closest_mistake(path, question, solved_params, index, value, grading, memo)
         if finding is UNSURE:
             return UNSURE
         if finding:
@@ -95,7 +95,7 @@ def _refusal(params: dict, question, where: Where) -> tuple[str, bool] | None:
     return UNSURE
 
 
-def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, rankings: dict):
+def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, memo: dict):
     """The first named mistake within the tolerance of part ``index`` as (its name, its value, the right value), ()
     when none is, or UNSURE."""
     try:
@@ -106,7 +106,7 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
     where = Where(path, None, question.id)
     for mistake, rewrite in rewrites(question, params, path):
         try:
-            values = plain_parts(rewrite.params, rewrite.question, where, rankings)
+            values = plain_parts(rewrite.params, rewrite.question, where, memo)
         except Exception:
             return UNSURE  # the explained solver may refuse it (the mistake then does not apply) or not
         if index < len(values):
