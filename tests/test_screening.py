@@ -595,15 +595,19 @@ def test_an_ideal_ranking_longer_than_any_list_is_summed_without_keeping_its_ran
                         {"decimals": 0}, {"form": "fraction"}]),
        st.integers(0, 40))
 def test_mistakes_screened_as_all_far_are_all_passed_over_by_fitting_both(right, values, options, near):
-    # screening._all_far skips fitting_both when, in doubles, every mistake is far beyond its reach: fitting_both
-    # must then find none (values are also drawn just outside the reach, ``near`` units of it away)
+    # screening._all_far skips fitting_both when, in doubles, every mistake is far beyond its reach or gives the
+    # right value itself: fitting_both must then find none (values are also drawn just outside the reach, ``near``
+    # units of it away, and equal to the right value)
     from irlab.answer_options import Tolerance
     from irlab.homework.diagnosis import answer_margin, fitting_both
     from irlab.homework.mistakes import MISTAKES
     tolerance = Tolerance.of(options)
     reach = Fraction(2 * answer_margin(right, float(right), tolerance))
     values = [v if isinstance(v, tuple) or near == 0 else right + reach * (1 + Fraction(near, 10**6)) for v in values]
+    values[near % len(values)] = right if near % 3 == 0 else values[near % len(values)]  # the right value itself
     mistaken = list(zip(MISTAKES, values))
-    if screening._all_far(float(right), mistaken, tolerance):
+    if screening._all_far(right, mistaken, tolerance):
         assert list(fitting_both(right, tolerance, mistaken)) == []
-        assert all(isinstance(v, tuple) or abs(v - right) > reach for v in values)
+        assert all(isinstance(v, tuple) or v == right or abs(v - right) > reach for v in values)
+    if all(not isinstance(v, tuple) and v == right for v in values):
+        assert screening._all_far(right, mistaken, tolerance)  # (a mistake that gives the right value is none)

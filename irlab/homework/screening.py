@@ -112,7 +112,7 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
         if index < len(values):
             mistaken.append((mistake, values[index][1]))
     mistaken += scaled_mistakes()
-    if _all_far(as_float(value), mistaken, tolerance):
+    if _all_far(value, mistaken, tolerance):
         return ()
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
         return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
@@ -153,17 +153,22 @@ def _tolerance(question, grading: dict):
     return found[2]
 
 
-def _all_far(right_float: float | None, mistaken, tolerance) -> bool:
-    """Whether every named mistake lies so far from the right value that fitting_both passes over each of them
-    (its own first test, more than twice diagnosis.answer_margin apart): decided in doubles, with a margin far above
-    their rounding and above the last bits in which a double with logarithms may differ from the exact judge's."""
+def _all_far(right, mistaken, tolerance) -> bool:
+    """Whether fitting_both passes over every named mistake: one far from the right value (its own first test, more
+    than twice diagnosis.answer_margin apart), decided in doubles with a margin far above their rounding and above
+    the last bits in which a double with logarithms may differ from the exact judge's; or, for a rational right
+    value, one whose rational value is the right value itself (diagnosis._same: no mistake there)."""
+    right_float = as_float(right)
     if right_float is None:
         return False
+    rational = not isinstance(right, float)
     relative, absolute = tolerance.float_bounds  # diagnosis._bound, as doubles
     margin = (2 * max(relative * abs(right_float), absolute) + 2 * float(tolerance.rtol) * abs(right_float)
               + 10.0**-min(tolerance.min_decimals, 300))
     reach = 2 * margin * (1 + 1e-6) + 1e-9
     for _, value in mistaken:
+        if rational and not isinstance(value, (float, tuple)) and value == right:
+            continue
         value_float = mistaken_float(right_float, value)
         if value_float is None or not abs(value_float - right_float) > reach:
             return False
