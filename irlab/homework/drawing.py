@@ -396,6 +396,12 @@ def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
     return _changed(exercise_set, exercises=exercises)
 
 
+def stamped_variant_set(path: str, stamp, student: str | None, seed: str | None) -> ExerciseSet:
+    """:func:`variant_set` of the set file version ``stamp`` (:func:`file_stamp`) for a ``student`` id already
+    normalised: a class's grading stamps its set once, not once for each of its students' questions."""
+    return _variant_set_cached(path, stamp, student, seed)
+
+
 def variant_set(path, student: str | None = None, seed=None) -> ExerciseSet:
     """The exercise set as ``student`` gets it with ``seed`` (the set as written when student is None)."""
     path = Path(path)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import InputFileError, IrlabError
 from ..exercise_set import Exercise, Where, check_consistency
-from .drawing import issued_key, issued_solutions, judged_worth_solving, solve_once, variant_set
+from .drawing import issued_key, issued_solutions, judged_worth_solving, solve_once, stamped_variant_set
 from .identity import normalise_student
 from .key_build import (Key, Part, build_key, file_stamp, grading_defaults,  # noqa: F401  (where callers find them)
                         grading_defaults_cached, part_names)
@@ -25,7 +25,7 @@ from .key_build import (Key, Part, build_key, file_stamp, grading_defaults,  # n
 def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: str) -> Key:
     """One question's key for a student's variant, cached by the set file's ``file_stamp``: grading a class asks
     for the same keys again and again (:func:`answer_key` is the checked entry point)."""
-    exercise_set = variant_set(path, student, seed)
+    exercise_set = stamped_variant_set(path, stamp, student, seed)  # (student normalised by every caller)
     exercise = exercise_set.exercise(exercise_id)
     where = Where(exercise_set.path, exercise.id)
     question = next((q for q in exercise.questions if q.id == question_id), None)
