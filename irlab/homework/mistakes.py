@@ -220,8 +220,9 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
     ``near``, only those whose plain value (:func:`irlab.homework.plain_answers.plain_parts`) ``near`` keeps, or
     that have none, are re-solved and listed: the diagnosis of one answer needs no mistake far from it."""
     found = []
+    memo: dict = {}  # the rewrites share the parameters dict (so its ranking): plain_parts reads it once
     for mistake, rewrite in rewrites(question, params, path):
-        if near is not None and not _maybe_near(rewrite, part, near, path, question.id):
+        if near is not None and not _maybe_near(rewrite, part, near, path, question.id, memo):
             continue
         try:
             solution = solve_question(rewrite.params, rewrite.question, Where(path, None, question.id))
@@ -295,10 +296,10 @@ def scaled_mistakes() -> list[tuple[Mistake, tuple]]:
     return [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
 
 
-def _maybe_near(rewrite: Rewrite, part: int, near, path, question_id) -> bool:
+def _maybe_near(rewrite: Rewrite, part: int, near, path, question_id, memo: dict | None = None) -> bool:
     """False only when the rewrite's plain value for ``part`` is known and ``near`` rejects it."""
     try:
-        values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question_id))
+        values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question_id), memo)
     except Exception:  # not covered, or an error the explained solver words (it skips the mistake then)
         return True
     return part >= len(values) or near(values[part][1])
