@@ -412,3 +412,19 @@ def test_a_worker_s_grades_are_received_as_the_objects_sent():
     got = pickle.loads(pickle.dumps([graded, blank, blank], protocol=pickle.HIGHEST_PROTOCOL))
     assert got[0] == graded and type(got[0]) is QuestionGrade and got[0].status == "wrong-part-count"
     assert type(got[1]) is _Unanswered and got[1] is got[2] and got[1].status == "no-answer"
+
+
+@needs_fork
+def test_a_report_too_large_for_a_second_process_s_memory_is_written_here(fresh, tmp_path, monkeypatch):
+    from irlab.homework import grading
+
+    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=6), "2026")
+    monkeypatch.setattr(grading, "_WRITE_AHEAD", 8)
+    monkeypatch.setattr(grading, "_WRITE_AHEAD_MAX", CLASS - 1)
+    started = []
+    real = ahead._Ahead.__init__
+    monkeypatch.setattr(ahead._Ahead, "__init__", lambda self, *args: started.append(1) or real(self, *args))
+    written = _written(report)
+    assert started == []  # no worker forked for a class over the bound
+    monkeypatch.setattr(grading, "_WRITE_AHEAD_MAX", CLASS)
+    assert _written(report) == written and len(started) == 2  # at the bound: one for the CSV, one for the JSON
