@@ -319,6 +319,8 @@ def remembered(written, known: dict) -> Ranking:
     once: an exercise's ranking is read by every check and question of it (and each named mistake re-solved), and
     a Ranking is frozen, so the same one serves them all. Keyed by the values and their types (1, True and 1.0 are
     told apart, as a ranking's checks tell them apart); a value that cannot be a key is read afresh."""
+    if known and any(type(known.get(name)) not in _UNCHANGING for name in _KEPT_AS_GIVEN):
+        return _read(written, known)  # a list the caller may change later: the Ranking holds it, not a copy
     try:
         key = _typed(written), _typed(known) if known else ()
         ranking = _REMEMBERED.get(key)
@@ -332,6 +334,10 @@ def remembered(written, known: dict) -> Ranking:
         _REMEMBERED.move_to_end(key)
     return ranking
 
+
+# the fields a Ranking keeps as they are given (not copied into a tuple): shared only when they cannot change
+_KEPT_AS_GIVEN = ("ids", "remarks", "unjudged", "sampled_out")
+_UNCHANGING = frozenset({tuple, type(None)})
 
 _REMEMBERED: OrderedDict = OrderedDict()  # (written, known) as keys -> the Ranking, least recently read forgotten first
 REMEMBERED_SIZE = 2048  # a few KiB each: every ranking of the exercises a large class is drawing, checked and graded on
