@@ -410,7 +410,7 @@ def test_a_question_judged_when_drawn_has_no_finding_when_computed_again(path, o
 @given(st.fractions(min_value=-2, max_value=2, max_denominator=10**6),
        st.fractions(min_value=-2, max_value=2, max_denominator=10**6),
        st.sampled_from([{}, {"tolerance": "0.01"}, {"decimals": 2}, {"min_decimals": 3}, {"tolerance": "0.001",
-                        "accept_rounded": False}, {"tolerance": 0, "atol": "0.005"}, {"decimals": 4}]),
+                        "accept_rounded": False}, {"tolerance": 0, "abs_tolerance": "0.005"}, {"decimals": 4}]),
        st.sampled_from([Fraction(0), Fraction(1, 10**5), Fraction(1, 200), Fraction(-1, 300)]))
 def test_answers_fit_both_in_doubles_agrees_with_the_exact_definition(right, mistaken, options, shift):
     from irlab.answer_options import Tolerance
@@ -480,7 +480,7 @@ def rounding_zone_case(draw):
     """A right value and a mistaken one whose gap lies between the tolerances' reach and that reach plus one unit of
     min_decimals (where only a correct rounding can fit both), or next to either edge, with the tolerance."""
     from irlab.answer_options import Tolerance
-    options = draw(st.sampled_from([{}, {"tolerance": "0.01"}, {"min_decimals": 3}, {"tolerance": 0, "atol": "0.005"},
+    options = draw(st.sampled_from([{}, {"tolerance": "0.01"}, {"min_decimals": 3}, {"tolerance": 0, "abs_tolerance": "0.005"},
                                     {"tolerance": "0.001", "min_decimals": 1}, {"min_decimals": 0}]))
     tolerance = Tolerance.of(options)
     right = draw(st.floats(min_value=-3, max_value=3, allow_nan=False, allow_subnormal=False))
@@ -591,7 +591,7 @@ def test_an_ideal_ranking_longer_than_any_list_is_summed_without_keeping_its_ran
 @given(st.fractions(min_value=-2, max_value=2, max_denominator=10**4),
        st.lists(st.one_of(st.fractions(min_value=-3, max_value=3, max_denominator=10**4),
                           st.sampled_from([(Fraction(100),), (Fraction(1, 100),)])), min_size=1, max_size=5),
-       st.sampled_from([{}, {"tolerance": "0.05"}, {"decimals": 2}, {"min_decimals": 3}, {"tolerance": 0, "atol": "0.5"},
+       st.sampled_from([{}, {"tolerance": "0.05"}, {"decimals": 2}, {"min_decimals": 3}, {"tolerance": 0, "abs_tolerance": "0.5"},
                         {"decimals": 0}, {"form": "fraction"}]),
        st.integers(0, 40))
 def test_mistakes_screened_as_all_far_are_all_passed_over_by_fitting_both(right, values, options, near):
