@@ -88,6 +88,11 @@ def open_maybe_gzip(path):
         f = open(path, "rb")
     except OSError as exc:
         raise InputFileError(path, None, f"cannot open file: {exc.strerror or exc}") from None
+    if not f.seekable():  # a FIFO or pipe: read once it is gone, and a second open of a FIFO waits for ever
+        f.close()
+        raise InputFileError(path, None, "is a pipe or FIFO, not a file: irlab reads a file more than once "
+                                         "(to tell gzip from text, and again if a run is not grouped by topic); "
+                                         "save it to a file first")
     magic = f.read(2)
     f.seek(0)
     if magic == b"\x1f\x8b":
