@@ -207,7 +207,7 @@ def _load_exercise(item, where, path) -> Exercise:
         _check_inputs(solver, available, qwhere)
         _check_placeholders(q.get("text", ""), known, qwhere, "text")
         for key, value in q.items():
-            if isinstance(value, str) and value.startswith("{") and value.endswith("}") and value[1:-1] not in known:
+            if schema.names_a_parameter(value) and value[1:-1] not in known:
                 raise qwhere.error(f"{value} names no parameter (known: {', '.join(sorted(known))})", key)
         options = {k: v for k, v in q.items() if k not in {"id", "text", "solver"}}
         questions.append(Question(qid, str(q.get("text", "")), q["solver"], options))
@@ -521,7 +521,7 @@ def _resolve_options(options: dict, params: dict, where: Where) -> dict:
     """Options written "{name}" (e.g. k = "{length}") take that parameter's value, so variants can change them."""
     resolved = {}
     for key, value in options.items():
-        if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        if schema.names_a_parameter(value):
             name = value[1:-1]
             values = _option_values(params)
             if name not in values:

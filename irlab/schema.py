@@ -581,7 +581,7 @@ def check_table(table, name: str, problem, solver: str | None = None, skip=()) -
             problem(f"unknown key in {_NAMES.get(name, TABLES[name])} (allowed{' for ' + solver if solver else ''}: "
                     f"{', '.join(sorted(allowed))})", key)
         spec = allowed[key]
-        if spec.placeholder and isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        if spec.placeholder and names_a_parameter(value):
             continue  # "{length}": checked when the parameter's value takes its place
         check = dict(spec.by_solver).get(solver, spec.check)
         if check is not None:
@@ -589,6 +589,11 @@ def check_table(table, name: str, problem, solver: str | None = None, skip=()) -
     for key, spec in allowed.items():
         if spec.required and key not in table:
             problem("missing", key)
+
+
+def names_a_parameter(value) -> bool:
+    """Whether an option's value is written "{name}" (k = "{length}"): the named parameter's value takes its place."""
+    return isinstance(value, str) and value.startswith("{") and value.endswith("}")
 
 
 def placeholders(template: str, problem) -> list[str]:

@@ -17,6 +17,7 @@ from fractions import Fraction
 from ..exercise_set import Where, exercise_rankings, judge_columns, solver_options
 from ..metrics import REGISTRY
 from ..metrics.plain import PLAIN, Undefined, Unsupported
+from ..schema import names_a_parameter
 from ..solvers.aggregation import RULES, judgments_columns, relevant_by_rule
 
 __all__ = ["plain_parts", "Undefined", "Unsupported"]
@@ -120,7 +121,7 @@ def _prepared(question, params: dict, where: Where) -> _Solver:
 
 def names_parameters(question) -> bool:
     """Whether an option of ``question`` is written "{name}" (k = "{length}"): read anew on each draw's parameters."""
-    return any(isinstance(v, str) and v.startswith("{") and v.endswith("}") for v in question.options.values())
+    return any(map(names_a_parameter, question.options.values()))
 
 
 def _read(question, options: dict) -> _Solver:
