@@ -121,9 +121,19 @@ _TOLERANCES: dict = {}
 
 def question_tolerance(question: Question, grading: dict) -> Tolerance:
     """The tolerance a question is graded with: the set's ``[grading]`` defaults under the question's own options
-    (raises AnswerOptionError naming a bad key)."""
-    options = {**grading, **question.options}
-    return _tolerance_of(repr(sorted(options.items())), options)
+    (raises AnswerOptionError naming a bad key); once per question object and grading table (every draw of a
+    variant screened, every student's key, asks again for the same question)."""
+    key = (id(question), id(grading))
+    found = _BY_QUESTION.get(key)
+    if found is None or found[0] is not question or found[1] is not grading:
+        options = {**grading, **question.options}
+        if len(_BY_QUESTION) >= 1024:
+            _BY_QUESTION.clear()
+        found = _BY_QUESTION[key] = (question, grading, _tolerance_of(repr(sorted(options.items())), options))
+    return found[2]
+
+
+_BY_QUESTION: dict = {}  # (question, grading table) ids -> (both, kept alive so their ids name no other, tolerance)
 
 
 def _tolerance_of(text: str, options: dict) -> Tolerance:

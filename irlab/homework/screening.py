@@ -99,7 +99,7 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
     """The first named mistake within the tolerance of part ``index`` as (its name, its value, the right value), ()
     when none is, or UNSURE."""
     try:
-        tolerance = _tolerance(question, grading)
+        tolerance = question_tolerance(question, grading)
     except Exception:
         return UNSURE
     mistaken = []
@@ -137,20 +137,6 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
     if found and not (_rounds_firmly(found[1]) and _rounds_firmly(found[2])):
         return UNSURE  # the refusal shows both to 4 decimals: a last bit must not change what it shows
     return found
-
-
-_TOLERANCES: dict = {}  # (question, grading defaults) ids -> (both, the question's tolerance): same on every draw
-
-
-def _tolerance(question, grading: dict):
-    """key_build.question_tolerance, once per question object and set's grading table (both kept alive beside)."""
-    key = (id(question), id(grading))
-    found = _TOLERANCES.get(key)
-    if found is None or found[0] is not question or found[1] is not grading:
-        if len(_TOLERANCES) >= 1024:
-            _TOLERANCES.clear()
-        found = _TOLERANCES[key] = (question, grading, question_tolerance(question, grading))
-    return found[2]
 
 
 def _all_far(right, mistaken, tolerance) -> bool:
