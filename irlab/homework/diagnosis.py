@@ -92,7 +92,7 @@ _VALUE_FORMS = frozenset({"as_percent", "as_fraction", "right_forms", "or_as_per
 
 
 def _question_fields(question: Question, params: dict) -> dict:
-    """The fields of :func:`_context` read from the question and its rankings (``_QUESTION_FIELDS``)."""
+    """The fields of :class:`_Context` read from the question and its rankings (``_QUESTION_FIELDS``)."""
     ctx: dict = {"k": question.options.get("k", "?"), "level": "?", "R": "?", "hits": "?", "length": "?",
                  "min_rk": "?", "ap_divisor": "?"}
     level = question.options.get("recall_level")
@@ -124,7 +124,7 @@ def _question_fields(question: Question, params: dict) -> dict:
 
 
 def _value_forms(correct_value, percent_sign: bool, fractions: bool) -> dict:
-    """The fields of :func:`_context` that write the right value (``_VALUE_FORMS``)."""
+    """The fields of :class:`_Context` that write the right value (``_VALUE_FORMS``)."""
     ctx: dict = {}
     if not exact.is_symbolic(correct_value):
         ctx["as_percent"] = f"{exact.decimal_text(Fraction(correct_value) * 100, 2)}%"
@@ -206,7 +206,7 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     and all of them are named (:attr:`Diagnosis.alternatives`), closest first. Mistakes that give exactly the
     same value are always named together. ``candidates`` (from :func:`mistaken_results`) may be passed in to
     reuse them across students' answers. ``percent_sign`` and ``fractions``: the answer forms the advice may name
-    (see _context).
+    (see _Context).
     """
     if given is None:
         return None
