@@ -513,8 +513,14 @@ def _option_values(params: dict) -> dict:
 
 def resolve_question(question: Question, params: dict, where: Where | None = None) -> Question:
     """The question with its "{name}" options replaced by the parameters' values (k = "{length}" -> k = 20)."""
-    options = _resolve_options(question.options, params, where or Where("exercise"))
-    return type(question)(**{**vars(question), "options": options})  # dataclasses.replace, without its checks
+    return copied(question, options=_resolve_options(question.options, params, where or Where("exercise")))
+
+
+def copied(record, **changes):
+    """``dataclasses.replace(record, **changes)`` without its per-field bookkeeping, which costs more than the copy
+    (a Question, Exercise or ExerciseSet has no __post_init__ or init=False field for it to honour): for every
+    question resolved and every variant drawn."""
+    return type(record)(**{**vars(record), **changes})
 
 
 def _resolve_options(options: dict, params: dict, where: Where) -> dict:

@@ -1,5 +1,5 @@
 """Adversarial review of drawing's shortcuts: a later draw's statement check skipped (drawing._check_statement),
-integers drawn with _randbelow instead of randint, and Exercises copied by _changed instead of dataclasses.replace.
+integers drawn with _randbelow instead of randint, and Exercises copied by copied() instead of dataclasses.replace.
 
 Reference: the same students' variants drawn with every draw's statement filled (statement_text, as before the
 shortcut), for sets whose later draws cross MAX_FILLED_TEXT one way or the other (long R/N rankings named three
@@ -12,7 +12,7 @@ import random
 import pytest
 
 from irlab import limits
-from irlab.exercise_set import Exercise, ExerciseSet, load, statement_text
+from irlab.exercise_set import Exercise, ExerciseSet, copied, load, statement_text
 from irlab.homework import drawing
 
 HEAD = 'id = "{name}"\ntitle = "t"\n[[exercise]]\nid = "1"\ntitle = "x"\n'
@@ -115,7 +115,7 @@ def test_randbelow_draws_what_randint_draws_for_any_range(low, high):
 
 
 def test_changed_copies_as_dataclasses_replace_does(tmp_path):
-    # _changed skips replace's per-field bookkeeping: sound only while neither class validates or derives a field
+    # copied skips replace's per-field bookkeeping: sound only while neither class validates or derives a field
     for cls in (Exercise, ExerciseSet):
         assert not hasattr(cls, "__post_init__")
         assert all(f.init for f in dataclasses.fields(cls))
@@ -124,5 +124,5 @@ def test_changed_copies_as_dataclasses_replace_does(tmp_path):
     written = load(path)
     exercise = written.exercises[0]
     changes = {"parameters": {"ranking": "RN"}, "refused_draws": ("x",), "on_mismatch": "refuse"}
-    assert drawing._changed(exercise, **changes) == dataclasses.replace(exercise, **changes)
-    assert drawing._changed(written, exercises=[]) == dataclasses.replace(written, exercises=[])
+    assert copied(exercise, **changes) == dataclasses.replace(exercise, **changes)
+    assert copied(written, exercises=[]) == dataclasses.replace(written, exercises=[])

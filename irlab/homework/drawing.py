@@ -30,7 +30,8 @@ from pathlib import Path
 
 from .. import limits
 from ..errors import IrlabError
-from ..exercise_set import Exercise, ExerciseSet, Where, check_consistency, load, solve_question, statement_text
+from ..exercise_set import (Exercise, ExerciseSet, Where, check_consistency, copied, load, solve_question,
+                            statement_text)
 from ..limits import MAX_VARIANT_DRAWS
 from ..ranking import Ranking, remembered
 from ..schema import placeholders
@@ -265,7 +266,7 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
             continue
         problem, degenerate = (None, False) if known else (_count_problem(params), False)
         if problem is None:
-            candidate = _changed(exercise, parameters=params, stated=_stated(exercise, params))
+            candidate = copied(exercise, parameters=params, stated=_stated(exercise, params))
             if not known:  # (a known draw's counts and statement were checked when it was judged)
                 _check_statement(exercise, candidate, params_text, path)  # a broken template: no retry helps
             # issued to another student before, or judged on plain values: nothing to solve here (the answer key
@@ -278,7 +279,7 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
         if known is None:
             _remember_verdict(exercise, path, params_text, (problem, degenerate))
         if problem is None:
-            issued = _changed(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+            issued = copied(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
             _WORTH_SOLVING[id(issued)] = issued
             if verdict is None:  # judged exactly: the answer key reuses its solutions and named mistakes
                 _ISSUED[id(issued)] = (issued, solved["params"], solved["solutions"], keys)
@@ -291,13 +292,6 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
                                           f"(last problem: {refused[-1]}); widen the ranges{hint}")
 
 
-def _changed(record, **changes):
-    """``dataclasses.replace(record, **changes)`` without its per-field bookkeeping, which costs more than the copy
-    (an Exercise or ExerciseSet has no __post_init__ or init=False field for it to honour): for every draw judged
-    and again for the one issued."""
-    return type(record)(**{**vars(record), **changes})
-
-
 def _judged_exactly(candidate: Exercise, path, refused: list[str]) -> tuple[str | None, bool, dict, dict]:
     """(why refused or None, whether degenerate, the answer keys, the solutions) from the explained solvers; the keys
     are those of the exercise as it would be issued after the ``refused`` draws."""
@@ -305,7 +299,7 @@ def _judged_exactly(candidate: Exercise, path, refused: list[str]) -> tuple[str 
     problem = _inconsistency(candidate, path, solved)
     if problem is not None:
         return problem, False, {}, solved
-    issued = _changed(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
+    issued = copied(candidate, on_mismatch="refuse", refused_draws=tuple(refused))
     keys = draw_keys(path, issued, solved["params"], solved["solutions"])
     problem = degenerate_reason(keys)
     return problem, problem is not None, keys, solved
@@ -393,7 +387,7 @@ def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
     if student is None:
         return exercise_set
     exercises = [variant_exercise(e, exercise_set.id, student, seed, exercise_set.path) for e in exercise_set.exercises]
-    return _changed(exercise_set, exercises=exercises)
+    return copied(exercise_set, exercises=exercises)
 
 
 def stamped_variant_set(path: str, stamp, student: str | None, seed: str | None) -> ExerciseSet:
