@@ -19,6 +19,7 @@ from .drawing import issued_key, issued_solutions, judged_worth_solving, solve_o
 from .identity import normalise_student
 from .key_build import (Key, Part, build_key, file_stamp, grading_defaults,  # noqa: F401  (where callers find them)
                         grading_defaults_cached, part_names)
+from .plain_key import clear_plain_keys, learn, plain_solution
 
 
 @lru_cache(maxsize=1024)  # grading handles one student at a time; keys hold traced solutions (memory)
@@ -41,12 +42,15 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
         if issued is not None and question.id in issued[1]:  # a variant just drawn: checked and solved already
             params, solution = issued[0], issued[1][question.id]
         else:
-            params = _consistent_params(exercise, exercise_set.path)
-            solution = solve_once(params, question, Where(exercise_set.path, exercise.id, question.id))
+            params, memo = _consistent_params(exercise, exercise_set.path)
+            qwhere = Where(exercise_set.path, exercise.id, question.id)
+            # its plain values, when proven the explained solver's (which is run if something reads more)
+            solution = plain_solution(params, question, qwhere, memo) or solve_once(params, question, qwhere)
     except InputFileError:
         raise
     except IrlabError as error:
         raise where.error(str(error)) from None
+    learn(question, solution)
     key = build_key(exercise_set.path, exercise, question, params, solution, grading_defaults_cached(path, stamp))
     if judged_worth_solving(exercise, question):  # judged when drawn: no named mistake within the tolerance
         key.findings.update((part.index, ()) for part in key.parts if part.result is not None)
@@ -54,20 +58,22 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
 
 
 # The parameters the last few exercises are solved with, by exercise object: a variant's questions share them (an
-# issued exercise agrees with its statement, so checking it again would give the same parameters).
+# issued exercise agrees with its statement, so checking it again would give the same parameters), and the memo of
+# their plain values (plain_answers.plain_parts: the ranking read once for all the exercise's questions).
 _PARAMS: OrderedDict = OrderedDict()
 _PARAMS_SIZE = 16
 
 
-def _consistent_params(exercise: Exercise, path) -> dict:
+def _consistent_params(exercise: Exercise, path) -> tuple[dict, dict]:
     entry = _PARAMS.get(id(exercise))
     if entry is not None and entry[0] is exercise:
-        return entry[1]
+        return entry[1], entry[2]
     params, _ = check_consistency(exercise, path)
-    _PARAMS[id(exercise)] = (exercise, params)
+    memo: dict = {}
+    _PARAMS[id(exercise)] = (exercise, params, memo)
     if len(_PARAMS) > _PARAMS_SIZE:
         _PARAMS.popitem(last=False)
-    return params
+    return params, memo
 
 
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:
@@ -82,6 +88,7 @@ def clear_key_caches() -> None:
     cached_key.cache_clear()
     grading_defaults_cached.cache_clear()
     _PARAMS.clear()
+    clear_plain_keys()
 
 
 def split_reference(question_ref: str, exercise: Exercise) -> tuple[str, str | None]:
