@@ -133,6 +133,7 @@ def test_chunks_parsed_while_the_qrels_are_read_are_joined_alike(tmp_path, monke
     give the same ranked run as when the qrels came first; topics run across chunks."""
     monkeypatch.setattr(readers, "_CHUNK_BYTES", 40)
     monkeypatch.setattr(stream_module, "_BACKLOG_CHUNKS", backlog)
+    monkeypatch.setattr(stream_module, "_read_in_c", lambda *args: stream_module._DECLINED)   # the chunks' path
     (tmp_path / "qrels").write_text("1 0 a 1\n1 0 c 0\n2 0 a 2\n2 0 b 1\n3 0 d 1\n")
     (tmp_path / "run").write_text("".join(f"{t} Q0 {d} {i} {9 - i} r\n" for t in (1, 2, 3)
                                           for i, d in enumerate("abcdefg")))
@@ -189,3 +190,97 @@ def test_blank_separated_lines_split_as_the_general_splitting(lines, blanks):
     if fast is not None:
         assert [a.tolist() for a in fast[:2]] == [b.tolist() for b in general[:2]]
         assert fast[2].view(np.uint64).tolist() == general[2].view(np.uint64).tolist()
+
+
+# ---------------------------------------------------------------------------
+# the topics reduced in C as the run is split (_tokenize.topic_stream) against the chunks reduced by _Reducer
+
+
+@st.composite
+def ranked_runs(draw):
+    """A qrels and a run text that stress the C reduction: ids near its 32-byte slots (and past them), topics whose
+    names are prefixes of each other, long ties (past the 64 it ranks inside a tie), rising scores, topics without
+    judgments, judgments never retrieved; sometimes a topic's lines apart, a docno twice, or a score in exponent
+    form (which the C split declines)."""
+    topics = draw(st.lists(st.sampled_from(["1", "10", "100", "7", "q-" + "x" * 29, "q-" + "y" * 30, "301"]),
+                           min_size=1, max_size=4, unique=True))
+    special = ["L" * 31 + "1", "L" * 32] + (["L" * 33] if draw(st.sampled_from(range(10))) == 5 else [])
+    score_pool = draw(st.sampled_from([["1", "1.0", "0.5"], ["2.25", "-1.5", "3", "0"], ["4.125"]] * 3 + [["7", "1e3"]]))
+    run, qrels = [], []
+    for topic in topics:
+        count = draw(st.sampled_from([1, 3, 20, 64, 65, 140]))
+        retrieved = draw(st.permutations([f"D{i}" for i in range(count)] + special))[:count + len(special) // 2]
+        scores = draw(st.lists(st.sampled_from(score_pool), min_size=len(retrieved), max_size=len(retrieved)))
+        if draw(st.booleans()):
+            scores.sort(key=float, reverse=True)
+        if draw(st.sampled_from(range(10))) == 5:
+            retrieved.append(retrieved[0])   # a docno twice in the topic
+            scores.append(scores[0])
+        run.append([f"{topic} Q0 {d} {i + 1} {s} run\n" for i, (d, s) in enumerate(zip(retrieved, scores))])
+        if draw(st.booleans()) or topic == topics[0]:
+            judged = draw(st.lists(st.sampled_from(retrieved + special + ["D999", "J" * 40]), min_size=1,
+                                   max_size=30, unique=True))
+            qrels += [f"{topic} 0 {d} {draw(st.integers(-1, 3))}\n" for d in judged]
+    if len(run) > 1 and len(run[0]) > 1 and draw(st.sampled_from(range(10))) == 5:
+        run.append([run[0].pop()])   # topics[0]'s last line after the other topics
+    return "".join(qrels), "".join(line for block in run for line in block)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=ranked_runs(), chunk=st.sampled_from([16, 64, 200, 1 << 20]))
+def test_topics_reduced_in_c_as_by_the_chunks(tmp_path_factory, data, chunk):
+    """The C reduction gives _Reducer's ranked run bit for bit (its topics, num_ret, and each judged retrieved
+    document's topic, rank and qrels row, in the same order), or None where _Reducer gives None, or declines."""
+    tmp_path = tmp_path_factory.mktemp("topics")
+    (tmp_path / "qrels").write_text(data[0])
+    (tmp_path / "run").write_text(data[1])
+    qrels = readers.read_qrels(tmp_path / "qrels")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(readers, "_CHUNK_BYTES", chunk)
+        in_c = stream_module._read_in_c(qrels, tmp_path / "run", None)
+        mp.setattr(stream_module, "_read_in_c", lambda *args: stream_module._DECLINED)
+        by_chunks = read_ranked(qrels, tmp_path / "run")
+    if in_c is stream_module._DECLINED:
+        assert "1e3" in data[1] or "L" * 33 in data[1]   # what the C split does not take
+        return
+    assert (in_c is None) == (by_chunks is None)
+    if in_c is not None:
+        for name in ("topics", "nret", "seg", "pos", "qrow"):
+            assert getattr(in_c, name).tolist() == getattr(by_chunks, name).tolist(), name
+        assert in_c.runid == by_chunks.runid
+
+
+def test_topics_reduced_in_c_rank_as_trec_eval(tmp_path, monkeypatch):
+    """Ranks by hand (score descending, then docno descending, by bytes): a tie of 70 equal scores (past the 64 the C
+    reduction ranks inside a tie, so the topic is sorted), a topic whose scores rise, and one in order."""
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 100)
+    tie = "".join(f"1 Q0 d{i:02d} {i} 5 r\n" for i in range(70))
+    rising = "2 Q0 a 1 1 r\n2 Q0 b 2 3 r\n2 Q0 c 3 2 r\n2 Q0 d 4 3 r\n"
+    ordered = "3 Q0 z 1 9 r\n3 Q0 y 2 4 r\n3 Q0 x 3 4 r\n3 Q0 w 4 1 r\n"
+    (tmp_path / "run").write_text(tie + rising + ordered)
+    (tmp_path / "qrels").write_text("1 0 d00 1\n1 0 d69 1\n1 0 d33 1\n2 0 a 1\n2 0 b 1\n2 0 c 1\n2 0 d 1\n"
+                                    "3 0 w 1\n3 0 x 1\n3 0 y 1\n3 0 q 1\n")
+    qrels = readers.read_qrels(tmp_path / "qrels")
+    ranked = stream_module._read_in_c(qrels, tmp_path / "run", None)
+    assert isinstance(ranked, RankedRun)
+    found = sorted((ranked.topics[s].decode(), qrels.docno[q].decode(), p)
+                   for s, p, q in zip(ranked.seg.tolist(), ranked.pos.tolist(), ranked.qrow.tolist()))
+    assert found == [("1", "d00", 69), ("1", "d33", 36), ("1", "d69", 0),
+                     ("2", "a", 3), ("2", "b", 1), ("2", "c", 2), ("2", "d", 0),   # b, d tie at 3: d first
+                     ("3", "w", 3), ("3", "x", 2), ("3", "y", 1)]
+    assert ranked.nret.tolist() == [70, 4, 4]
+
+
+def test_topics_reduced_in_c_give_up_as_the_chunks_do(tmp_path, monkeypatch):
+    """A topic's lines apart, or a docno twice in a topic: None at once (the whole-file reader then reads the run and
+    names the line); a score in exponent form: declined, and the chunks decide."""
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 16)
+    (tmp_path / "qrels").write_text("1 0 a 1\n2 0 b 1\n")
+    qrels = readers.read_qrels(tmp_path / "qrels")
+    for run, expected in [("1 Q0 a 1 2 r\n2 Q0 b 1 2 r\n1 Q0 c 2 1 r\n", None),
+                          ("1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 a 3 1 r\n", None),
+                          ("1 Q0 a 1 2e0 r\n2 Q0 b 1 2 r\n", stream_module._DECLINED)]:
+        (tmp_path / "run").write_text(run)
+        assert stream_module._read_in_c(qrels, tmp_path / "run", None) is expected
+    result = evaluate_module.evaluate(tmp_path / "qrels", tmp_path / "run", ["num_ret"])   # read whole
+    assert result["1"]["num_ret"] == 1 and result["2"]["num_ret"] == 1

@@ -154,7 +154,11 @@ static inline void copy_padded(unsigned char *dst, const unsigned char *src, int
     memset(dst + len, 0, (size_t)(width - len));
 }
 
-/* Where split_chunk puts a line's tokens, and what it has seen so far. */
+struct Topics;
+
+/* Where split_chunk puts a line's tokens, and what it has seen so far.  In columns mode (split) each line's qid,
+ * docno and value go to the caller's arrays; in topics mode (topic_stream) they are only located (q_*, d_*, value)
+ * and handed, line by line, to topic_line. */
 typedef struct {
     Py_ssize_t n;   /* the chunk's bytes */
     int value_field, integer;
@@ -162,11 +166,16 @@ typedef struct {
     void *values;
     unsigned char *q_out, *d_out;   /* each line's qid and docno, NUL padded to these widths (those that fit) */
     Py_ssize_t q_width, d_width;
+    struct Topics *topics;          /* topics mode: the stream the lines go to */
+    Py_ssize_t q_start, q_len, d_start, d_len;   /* topics mode: the line's qid and docno ... */
+    double value;                                /* ... and score */
 } Columns;
 
-/* Token number field of line `line`, p[start:start + len], into its column; 0 when the chunk is not taken. */
-static inline int take_token(Columns *c, const unsigned char *p, int field, int value_field, Py_ssize_t line,
-                             Py_ssize_t start, Py_ssize_t len)
+/* Token number field of line `line`, p[start:start + len], into its column (topics mode: located); 0 when the chunk
+ * is not taken. */
+static inline __attribute__((always_inline)) int take_token(Columns *c, const unsigned char *p, int field,
+                                                            int value_field, Py_ssize_t line, Py_ssize_t start,
+                                                            Py_ssize_t len, const int topics)
 {
     if (field == 0) {
         /* the numpy parse's line bound (_lines_within_bound): from one line's first token to the next */
@@ -175,6 +184,11 @@ static inline int take_token(Columns *c, const unsigned char *p, int field, int 
         c->previous_first = start;
         if (len > c->max_id)
             return 0;
+        if (topics) {
+            c->q_start = start;
+            c->q_len = len;
+            return 1;
+        }
         if (len > c->q_max)
             c->q_max = len;
         if (len <= c->q_width)
@@ -182,13 +196,18 @@ static inline int take_token(Columns *c, const unsigned char *p, int field, int 
     } else if (field == 2) {
         if (len > c->max_id)
             return 0;
+        if (topics) {
+            c->d_start = start;
+            c->d_len = len;
+            return 1;
+        }
         if (len > c->d_max)
             c->d_max = len;
         if (len <= c->d_width)
             copy_padded(c->d_out + line * c->d_width, p + start, len, c->d_width, start + c->d_width <= c->n);
     } else if (field == value_field) {
-        double *real = (double *)c->values + line;
-        int64_t *whole = (int64_t *)c->values + line;
+        double *real = topics ? &c->value : (double *)c->values + line;
+        int64_t *whole = topics ? NULL : (int64_t *)c->values + line;
         return (start + 8 <= c->n && parse_short_number(p + start, len, c->integer, real, whole)) ||
                parse_number(p + start, len, c->integer, real, whole);
     }
@@ -231,7 +250,8 @@ static inline void line_masks(const unsigned char *p, uint64_t *newline, uint64_
  * more, or take_token refuses one. */
 static inline __attribute__((always_inline)) int masked_tokens(Columns *c, const unsigned char *p, Py_ssize_t i,
                                                                Py_ssize_t line, uint64_t starts, uint64_t ends,
-                                                               const int nfields, const int value_field)
+                                                               const int nfields, const int value_field,
+                                                               const int topics)
 {
     int field;
     for (field = 0; field < nfields; field++) {
@@ -243,20 +263,24 @@ static inline __attribute__((always_inline)) int masked_tokens(Columns *c, const
         starts &= starts - 1;
         ends &= ends - 1;
         if ((field == 0 || field == 2 || field == value_field) &&
-            !take_token(c, p, field, value_field, line, i + a, z - a))
+            !take_token(c, p, field, value_field, line, i + a, z - a, topics))
             return 0;
     }
     return starts == 0;   /* else more */
 }
 #endif
 
-/* One pass over the chunk.  Returns the number of lines, -1 when the chunk is not of the accepted shape, or -2 when
- * it has more than capacity lines.
+static inline int topic_line(struct Topics *t, const unsigned char *p, const Columns *c);
+
+/* One pass over the chunk.  Returns the number of lines, -1 when the chunk is not of the accepted shape (or, in
+ * topics mode, topic_line refuses a line), or -2 when it has more than capacity lines.
  * A line of under 64 bytes (with 64 bytes readable) is split from bit masks of its bytes, each token's start and
  * end found with a count of trailing zeros, so no token's end waits for the previous one's bytes; any other line
- * byte by byte, the same checks in the same order of tokens. */
-static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields, Py_ssize_t capacity,
-                              Columns *columns)
+ * byte by byte, the same checks in the same order of tokens.  `topics` is a constant in each caller (split_columns,
+ * split_topics), so that each mode is compiled without the other's branches. */
+static inline __attribute__((always_inline)) Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n,
+                                                                    int nfields, Py_ssize_t capacity,
+                                                                    Columns *columns, const int topics)
 {
     Columns c = *columns;
     Py_ssize_t i = 0, line = 0;
@@ -278,9 +302,11 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
                 if (other & inside)
                     return -1;   /* the byte by byte scan declines these lines too */
                 /* a run's and a qrels file's layouts as constants, so that the compiler unrolls the fields */
-                if (!(nfields == 6 && c.value_field == 4 ? masked_tokens(&c, p, i, line, starts, ends, 6, 4) :
-                      nfields == 4 && c.value_field == 3 ? masked_tokens(&c, p, i, line, starts, ends, 4, 3) :
-                      masked_tokens(&c, p, i, line, starts, ends, nfields, c.value_field)))
+                if (!(nfields == 6 && c.value_field == 4 ? masked_tokens(&c, p, i, line, starts, ends, 6, 4, topics) :
+                      nfields == 4 && c.value_field == 3 ? masked_tokens(&c, p, i, line, starts, ends, 4, 3, topics) :
+                      masked_tokens(&c, p, i, line, starts, ends, nfields, c.value_field, topics)))
+                    return -1;
+                if (topics && !topic_line(c.topics, p, &c))
                     return -1;
                 i += end + 1;
                 line++;
@@ -302,16 +328,24 @@ static Py_ssize_t split_chunk(const unsigned char *p, Py_ssize_t n, int nfields,
                 return -1;
             start = i;
             i = token_end(p, i, n);
-            if (!take_token(&c, p, field, c.value_field, line, start, i - start))
+            if (!take_token(&c, p, field, c.value_field, line, start, i - start, topics))
                 return -1;
             field++;
         }
+        if (topics && !topic_line(c.topics, p, &c))
+            return -1;
         line++;
     }
     if (n - c.previous_first > c.max_line + 1)
         return -1;
     *columns = c;
     return line;
+}
+
+static Py_ssize_t split_columns(const unsigned char *p, Py_ssize_t n, int nfields, Py_ssize_t capacity,
+                                Columns *columns)
+{
+    return split_chunk(p, n, nfields, capacity, columns, 0);
 }
 
 static PyObject *split(PyObject *self, PyObject *args)
@@ -334,9 +368,9 @@ static PyObject *split(PyObject *self, PyObject *args)
         return NULL;
     }
     c = (Columns){data.len, value_field, integer, max_line, max_id, 0, 0, 0, values.buf, q_out.buf, d_out.buf,
-                  q_width, d_width};
+                  q_width, d_width, NULL, 0, 0, 0, 0, 0.0};
     Py_BEGIN_ALLOW_THREADS
-    lines = split_chunk((const unsigned char *)data.buf, data.len, nfields, capacity, &c);
+    lines = split_columns((const unsigned char *)data.buf, data.len, nfields, capacity, &c);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&data);
     PyBuffer_Release(&values);
@@ -702,6 +736,559 @@ static PyObject *topic_docno_order(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* topic_stream: a run grouped by topic reduced while it is split, without a column per line (irlab.trec.stream's
+ * _Reducer, for the chunks split takes).  Each line is located as split locates it (split_chunk in topics mode) and
+ * goes to topic_line: a qid unlike the last line's closes that topic and opens the next; the docno is copied into
+ * the open topic's rows and looked up in one small hash table that holds the topic's judgments and its docnos so
+ * far, so that a docno read twice and a judged docno are both found by that one probe.  A closed topic's judged rows
+ * are ranked (trec_eval's order: score descending, then docno descending) and kept as (topic, rank, qrels row); the
+ * rest of it is forgotten.  Ids are at most ID_SLOT bytes (the readers' _MAX_VECTOR_ID), kept NUL padded to that
+ * width, so that they compare and hash as four words.
+ * What it cannot take the caller gives to _Reducer: a line split declines, a probe longer than MAX_PROBE (only
+ * crafted docnos collide that often; the numpy path sorts instead of hashing).  A topic whose lines are not together,
+ * or a docno read twice in a topic, ends the stream: the whole-file reader then reads the run and names the line. */
+#define ID_SLOT 32
+#define MAX_PROBE 64
+#define TOPIC_MAX_TIE 64   /* ranks.COMPILED_MAX_TIE: a longer run of equal scores sorts its topic */
+
+enum { TAKEN = 0, DECLINED = 1, NOT_STREAMABLE = 2, NO_MEMORY = 3 };
+
+typedef struct {
+    uint64_t hash;
+    uint32_t generation;   /* the topic it belongs to: a slot of an earlier topic is empty */
+    int32_t ref;           /* >= 0: the topic's row ref; < 0: its judgment -ref - 1 */
+} TopicSlot;
+
+typedef struct {
+    int64_t *at;
+    Py_ssize_t size, room;
+} Int64s;
+
+typedef struct Topics {
+    Py_buffer q_topics, q_docnos, q_order, q_first;   /* the qrels: sorted topic names, docnos, rows by topic */
+    Py_ssize_t q_topic_width, q_docno_width, q_topic_count, max_line;
+    /* the open topic */
+    int open;
+    unsigned char name[ID_SLOT];
+    int64_t code, ordinal;                   /* its qrels topic (-1: none) and its place in the file */
+    unsigned char *docs;                     /* its rows' docnos, ID_SLOT bytes each */
+    double *scores;
+    Py_ssize_t rows, row_room;
+    int sorted;                              /* no score rose so far */
+    unsigned char *judged_docs;              /* its judgments' docnos, ID_SLOT bytes each */
+    int64_t *judged_qrow, *judged_by;        /* ... their qrels rows, and the row that retrieved them (-1: none) */
+    Py_ssize_t judged, judged_room;
+    int64_t *hit_row, *hit_judgment, *rank_of;   /* its judged rows, in row order, and their ranks */
+    Py_ssize_t hits, hit_room, rank_room;
+    TopicSlot *table;
+    size_t mask;
+    Py_ssize_t used;
+    uint32_t generation;
+    /* every topic so far: names (ID_SLOT bytes each) and a set of them */
+    unsigned char *names;
+    Py_ssize_t topics, name_room, name_max;
+    int64_t *name_set;                       /* ordinal + 1, 0 empty */
+    size_t name_mask;
+    Int64s nret, seg, pos, qrow;
+    int status;
+} Topics;
+
+static inline uint64_t id_hash(const unsigned char *id)
+{
+    uint64_t a, b, c, d, h;
+    memcpy(&a, id, 8);
+    memcpy(&b, id + 8, 8);
+    memcpy(&c, id + 16, 8);
+    memcpy(&d, id + 24, 8);
+    h = a * 0x9E3779B97F4A7C15ULL + b * 0xC2B2AE3D27D4EB4FULL + c * 0x165667B19E3779F9ULL + d * 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    return h;
+}
+
+/* Room for `need` items in up to three arrays that share one count of items `room` (NULL for none): doubled. */
+static int room_for(Py_ssize_t *room, Py_ssize_t need, void **a, size_t a_item, void **b, size_t b_item, void **c,
+                    size_t c_item)
+{
+    Py_ssize_t size = *room ? *room : 64;
+    void *more;
+    if (need <= *room)
+        return 1;
+    while (size < need)
+        size *= 2;
+    if ((more = realloc(*a, (size_t)size * a_item)) == NULL)
+        return 0;
+    *a = more;
+    if (b != NULL) {
+        if ((more = realloc(*b, (size_t)size * b_item)) == NULL)
+            return 0;
+        *b = more;
+    }
+    if (c != NULL) {
+        if ((more = realloc(*c, (size_t)size * c_item)) == NULL)
+            return 0;
+        *c = more;
+    }
+    *room = size;
+    return 1;
+}
+
+static inline int push(Int64s *v, int64_t x)
+{
+    if (!room_for(&v->room, v->size + 1, (void **)&v->at, sizeof(int64_t), NULL, 0, NULL, 0))
+        return 0;
+    v->at[v->size++] = x;
+    return 1;
+}
+
+/* The slot of `hash` in the open topic's table: its first empty slot or one whose id equals `id`, or NULL after
+ * MAX_PROBE slots. */
+static inline TopicSlot *probe(Topics *t, uint64_t hash, const unsigned char *id)
+{
+    size_t h = (size_t)(hash ^ (hash >> 32)) & t->mask;
+    int k;
+    for (k = 0; k < MAX_PROBE; k++, h = (h + 1) & t->mask) {
+        TopicSlot *s = t->table + h;
+        if (s->generation != t->generation)
+            return s;
+        if (s->hash == hash &&
+            memcmp(s->ref >= 0 ? t->docs + ID_SLOT * s->ref : t->judged_docs + ID_SLOT * (-s->ref - 1), id,
+                   ID_SLOT) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+/* The open topic's judgments and rows so far into the table (emptied: a new generation, or a new table); 0 when a
+ * probe is too long. */
+static int refill(Topics *t)
+{
+    Py_ssize_t k;
+    for (k = 0; k < t->judged; k++) {
+        const unsigned char *id = t->judged_docs + ID_SLOT * k;
+        uint64_t hash = id_hash(id);
+        TopicSlot *s = probe(t, hash, id);
+        if (s == NULL)
+            return 0;
+        *s = (TopicSlot){hash, t->generation, (int32_t)(-k - 1)};
+    }
+    for (k = 0; k < t->rows; k++) {
+        const unsigned char *id = t->docs + ID_SLOT * k;
+        uint64_t hash = id_hash(id);
+        TopicSlot *s = probe(t, hash, id);
+        if (s == NULL)
+            return 0;
+        if (s->generation != t->generation)   /* a judged row's docno has its judgment's slot already */
+            *s = (TopicSlot){hash, t->generation, (int32_t)k};
+    }
+    return 1;
+}
+
+/* Room in the table for one more id, which stays at most half full: TAKEN, NO_MEMORY, or DECLINED when a probe is
+ * too long while the larger table is filled. */
+static int table_room(Topics *t)
+{
+    size_t size;
+    TopicSlot *fresh;
+    if (t->table != NULL && 2 * (size_t)(t->used + 1) <= t->mask + 1)
+        return TAKEN;
+    size = t->table != NULL ? 2 * (t->mask + 1) : 256;
+    fresh = calloc(size, sizeof(TopicSlot));
+    if (fresh == NULL)
+        return NO_MEMORY;
+    free(t->table);
+    t->table = fresh;
+    t->mask = size - 1;
+    t->generation = 1;   /* calloc's slots are of generation 0: empty */
+    return refill(t) ? TAKEN : DECLINED;
+}
+
+/* a NUL padded id of width `wa` against one of ID_SLOT bytes, as memcmp of both padded to the wider width */
+static int compare_padded(const unsigned char *a, Py_ssize_t wa, const unsigned char *b)
+{
+    Py_ssize_t j, common = wa < ID_SLOT ? wa : ID_SLOT;
+    int c = memcmp(a, b, (size_t)common);
+    if (c != 0)
+        return c;
+    for (j = common; j < ID_SLOT; j++)
+        if (b[j])
+            return -1;
+    for (j = common; j < wa; j++)
+        if (a[j])
+            return 1;
+    return 0;
+}
+
+/* A topic whose name is the ID_SLOT bytes at `name` opens: NOT_STREAMABLE when it was seen before (its lines are
+ * not together), else its judgments are put in the emptied table. */
+static int open_topic(Topics *t, const unsigned char *name, Py_ssize_t length)
+{
+    uint64_t hash = id_hash(name);
+    size_t h;
+    Py_ssize_t low = 0, high = t->q_topic_count, k, first, count;
+    const unsigned char *q_topics = t->q_topics.buf, *q_docnos = t->q_docnos.buf;
+    const int64_t *order = t->q_order.buf, *q_first = t->q_first.buf;
+    if (2 * (size_t)(t->topics + 1) > t->name_mask + 1) {   /* the set of names at most half full */
+        size_t size = t->name_set != NULL ? 2 * (t->name_mask + 1) : 1024, j;
+        int64_t *fresh = calloc(size, sizeof(int64_t));
+        if (fresh == NULL)
+            return NO_MEMORY;
+        for (k = 0; k < t->topics; k++) {
+            uint64_t named = id_hash(t->names + ID_SLOT * k);
+            for (j = (size_t)(named ^ (named >> 32)) & (size - 1); fresh[j]; j = (j + 1) & (size - 1))
+                ;
+            fresh[j] = k + 1;
+        }
+        free(t->name_set);
+        t->name_set = fresh;
+        t->name_mask = size - 1;
+    }
+    for (h = (size_t)(hash ^ (hash >> 32)) & t->name_mask; t->name_set[h]; h = (h + 1) & t->name_mask)
+        if (memcmp(t->names + ID_SLOT * (t->name_set[h] - 1), name, ID_SLOT) == 0)
+            return NOT_STREAMABLE;
+    if (!room_for(&t->name_room, t->topics + 1, (void **)&t->names, ID_SLOT, NULL, 0, NULL, 0))
+        return NO_MEMORY;
+    memcpy(t->names + ID_SLOT * t->topics, name, ID_SLOT);
+    t->name_set[h] = ++t->topics;
+    if (length > t->name_max)
+        t->name_max = length;
+    memcpy(t->name, name, ID_SLOT);
+    t->open = 1;
+    t->ordinal = t->topics - 1;
+    t->rows = t->hits = t->judged = t->used = 0;
+    t->sorted = 1;
+    /* its qrels topic: a binary search of the sorted names */
+    t->code = -1;
+    while (low < high) {
+        Py_ssize_t mid = (low + high) / 2;
+        int c = compare_padded(q_topics + mid * t->q_topic_width, t->q_topic_width, name);
+        if (c == 0) {
+            t->code = mid;
+            break;
+        }
+        if (c < 0)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    if (++t->generation == 0) {   /* wrapped: every slot's generation could be taken for this topic's */
+        if (t->table != NULL)
+            memset(t->table, 0, (t->mask + 1) * sizeof(TopicSlot));
+        t->generation = 1;
+    }
+    if (t->code < 0)
+        return TAKEN;
+    first = q_first[t->code];
+    count = q_first[t->code + 1] - first;
+    if (!room_for(&t->judged_room, count, (void **)&t->judged_docs, ID_SLOT, (void **)&t->judged_qrow,
+                  sizeof(int64_t), (void **)&t->judged_by, sizeof(int64_t)))
+        return NO_MEMORY;
+    for (k = 0; k < count; k++) {
+        int64_t row = order[first + k];
+        const unsigned char *docno = q_docnos + row * t->q_docno_width;
+        Py_ssize_t length = 0;
+        int status;
+        while (length < t->q_docno_width && docno[length])
+            length++;
+        if (length > ID_SLOT)
+            continue;   /* longer than any docno of this stream: never retrieved */
+        memcpy(t->judged_docs + ID_SLOT * t->judged, docno, (size_t)length);
+        memset(t->judged_docs + ID_SLOT * t->judged + length, 0, (size_t)(ID_SLOT - length));
+        t->judged_qrow[t->judged] = row;
+        t->judged_by[t->judged] = -1;
+        status = table_room(t);
+        if (status != TAKEN)
+            return status;
+        {
+            const unsigned char *id = t->judged_docs + ID_SLOT * t->judged;
+            uint64_t key = id_hash(id);
+            TopicSlot *s = probe(t, key, id);
+            if (s == NULL)
+                return DECLINED;
+            if (s->generation == t->generation)
+                continue;   /* the qrels hold this docno twice (read_qrels refuses that): its first row counts */
+            *s = (TopicSlot){key, t->generation, (int32_t)(-t->judged - 1)};
+        }
+        t->judged++;
+        t->used++;
+    }
+    return TAKEN;
+}
+
+/* trec_eval's order of rows a and b of the open topic: score descending, then docno descending */
+static inline int ranked_before(const Topics *t, int64_t a, int64_t b)
+{
+    return t->scores[a] > t->scores[b] ||
+           (t->scores[a] == t->scores[b] && memcmp(t->docs + ID_SLOT * a, t->docs + ID_SLOT * b, ID_SLOT) > 0);
+}
+
+static void sort_ranked(const Topics *t, int64_t *rows, int64_t *tmp, Py_ssize_t n)
+{
+    Py_ssize_t i, j, half, a, b;
+    if (n <= 24) {
+        for (i = 1; i < n; i++) {
+            int64_t row = rows[i];
+            for (j = i; j > 0 && ranked_before(t, row, rows[j - 1]); j--)
+                rows[j] = rows[j - 1];
+            rows[j] = row;
+        }
+        return;
+    }
+    half = n / 2;
+    sort_ranked(t, rows, tmp, half);
+    sort_ranked(t, rows + half, tmp, n - half);
+    memcpy(tmp, rows, (size_t)half * sizeof(int64_t));
+    for (i = 0, a = 0, b = half; a < half; i++)
+        rows[i] = (b < n && ranked_before(t, rows[b], tmp[a])) ? rows[b++] : tmp[a++];
+}
+
+/* The open topic closes: its num_ret and its judged rows' (topic, rank, qrels row) are kept. */
+static int close_topic(Topics *t)
+{
+    Py_ssize_t j, n = t->rows;
+    int ranked = t->sorted;
+    if (!push(&t->nret, n))
+        return NO_MEMORY;
+    if (!room_for(&t->rank_room, t->hits, (void **)&t->rank_of, sizeof(int64_t), NULL, 0, NULL, 0))
+        return NO_MEMORY;
+    for (j = 0; ranked && j < t->hits; j++) {   /* scores in order: a row's place, moved inside its tie by docnos */
+        int64_t row = t->hit_row[j], lo, hi, r, before = 0;
+        double s = t->scores[row];
+        for (lo = row; lo > 0 && t->scores[lo - 1] == s && row - lo < TOPIC_MAX_TIE; lo--)
+            ;
+        for (hi = row + 1; hi < n && t->scores[hi] == s && hi - lo <= TOPIC_MAX_TIE; hi++)
+            ;
+        if (hi - lo > TOPIC_MAX_TIE) {
+            ranked = 0;
+            break;
+        }
+        for (r = lo; r < hi; r++)
+            before += r != row && memcmp(t->docs + ID_SLOT * r, t->docs + ID_SLOT * row, ID_SLOT) > 0;
+        t->rank_of[j] = lo + before;
+    }
+    if (!ranked && t->hits) {   /* a score rose, or a long tie: the topic's rows sorted */
+        int64_t *rows = malloc((size_t)n * sizeof(int64_t)), *tmp = malloc(((size_t)n / 2 + 1) * sizeof(int64_t)),
+                *place = malloc((size_t)n * sizeof(int64_t));
+        if (rows == NULL || tmp == NULL || place == NULL) {
+            free(rows);
+            free(tmp);
+            free(place);
+            return NO_MEMORY;
+        }
+        for (j = 0; j < n; j++)
+            rows[j] = j;
+        sort_ranked(t, rows, tmp, n);
+        for (j = 0; j < n; j++)
+            place[rows[j]] = j;
+        for (j = 0; j < t->hits; j++)
+            t->rank_of[j] = place[t->hit_row[j]];
+        free(rows);
+        free(tmp);
+        free(place);
+    }
+    for (j = 0; j < t->hits; j++)
+        if (!push(&t->seg, t->ordinal) || !push(&t->pos, t->rank_of[j]) ||
+            !push(&t->qrow, t->judged_qrow[t->hit_judgment[j]]))
+            return NO_MEMORY;
+    t->open = 0;
+    return TAKEN;
+}
+
+/* One line of the run, located in c (qid, docno, score): into the open topic, or a new one. */
+static inline __attribute__((always_inline)) int topic_line(Topics *t, const unsigned char *p, const Columns *c)
+{
+    unsigned char name[ID_SLOT], *doc;
+    uint64_t hash;
+    TopicSlot *s;
+    Py_ssize_t row;
+    int status;
+    copy_padded(name, p + c->q_start, c->q_len, ID_SLOT, c->q_start + ID_SLOT <= c->n);
+    if (!t->open || memcmp(name, t->name, ID_SLOT) != 0) {
+        if ((t->open && (status = close_topic(t)) != TAKEN) || (status = open_topic(t, name, c->q_len)) != TAKEN) {
+            t->status = status;
+            return 0;
+        }
+    }
+    row = t->rows;
+    if (row == INT32_MAX || !room_for(&t->row_room, row + 1, (void **)&t->docs, ID_SLOT, (void **)&t->scores,
+                                      sizeof(double), NULL, 0)) {
+        t->status = row == INT32_MAX ? DECLINED : NO_MEMORY;
+        return 0;
+    }
+    doc = t->docs + ID_SLOT * row;
+    copy_padded(doc, p + c->d_start, c->d_len, ID_SLOT, c->d_start + ID_SLOT <= c->n);
+    t->scores[row] = c->value;
+    if (row && c->value > t->scores[row - 1])
+        t->sorted = 0;
+    if ((status = table_room(t)) != TAKEN) {
+        t->status = status;
+        return 0;
+    }
+    hash = id_hash(doc);
+    s = probe(t, hash, doc);
+    if (s == NULL) {
+        t->status = DECLINED;
+        return 0;
+    }
+    if (s->generation == t->generation) {   /* this docno's slot: a judgment not yet retrieved, or a repeat */
+        int64_t k = -(int64_t)s->ref - 1;
+        if (s->ref >= 0 || t->judged_by[k] >= 0) {
+            t->status = NOT_STREAMABLE;   /* a docno read twice in the topic */
+            return 0;
+        }
+        t->judged_by[k] = row;
+        if (!room_for(&t->hit_room, t->hits + 1, (void **)&t->hit_row, sizeof(int64_t), (void **)&t->hit_judgment,
+                      sizeof(int64_t), NULL, 0)) {
+            t->status = NO_MEMORY;
+            return 0;
+        }
+        t->hit_row[t->hits] = row;
+        t->hit_judgment[t->hits++] = k;
+    } else {
+        *s = (TopicSlot){hash, t->generation, (int32_t)row};
+        t->used++;
+    }
+    t->rows++;
+    return 1;
+}
+
+static Py_ssize_t split_topics(const unsigned char *p, Py_ssize_t n, Columns *columns)
+{
+    return split_chunk(p, n, 6, PY_SSIZE_T_MAX, columns, 1);
+}
+
+static void topics_free(PyObject *capsule)
+{
+    Topics *t = PyCapsule_GetPointer(capsule, "irlab.trec._tokenize.topics");
+    if (t == NULL)
+        return;
+    PyBuffer_Release(&t->q_topics);
+    PyBuffer_Release(&t->q_docnos);
+    PyBuffer_Release(&t->q_order);
+    PyBuffer_Release(&t->q_first);
+    free(t->docs);
+    free(t->scores);
+    free(t->judged_docs);
+    free(t->judged_qrow);
+    free(t->judged_by);
+    free(t->hit_row);
+    free(t->hit_judgment);
+    free(t->rank_of);
+    free(t->table);
+    free(t->names);
+    free(t->name_set);
+    free(t->nret.at);
+    free(t->seg.at);
+    free(t->pos.at);
+    free(t->qrow.at);
+    free(t);
+}
+
+static Topics *topics_of(PyObject *capsule)
+{
+    return PyCapsule_GetPointer(capsule, "irlab.trec._tokenize.topics");
+}
+
+static PyObject *topic_stream(PyObject *self, PyObject *args)
+{
+    Topics *t = calloc(1, sizeof(Topics));
+    PyObject *capsule;
+    Py_ssize_t topic_width, docno_width, max_line, topics, rows, r;
+    int ok;
+    if (t == NULL)
+        return PyErr_NoMemory();
+    if (!PyArg_ParseTuple(args, "y*ny*ny*y*n", &t->q_topics, &topic_width, &t->q_docnos, &docno_width, &t->q_order,
+                          &t->q_first, &max_line)) {
+        free(t);
+        return NULL;
+    }
+    t->q_topic_width = topic_width;
+    t->q_docno_width = docno_width;
+    topics = t->q_first.len / 8 - 1;
+    rows = t->q_order.len / 8;
+    t->q_topic_count = topics;
+    t->max_line = max_line;
+    ok = topic_width >= 1 && docno_width >= 1 && topics >= 0 && t->q_topics.len >= topic_width * topics &&
+         t->q_docnos.len >= docno_width * rows && max_line >= 1;
+    for (r = 0; ok && r <= topics; r++) {   /* first: topic r's rows of order from first[r] to first[r + 1] */
+        int64_t f = ((const int64_t *)t->q_first.buf)[r];
+        ok = f >= 0 && f <= rows && (r == 0 || f >= ((const int64_t *)t->q_first.buf)[r - 1]);
+    }
+    for (r = 0; ok && r < rows; r++)
+        ok = ((const int64_t *)t->q_order.buf)[r] >= 0 && ((const int64_t *)t->q_order.buf)[r] * docno_width <
+             t->q_docnos.len;
+    capsule = PyCapsule_New(t, "irlab.trec._tokenize.topics", topics_free);
+    if (capsule == NULL) {
+        PyBuffer_Release(&t->q_topics);
+        PyBuffer_Release(&t->q_docnos);
+        PyBuffer_Release(&t->q_order);
+        PyBuffer_Release(&t->q_first);
+        free(t);
+        return NULL;
+    }
+    if (!ok) {
+        Py_DECREF(capsule);
+        PyErr_SetString(PyExc_ValueError, "topic_stream: the qrels' widths, rows or topic starts do not match");
+        return NULL;
+    }
+    return capsule;
+}
+
+/* topic_feed(stream, data): the chunk's lines into the stream; True when taken, None when split or the stream
+ * declines them (the caller reads the run with _Reducer instead), False when the run cannot be streamed (a topic's
+ * lines apart, a docno twice in a topic). */
+static PyObject *topic_feed(PyObject *self, PyObject *args)
+{
+    PyObject *capsule;
+    Py_buffer data;
+    Topics *t;
+    Columns c;
+    Py_ssize_t lines;
+    if (!PyArg_ParseTuple(args, "Oy*", &capsule, &data))
+        return NULL;
+    if ((t = topics_of(capsule)) == NULL) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    c = (Columns){data.len, 4, 0, t->max_line, ID_SLOT, 0, 0, 0, NULL, NULL, NULL, 0, 0, t, 0, 0, 0, 0, 0.0};
+    t->status = TAKEN;
+    Py_BEGIN_ALLOW_THREADS
+    lines = split_topics((const unsigned char *)data.buf, data.len, &c);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    if (lines >= 0)
+        Py_RETURN_TRUE;
+    if (t->status == NO_MEMORY)
+        return PyErr_NoMemory();
+    if (t->status == NOT_STREAMABLE)
+        Py_RETURN_FALSE;
+    Py_RETURN_NONE;
+}
+
+static PyObject *int64s_bytes(const Int64s *v)
+{
+    return PyByteArray_FromStringAndSize((const char *)v->at, 8 * v->size);
+}
+
+/* topic_result(stream) -> (names, longest, nret, seg, pos, qrow) once every chunk is fed: the topics' names in file
+ * order (ID_SLOT bytes each, NUL padded) and the longest's length; per topic its num_ret; per judged retrieved row its
+ * topic (place in that order), its 0-based rank and its qrels row (int64 arrays as bytearrays). */
+static PyObject *topic_result(PyObject *self, PyObject *args)
+{
+    PyObject *capsule;
+    Topics *t;
+    if (!PyArg_ParseTuple(args, "O", &capsule))
+        return NULL;
+    if ((t = topics_of(capsule)) == NULL)
+        return NULL;
+    if (t->open && close_topic(t) != TAKEN)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(NnNNNN)", PyByteArray_FromStringAndSize((const char *)t->names, ID_SLOT * t->topics),
+                         t->name_max, int64s_bytes(&t->nret), int64s_bytes(&t->seg), int64s_bytes(&t->pos),
+                         int64s_bytes(&t->qrow));
+}
+
 static PyMethodDef methods[] = {
     {"split", split, METH_VARARGS,
      "split(data, nfields, value_field, integer, max_line, max_id, values, q_out, q_width, d_out, d_width)\n"
@@ -720,6 +1307,14 @@ static PyMethodDef methods[] = {
     {"topic_docno_order", topic_docno_order, METH_VARARGS,
      "topic_docno_order(topic, docnos, width, topics, out): out = numpy.lexsort((docnos, topic)) for int64 topic\n"
      "indices in [0, topics) and docnos of width bytes each (an S<width> array's buffer)."},
+    {"topic_stream", topic_stream, METH_VARARGS,
+     "topic_stream(q_topics, q_topic_width, q_docnos, q_docno_width, q_order, q_first, max_line) -> stream: a run\n"
+     "grouped by topic reduced as it is split, against qrels of sorted topic names q_topics (S<q_topic_width>),\n"
+     "docnos q_docnos (S<q_docno_width>), topic r's rows q_order[q_first[r]:q_first[r + 1]]."},
+    {"topic_feed", topic_feed, METH_VARARGS,
+     "topic_feed(stream, data) -> True (taken), None (declined: read it otherwise) or False (not streamable)."},
+    {"topic_result", topic_result, METH_VARARGS,
+     "topic_result(stream) -> (names, longest, nret, seg, pos, qrow): names ID_SLOT bytes each, int64 bytearrays."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -727,11 +1322,17 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tokenize", NULL, -1
 
 PyMODINIT_FUNC PyInit__tokenize(void)
 {
+    PyObject *m;
     int c;
     for (c = 33; c < 127; c++)
         byte_class[c] = TOKEN;
     byte_class['#'] = OTHER;   /* a comment: the numpy parse and trec_eval's reading notes decide */
     byte_class['\t'] = byte_class['\v'] = byte_class['\f'] = byte_class['\r'] = byte_class[' '] = BLANK;
     byte_class['\n'] = NEWLINE;
-    return PyModule_Create(&module);
+    m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "ID_SLOT", ID_SLOT) < 0) {   /* topic_result's bytes per name */
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -65,6 +65,10 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
     chunk with the share of the file's bytes (on disk) read so far."""
 
     path = os.fspath(path)
+    if hasattr(readers.compiled(), "topic_stream"):   # (an extension built before it was added has not)
+        ranked = _read_in_c(qrels, path, progress)
+        if ranked is not _DECLINED:
+            return ranked
     reducer, backlog = None, []
     try:
         with open_maybe_gzip(path) as f:
@@ -97,6 +101,55 @@ def read_ranked(qrels, path, progress=None) -> RankedRun | None:
         return None   # the whole-file reader reports it, naming the file
     runid = last_runid(bytes(last)) or b""
     return reducer.result(path, decode_ids(runid))
+
+
+_DECLINED = object()   # what _read_in_c returns for a run it does not take (read_ranked's chunks then decide)
+
+
+def _read_in_c(qrels, path, progress):
+    """What read_ranked returns, from one C pass per chunk that splits, checks, joins and ranks each topic as its lines
+    go by (``_tokenize.topic_stream``: no column per line), or _DECLINED for what that pass does not take (a chunk
+    its split declines, crafted docnos): the chunks are then read again by :class:`_Reducer`, which decides."""
+    compiled = readers.compiled()
+    try:
+        with open_maybe_gzip(path) as f:
+            raw = getattr(f, "fileobj", f)
+            disk_size = os.fstat(raw.fileno()).st_size if progress is not None else 0
+            chunks, share = mapped_or_read(f)
+            qrels = _qrels_of(qrels)
+            stream, last = compiled.topic_stream(*_topics_of(qrels), readers.MAX_LINE_BYTES), None
+            for data in chunks:
+                taken = compiled.topic_feed(stream, data)
+                if not taken:
+                    return None if taken is False else _DECLINED   # False: a topic's lines apart, a docno twice
+                last = data
+                if disk_size:
+                    progress(min(share() if share else raw.tell() / disk_size, 1.0))
+    except (OSError, EOFError, zlib.error):
+        return None   # the whole-file reader reports it, naming the file
+    if last is None:
+        return None
+    names, longest, nret, seg, pos, qrow = compiled.topic_result(stream)
+    width = max(8, -(-longest // 8) * 8)
+    names = np.frombuffer(names, dtype=f"S{compiled.ID_SLOT}").astype(f"S{width}")
+    order = np.argsort(names, kind="stable")
+    renumber = np.empty(len(names), dtype=np.int64)
+    renumber[order] = np.arange(len(names), dtype=np.int64)
+    seg = renumber[np.frombuffer(seg, dtype=np.int64)]
+    runid = last_runid(bytes(last)) or b""
+    return RankedRun(path, decode_ids(runid), names[order], np.frombuffer(nret, dtype=np.int64)[order], seg,
+                     np.frombuffer(pos, dtype=np.int64), np.frombuffer(qrow, dtype=np.int64))
+
+
+def _topics_of(qrels):
+    """The qrels as _tokenize.topic_stream reads them: sorted topic names and their width, docnos and their width,
+    the rows by topic (row order when read_qrels sorted them) and where each topic's rows start."""
+    tidx = qrels.topic_idx
+    by_topic = np.arange(len(tidx), dtype=np.int64) if (tidx[1:] >= tidx[:-1]).all() else \
+        np.argsort(tidx, kind="stable").astype(np.int64)
+    first = np.searchsorted(tidx[by_topic], np.arange(len(qrels.topics) + 1)).astype(np.int64)
+    topics, docnos = np.ascontiguousarray(qrels.topics), np.ascontiguousarray(qrels.docno)
+    return (topics, max(topics.dtype.itemsize, 1), docnos, max(docnos.dtype.itemsize, 1), by_topic, first)
 
 
 def _qrels_of(qrels):
