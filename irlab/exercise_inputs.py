@@ -15,7 +15,9 @@ solvers over queries and systems.
 
 from __future__ import annotations
 
-from .ranking import Ranking, remembered
+from collections import OrderedDict
+
+from .ranking import REMEMBERED_SIZE, Ranking, read_known, remembered, typed_key
 
 UNRETRIEVED_PER_RANKING = ("with rankings, give one list of grades per ranking, such as [[2, 1], []] for two "
                            "rankings (a single list [2, 1] would not say which query's documents these are)")
@@ -45,7 +47,29 @@ def parse_ranking(text, known: dict) -> Ranking:
 
 
 def exercise_rankings(params: dict, where) -> list[Ranking]:
-    """The exercise's ranking(s) with what is known about them (R per query for several rankings)."""
+    """The exercise's ranking(s) with what is known about them (R per query for several rankings), read once for
+    the values of the parameters they are read from: a draw's are read by its screen, its key's every question and
+    each of its students' grading. A refusal is not remembered (raised afresh, naming ``where``)."""
+    try:
+        key = tuple([(name, typed_key(params[name])) for name in _READ_FROM if name in params])
+        rankings = _READ.get(key)
+    except TypeError:  # a value that cannot be a key: read afresh
+        return _read_rankings(params, where)
+    if rankings is None:
+        rankings = _READ[key] = tuple(_read_rankings(params, where))
+        if len(_READ) > REMEMBERED_SIZE:
+            _READ.popitem(last=False)
+    else:
+        _READ.move_to_end(key)
+    return list(rankings)  # the caller's own list of the shared (frozen) rankings
+
+
+_READ_FROM = ("ranking", "rankings", "relevant", "unretrieved", "scores", "collection", "threshold")  # all it reads:
+# the key names the ones given, so that a parameter absent and one given as None (threshold = None, refused) differ
+_READ: OrderedDict = OrderedDict()  # the parameters' values (typed) -> their rankings, least recently read forgotten
+
+
+def _read_rankings(params: dict, where) -> list[Ranking]:
     if "rankings" in params:
         texts = params["rankings"]
         relevant = params.get("relevant")
@@ -62,7 +86,7 @@ def exercise_rankings(params: dict, where) -> list[Ranking]:
                                   f"parameters.{key}")
         collections = _per_ranking(params, "collection", len(texts), where)
         known = {key: value for key, value in ranking_known(params).items() if key != "collection"}
-        return [parse_ranking(t, {"relevant": r, "unretrieved": tuple(u), **_scored(s), **known,
+        return [read_known(t, {"relevant": r, "unretrieved": tuple(u), **_scored(s), **known,
                                   **({} if n is None else {"collection": n})})
                 for t, r, u, s, n in zip(texts, relevant, unretrieved, scores, collections)]
     if "ranking" not in params:
@@ -72,7 +96,7 @@ def exercise_rankings(params: dict, where) -> list[Ranking]:
                           "parameters.collection")
     known = {"relevant": params.get("relevant"), "unretrieved": tuple(params.get("unretrieved", ())),
              **_scored(params.get("scores")), **ranking_known(params)}
-    return [parse_ranking(params["ranking"], known)]
+    return [read_known(params["ranking"], known)]
 
 
 def _scored(scores) -> dict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cached_property
 
@@ -31,6 +31,8 @@ _SEPARATORS = " \t|,;"
 _JUDGED_ONLY = frozenset("RrNn" + _SEPARATORS)
 _DIGIT = re.compile(r"[0-9]")
 _INTEGER = re.compile(r"-?[0-9]+")
+_UNRETRIEVED = "unretrieved (grades of judged documents not retrieved)"
+_UNRETRIEVED_COUNT = "the number of judged documents not retrieved"
 
 
 @dataclass(frozen=True)
@@ -72,12 +74,20 @@ class Ranking:
 
     def __post_init__(self):
         object.__setattr__(self, "grades", _sequence(self.grades, "the grades of a Ranking"))
-        object.__setattr__(self, "unretrieved", _sequence(self.unretrieved, "unretrieved (grades of judged documents not retrieved)"))
-        check_at_most(len(self.grades), MAX_RANKS, "the length of a ranking")
-        check_at_most(len(self.unretrieved), MAX_RANKS, "the number of judged documents not retrieved")
-        if not _plain_grades(self.grades):  # the first grade at fault, named by its rank
-            for position, grade in enumerate(self.grades, 1):
+        if len(self.grades) > MAX_RANKS or not _plain_grades(self.grades):  # what is at fault, in this order:
+            object.__setattr__(self, "unretrieved", _sequence(self.unretrieved, _UNRETRIEVED))  # not a list,
+            check_at_most(len(self.grades), MAX_RANKS, "the length of a ranking")  # too many ranks,
+            check_at_most(len(self.unretrieved), MAX_RANKS, _UNRETRIEVED_COUNT)  # too many unretrieved,
+            for position, grade in enumerate(self.grades, 1):  # the first grade at fault, named by its rank
                 _check_grade(grade, f"rank {position}")
+        self._check_known()
+
+    def _check_known(self):
+        """The checks of what is known besides the grades, which passed theirs: the unretrieved grades, the
+        threshold, R, the sampled-out ranks, the scores, the ids and N, in that order (:func:`_with_known` builds a
+        ranking on another's grades with these checks alone)."""
+        object.__setattr__(self, "unretrieved", _sequence(self.unretrieved, _UNRETRIEVED))
+        check_at_most(len(self.unretrieved), MAX_RANKS, _UNRETRIEVED_COUNT)
         if not _plain_grades(self.unretrieved):
             for position, grade in enumerate(self.unretrieved, 1):
                 _check_grade(grade, f"unretrieved document {position}")
@@ -177,8 +187,7 @@ class Ranking:
     def from_grades(cls, grades, **known) -> "Ranking":
         """Graded judgments in rank order, e.g. [3, 2, 0, 1]."""
         grades = _sequence(grades, "the grades given to Ranking.from_grades")
-        judged = grades + tuple(known.get("unretrieved") or ())
-        known.setdefault("binary", all(g in (0, 1) for g in judged if isinstance(g, int)))
+        known.setdefault("binary", _all_binary(grades + tuple(known.get("unretrieved") or ())))
         return cls(grades, **known)
 
     @classmethod
@@ -318,23 +327,70 @@ def remembered(written, known: dict) -> Ranking:
     """The ranking ``written`` (an R/N or grades string, or a list of grades) with what is ``known`` about it, read
     once: an exercise's ranking is read by every check and question of it (and each named mistake re-solved), and
     a Ranking is frozen, so the same one serves them all. Keyed by the values and their types (1, True and 1.0 are
-    told apart, as a ranking's checks tell them apart); a value that cannot be a key is read afresh."""
+    told apart, as a ranking's checks tell them apart); a value that cannot be a key is read afresh. A text is
+    parsed once whatever is known with it: the same ranking with R, N or the unretrieved grades is built on the
+    text's own reading."""
     if known and any(type(known.get(name)) not in _UNCHANGING for name in _KEPT_AS_GIVEN):
         return _read(written, known)  # a list the caller may change later: the Ranking holds it, not a copy
-    try:
-        key = _typed(written), _typed(known) if known else ()
+    try:  # the text alone (the drawing's checks, a statement's counts) is its own key
+        key = written if not known and type(written) is str else (typed_key(written), typed_key(known) if known else ())
         ranking = _REMEMBERED.get(key)
     except TypeError:
         return _read(written, known)
-    if ranking is None:
-        ranking = _REMEMBERED[key] = _read(written, known)
-        if len(_REMEMBERED) > REMEMBERED_SIZE:
-            _REMEMBERED.popitem(last=False)
-    else:
+    if ranking is not None:
         _REMEMBERED.move_to_end(key)
+        return ranking
+    return _remember(key, read_known(written, known) if known else _read(written, known))
+
+
+def read_known(written, known: dict) -> Ranking:
+    """The ranking ``written`` with what is ``known``, as :func:`remembered` reads it but not itself remembered (for
+    a caller that remembers it with more): built on the reading of ``written`` alone, which is remembered, when
+    only R, N, the unretrieved grades, the threshold or the scores are known."""
+    if (type(written) is str or type(written) is list) and _BUILT_ON_TEXT.issuperset(known):
+        try:
+            bare = remembered(written, {})
+        except Exception:  # the full reading says what is wrong, in its order (a grade, or what is known, first)
+            return _read(written, known)
+        return _with_known(bare, written, known)
+    return _read(written, known)
+
+
+def _remember(key, ranking: Ranking) -> Ranking:
+    _REMEMBERED[key] = ranking
+    if len(_REMEMBERED) > REMEMBERED_SIZE:
+        _REMEMBERED.popitem(last=False)
     return ranking
 
 
+# what may be known with a text for its ranking to be built on the text's own reading (:func:`_with_known`)
+_BUILT_ON_TEXT = frozenset({"relevant", "unretrieved", "collection", "threshold", "scores"})
+
+
+def _with_known(bare: Ranking, written: str | list, known: dict) -> Ranking:
+    """The ranking :func:`_read` reads from ``written`` (a text or a list of grades) with ``known`` (keys of _BUILT_ON_TEXT), built on ``bare``,
+    its reading without: the same arguments to the constructor, so the same checks in the same order and the same
+    refusals. What ``bare`` read (the grades, the text's U and S) passed every check that depends on it alone, so the
+    reading with ``known`` can differ from ``bare`` only in what is known, checked here as it would be there."""
+    binary = bare.binary
+    if type(written) is list or _DIGIT.search(written):  # grades: binary also if every unretrieved grade is 0 or 1
+        binary = _all_binary(bare.grades + tuple(known.get("unretrieved") or ()))
+    ranking = object.__new__(Ranking)  # Ranking(bare's fields, binary=binary, **known), its grades not checked again
+    values = vars(ranking)
+    for name in _FIELDS:
+        values[name] = getattr(bare, name)
+    values["binary"] = binary
+    values.update(known)
+    ranking._check_known()
+    return ranking
+
+
+def _all_binary(judged: tuple) -> bool:
+    """Every grade judged that is an int is 0 or 1: a ranking of grades so judged reads as R/N (from_grades)."""
+    return all(g in (0, 1) for g in judged if isinstance(g, int))
+
+
+_FIELDS = tuple(field.name for field in fields(Ranking))
 # the fields a Ranking keeps as they are given (not copied into a tuple): shared only when they cannot change
 _KEPT_AS_GIVEN = ("ids", "remarks", "unjudged", "sampled_out")
 _UNCHANGING = frozenset({tuple, type(None)})
@@ -352,18 +408,18 @@ def _read(written, known: dict) -> Ranking:
 _SCALARS = frozenset({int, float, bool, str, type(None)})
 
 
-def _typed(value):
+def typed_key(value):
     """A key for ``value`` that also tells 1 from True and 1.0 (which a ranking's checks tell apart), at any depth."""
     kind = type(value)
     if kind is str:
         return value
     if kind is dict:
-        return dict, tuple((key, _typed(item)) for key, item in value.items())
+        return dict, tuple((key, typed_key(item)) for key, item in value.items())
     if kind is list or kind is tuple:
         kinds = tuple(map(type, value))
         if _SCALARS.issuperset(kinds):  # a flat list of grades or scores: its items' types, then the items
             return kind, kinds, tuple(value)
-        return kind, tuple(_typed(item) for item in value)
+        return kind, tuple(typed_key(item) for item in value)
     return kind, value
 
 
