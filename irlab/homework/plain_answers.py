@@ -68,12 +68,14 @@ def _per_draw(memo: dict | None, kind, params: dict, make):
 
 class _Solver:
     """How the plain path computes one question's parts: what its options make of it, independent of the draw
-    (the parameters are read by :meth:`parts`)."""
+    (the parameters are read by :meth:`parts`). ``shared``: the solver of every question that reads the same way
+    (see _prepared), whose values on a ranking are remembered (_VALUES)."""
 
-    __slots__ = ("inputs", "name", "compute", "options")
+    __slots__ = ("inputs", "name", "compute", "options", "shared")
 
     def __init__(self, inputs: str, name: str | None, compute, options):
         self.inputs, self.name, self.compute, self.options = inputs, name, compute, options
+        self.shared = False
 
     def parts(self, params: dict, where: Where, memo: dict | None) -> list[tuple[str, object]]:
         if self.inputs == "aggregate":
@@ -82,7 +84,26 @@ class _Solver:
             columns = _judgments(params, memo)[1] if "judgments" in params else ()
             first, second = columns if len(columns) == 2 else judge_columns(params, where)  # (its error if any)
             return [(self.name, self.compute(first, second, **self.options))]
-        return [(self.name, self.compute(_ranking(params, where, memo), **self.options))]
+        ranking = _ranking(params, where, memo)
+        if not self.shared:
+            return [(self.name, self.compute(ranking, **self.options))]
+        key = (id(self), id(ranking))
+        found = _VALUES.get(key)
+        if found is None or found[0] is not self or found[1] is not ranking:
+            if len(_VALUES) >= _VALUES_SIZE:
+                _VALUES.clear()
+            found = _VALUES[key] = (self, ranking, [(self.name, self.compute(ranking, **self.options))])
+        return found[2]
+
+
+# A shared solver's parts on a ranking, by their ids (both kept alive in the entry, so neither id names another
+# object while it lives): a ranking is read once per content (irlab.ranking.remembered) and frozen, and the parts
+# depend on nothing else, so the diagnosis of a draw's answers finds the values its screen computed, and a draw
+# that repeats another's ranking (a third of a large class's short rankings) finds them too. Only values are kept:
+# a refusal (Unsupported, Undefined, an error) is raised again each time, in its words. The lists are shared:
+# callers read them, never change them.
+_VALUES: dict[tuple[int, int], tuple] = {}
+_VALUES_SIZE = 1 << 15  # (solver, ranking) pairs: a few hundred bytes each; emptied when full
 
 
 def _judgments(params: dict, memo: dict | None):
@@ -115,6 +136,7 @@ def _prepared(question, params: dict, where: Where) -> _Solver:
         reading = (solver.inputs, solver.name, repr(sorted(solver.options.items()) if isinstance(solver.options, dict)
                                                       else solver.options))
         solver = _SOLVERS_BY_READING.setdefault(reading, solver)
+        solver.shared = True
         _SOLVERS[id(question)] = (question, solver)
     return solver
 

@@ -259,19 +259,38 @@ def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     ranking = _plain(ranking)
     _, depth = _depth(ranking, k)
     gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
-    return _dcg_sum(ranking.grades, depth, gain, discount).value()
+    key = (ranking.grades[:depth], gain, discount)  # all the value depends on
+    found = _VALUES.get(key)
+    if found is None:
+        found = _remembered(key, _dcg_sum(ranking.grades, depth, gain, discount).value())
+    return found
+
+
+# DCG and nDCG values by what they depend on: the gains' grades in rank order (the ranking's top k, and the ideal's
+# for nDCG), the gain and the discount. Draws of short graded rankings repeat those a great deal (a top 5 of grades
+# 0-3 has 1,024 forms; an ideal top 5, fewer), and so do a draw's named mistakes across draws.
+_VALUES: dict[tuple, object] = {}
+_VALUES_SIZE = 1 << 16  # a few hundred bytes each; emptied when full
+
+
+def _remembered(key: tuple, value):
+    if len(_VALUES) >= _VALUES_SIZE:
+        _VALUES.clear()
+    _VALUES[key] = value
+    return value
 
 
 _IDEALS: dict[int, tuple] = {}  # a ranking's ideal grades, by the (frozen) ranking's id, the ranking kept beside
 
 
-def _ideal(ranking: Ranking) -> list[int]:
-    """ideal_grades(ranking)'s list, once per ranking: a draw's nDCG and its named mistakes share one ranking."""
+def _ideal(ranking: Ranking) -> tuple[int, ...]:
+    """ideal_grades(ranking)'s list as a tuple, once per ranking: a draw's nDCG and its named mistakes share one
+    ranking."""
     found = _IDEALS.get(id(ranking))
     if found is None or found[0] is not ranking:
         if len(_IDEALS) >= 64:
             _IDEALS.clear()
-        found = _IDEALS[id(ranking)] = (ranking, ideal_grades(ranking)[0])
+        found = _IDEALS[id(ranking)] = (ranking, tuple(ideal_grades(ranking)[0]))
     return found[1]
 
 
@@ -291,9 +310,17 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     ranking = _plain(ranking)
     k, depth = _depth(ranking, k)
     gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
-    ideal_list = _ideal(ranking)
-    gained = _dcg_sum(ranking.grades, depth, gain, discount)
-    ideal = _dcg_sum(ideal_list, len(ideal_list) if k is None else min(k, len(ideal_list)), gain, discount)
+    ideal_grades_ = _ideal(ranking)
+    ideal_depth = len(ideal_grades_) if k is None else min(k, len(ideal_grades_))
+    key = (ranking.grades[:depth], ideal_grades_[:ideal_depth], gain, discount)  # all the value depends on
+    found = _VALUES.get(key)
+    if found is None:
+        found = _remembered(key, _ndcg(_dcg_sum(ranking.grades, depth, gain, discount),
+                                       _dcg_sum(ideal_grades_, ideal_depth, gain, discount)))
+    return found
+
+
+def _ndcg(gained: _Sum, ideal: _Sum):
     if not ideal.terms:  # every gain 0: IDCG = 0
         return 0
     if not gained.terms:  # no gain in the top k: DCG = 0 exactly, whatever the ideal's logarithms
