@@ -8,6 +8,7 @@ of the convention says which one wins and why.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import InputTypeError, ParameterError
 
@@ -29,6 +30,9 @@ class Convention:
     default: str
 
     def choice(self, key: str | None) -> Choice:
+        found = self._by_key.get(self.default if key is None else key) if key is None or type(key) is str else None
+        if found is not None:  # a key as written in this module (metrics ask on every computation)
+            return found
         if key is not None and not isinstance(key, str):
             keys = ", ".join(repr(c.key) for c in self.choices)
             raise InputTypeError(f"{self.name} is one of {keys}, got {type(key).__name__} {key!r:.40}")
@@ -38,6 +42,17 @@ class Convention:
                 return choice
         keys = ", ".join(c.key for c in self.choices)
         raise ParameterError(f"unknown {self.name} {key!r}; choose one of {keys}")
+
+    @cached_property
+    def _by_key(self) -> dict:
+        """Each choice under its key and aliases, the first choice naming one winning as :meth:`choice`'s search
+        does; only names that read as themselves (lower case, '-', no spaces), so one found is what that search finds."""
+        by_key = {}
+        for choice in self.choices:
+            for name in (choice.key, *choice.aliases):
+                if name == name.strip().lower().replace("_", "-"):
+                    by_key.setdefault(name, choice)
+        return by_key
 
     @property
     def option(self) -> str:
