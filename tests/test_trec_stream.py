@@ -227,16 +227,18 @@ def ranked_runs(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(data=ranked_runs(), chunk=st.sampled_from([16, 64, 200, 1 << 20]))
-def test_topics_reduced_in_c_as_by_the_chunks(tmp_path_factory, data, chunk):
+@given(data=ranked_runs(), chunk=st.sampled_from([16, 64, 200, 1 << 20]), threads=st.sampled_from([1, 2]))
+def test_topics_reduced_in_c_as_by_the_chunks(tmp_path_factory, data, chunk, threads):
     """The C reduction gives _Reducer's ranked run bit for bit (its topics, num_ret, and each judged retrieved
-    document's topic, rank and qrels row, in the same order), or None where _Reducer gives None, or declines."""
+    document's topic, rank and qrels row, in the same order), or None where _Reducer gives None, or declines; on two
+    threads the run's halves are reduced apart (a file of two pieces or more)."""
     tmp_path = tmp_path_factory.mktemp("topics")
     (tmp_path / "qrels").write_text(data[0])
     (tmp_path / "run").write_text(data[1])
     qrels = readers.read_qrels(tmp_path / "qrels")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(readers, "_CHUNK_BYTES", chunk)
+        mp.setattr(readers, "_THREADS", threads)
         in_c = stream_module._read_in_c(qrels, tmp_path / "run", None)
         mp.setattr(stream_module, "_read_in_c", lambda *args: stream_module._DECLINED)
         by_chunks = read_ranked(qrels, tmp_path / "run")
@@ -284,3 +286,35 @@ def test_topics_reduced_in_c_give_up_as_the_chunks_do(tmp_path, monkeypatch):
         assert stream_module._read_in_c(qrels, tmp_path / "run", None) is expected
     result = evaluate_module.evaluate(tmp_path / "qrels", tmp_path / "run", ["num_ret"])   # read whole
     assert result["1"]["num_ret"] == 1 and result["2"]["num_ret"] == 1
+
+
+def test_a_mapped_run_is_cut_in_halves_where_a_topic_starts(tmp_path, monkeypatch):
+    """MappedChunks.halves cuts at the first line past the middle whose first token changes (blanks before it
+    count, so a topic written with other blanks is cut inside: the halves then share a topic and one pass reads the
+    run, with the same result); no cut when the middle topic runs to the end, or within the search."""
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 16)
+    lines = [f"{t} Q0 d{i} {i} {9 - i} r\n" for t in (5, 6, 7) for i in range(4)]
+    (tmp_path / "run").write_text("".join(lines))
+    with open(tmp_path / "run", "rb") as f:
+        first, second = readers.MappedChunks(f).halves()
+        assert bytes(b"".join(first)) == "".join(lines[:8]).encode()   # the middle falls in topic 6: cut before 7
+        assert bytes(b"".join(second)) == "".join(lines[8:]).encode()
+        assert readers.MappedChunks(f).halves(search=10) is None
+    lines = [f"{t} Q0 d{i} {i} {9 - i} r\n" for t, n in ((5, 4), (6, 8), (7, 4)) for i in range(n)]
+    tabbed = [line.replace("6 Q0", "6\tQ0") if line.startswith("6") and i % 2 else line for i, line in enumerate(lines)]
+    (tmp_path / "run").write_text("".join(tabbed))
+    with open(tmp_path / "run", "rb") as f:
+        first, second = readers.MappedChunks(f).halves()
+        assert bytes(b"".join(second)).startswith(b"6")   # topic 6 on both sides of the cut
+    (tmp_path / "qrels").write_text("5 0 d1 1\n6 0 d2 1\n6 0 d0 1\n7 0 d3 1\n")
+    qrels = readers.read_qrels(tmp_path / "qrels")
+    monkeypatch.setattr(readers, "_THREADS", 2)
+    halves = stream_module._read_in_c(qrels, tmp_path / "run", None)
+    monkeypatch.setattr(readers, "_THREADS", 1)
+    one = stream_module._read_in_c(qrels, tmp_path / "run", None)
+    for ranked in (halves, one):
+        found = sorted((ranked.topics[s].decode(), p) for s, p in zip(ranked.seg.tolist(), ranked.pos.tolist()))
+        assert found == [("5", 1), ("6", 0), ("6", 2), ("7", 3)] and ranked.nret.tolist() == [4, 8, 4]
+    (tmp_path / "run").write_text("".join(lines[:6]) + "".join(lines[:2]) + "".join(lines[12:]))   # 5 again after 6
+    monkeypatch.setattr(readers, "_THREADS", 2)
+    assert stream_module._read_in_c(qrels, tmp_path / "run", None) is None

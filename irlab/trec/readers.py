@@ -37,6 +37,7 @@ found by sorting 64-bit hashes of (topic, docno) and confirmed byte-exactly.
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import gzip
 import importlib
@@ -246,11 +247,37 @@ class MappedChunks:
             if len(starts) > 8:   # parsed by now (parsed_chunks holds at most _MAX_THREADS + 1); a late read re-reads
                 self._drop_before(starts.popleft())
 
+    def halves(self, search=1 << 20):
+        """Two MappedChunks of the same mapping, the file's bytes before and from the start of the first line past
+        the middle whose first token is not the one before it (where a topic starts, in a run grouped by topic), or None
+        when no such line is found within ``search`` bytes, or the file is smaller than two pieces."""
+        if self.pos or self.size < 2 * self.step:
+            return None
+        line = self.map.find(b"\n", self.size // 2) + 1
+        stop = min(self.size, line + search)
+        first = _FIRST_TOKEN.match(self.map, line, stop)
+        while 0 < line < stop:
+            token = _FIRST_TOKEN.match(self.map, line, stop)
+            if token.group() != first.group():
+                break
+            line = self.map.find(b"\n", line, stop) + 1
+        if not 0 < line < stop:
+            return None
+        first, second = copy.copy(self), copy.copy(self)
+        first.size = line
+        second.pos = line
+        second.dropped = line - line % self.page
+        return first, second
+
     def _drop_before(self, offset):
         end = offset - offset % self.page
         if self.drop is not None and end > self.dropped:
             self.map.madvise(self.drop, self.dropped, end - self.dropped)
             self.dropped = end
+
+
+# a line's first token with the blanks before it and the byte after it (MappedChunks.halves)
+_FIRST_TOKEN = re.compile(rb"[ \t\v\f\r]*[^ \t\v\f\r\n]*[ \t\v\f\r\n]?")
 
 
 def mapped_or_read(f):

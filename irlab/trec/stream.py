@@ -15,6 +15,7 @@ not contiguous.  ``tests/test_trec_stream.py`` checks that both give the same va
 from __future__ import annotations
 
 import os
+import threading
 import zlib
 from dataclasses import dataclass, field
 
@@ -23,7 +24,7 @@ import numpy as np
 from irlab.trec import readers
 from irlab.trec.ranks import KeySlots, block_ranks
 from irlab.trec.readers import (ColumnSpec, decode_ids, last_runid, mapped_or_read, parsed_chunks, duplicate_check,
-                                 open_maybe_gzip)
+                                 open_maybe_gzip, threads)
 
 __all__ = ["RankedRun", "read_ranked"]
 
@@ -109,36 +110,93 @@ _DECLINED = object()   # what _read_in_c returns for a run it does not take (rea
 def _read_in_c(qrels, path, progress):
     """What read_ranked returns, from one C pass per chunk that splits, checks, joins and ranks each topic as its lines
     go by (``_tokenize.topic_stream``: no column per line), or _DECLINED for what that pass does not take (a chunk
-    its split declines, crafted docnos): the chunks are then read again by :class:`_Reducer`, which decides."""
-    compiled = readers.compiled()
+    its split declines, crafted docnos): the chunks are then read again by :class:`_Reducer`, which decides.
+    With a second core idle, a mapped run's two halves (cut where a topic starts) are reduced at once, one per core."""
     try:
         with open_maybe_gzip(path) as f:
             raw = getattr(f, "fileobj", f)
             disk_size = os.fstat(raw.fileno()).st_size if progress is not None else 0
             chunks, share = mapped_or_read(f)
-            qrels = _qrels_of(qrels)
-            stream, last = compiled.topic_stream(*_topics_of(qrels), readers.MAX_LINE_BYTES), None
-            for data in chunks:
-                taken = compiled.topic_feed(stream, data)
-                if not taken:
-                    return None if taken is False else _DECLINED   # False: a topic's lines apart, a docno twice
-                last = data
-                if disk_size:
-                    progress(min(share() if share else raw.tell() / disk_size, 1.0))
+            qrels = _topics_of(_qrels_of(qrels))
+            halves = chunks.halves() if progress is None and hasattr(chunks, "halves") and threads() > 1 else None
+            if halves is not None:
+                parts = _reduced_beside(qrels, *halves)
+                if parts is not _DECLINED:
+                    return parts if parts is None else _ranked_run(path, parts)
+                chunks = mapped_or_read(f)[0]   # the cut was not where a topic starts: one pass after all
+            tick = None if not disk_size else \
+                lambda: progress(min(share() if share else raw.tell() / disk_size, 1.0))
+            parts = _reduced(qrels, chunks, tick)
     except (OSError, EOFError, zlib.error):
         return None   # the whole-file reader reports it, naming the file
-    if last is None:
+    return parts if parts is None or parts is _DECLINED else _ranked_run(path, [parts])
+
+
+def _reduced(qrels, chunks, tick=None):
+    """_tokenize.topic_result of the chunks, with the last chunk; None when the run cannot be streamed (a topic's
+    lines apart, a docno twice in a topic) or has no chunk, _DECLINED when the C pass does not take a chunk."""
+    compiled = readers.compiled()
+    stream, last = compiled.topic_stream(*qrels, readers.MAX_LINE_BYTES), None
+    for data in chunks:
+        taken = compiled.topic_feed(stream, data)
+        if not taken:
+            return None if taken is False else _DECLINED
+        last = data
+        if tick is not None:
+            tick()
+    return None if last is None else (*compiled.topic_result(stream), last)
+
+
+def _reduced_beside(qrels, first, second):
+    """[_reduced of each half], the second half reduced on another thread (the C pass lets go of the GIL); None or
+    _DECLINED as for one pass, and _DECLINED when the halves share a topic at the cut (it was not where one starts)."""
+    beside = {}
+
+    def reduce_second():
+        try:
+            beside["parts"] = _reduced(qrels, second)
+        except BaseException as exc:   # raised in this thread, below
+            beside["error"] = exc
+
+    thread = threading.Thread(target=reduce_second, daemon=True)
+    thread.start()
+    try:
+        parts = _reduced(qrels, first)
+    finally:
+        thread.join()
+    if "error" in beside:
+        raise beside["error"]
+    halves = [parts, beside["parts"]]
+    if any(half is None for half in halves):
         return None
-    names, longest, nret, seg, pos, qrow = compiled.topic_result(stream)
-    width = max(8, -(-longest // 8) * 8)
-    names = np.frombuffer(names, dtype=f"S{compiled.ID_SLOT}").astype(f"S{width}")
+    if any(half is _DECLINED for half in halves):
+        return _DECLINED
+    slot = readers.compiled().ID_SLOT
+    return halves if halves[0][0][-slot:] != halves[1][0][:slot] else _DECLINED
+
+
+def _ranked_run(path, parts):
+    """The RankedRun of _reduced's results for consecutive pieces of the run (file order), or None when a topic
+    appears in two of them (its lines are apart)."""
+    compiled = readers.compiled()
+    names = np.frombuffer(b"".join(part[0] for part in parts), dtype=f"S{compiled.ID_SLOT}")
+    width = max(8, -(-max(part[1] for part in parts) // 8) * 8)
+    names = names.astype(f"S{width}")
     order = np.argsort(names, kind="stable")
+    if len(parts) > 1 and (names[order][1:] == names[order][:-1]).any():
+        return None
     renumber = np.empty(len(names), dtype=np.int64)
     renumber[order] = np.arange(len(names), dtype=np.int64)
-    seg = renumber[np.frombuffer(seg, dtype=np.int64)]
-    runid = last_runid(bytes(last)) or b""
-    return RankedRun(path, decode_ids(runid), names[order], np.frombuffer(nret, dtype=np.int64)[order], seg,
-                     np.frombuffer(pos, dtype=np.int64), np.frombuffer(qrow, dtype=np.int64))
+    columns = [[], [], [], []]   # nret, seg, pos, qrow
+    topics = 0
+    for part in parts:
+        nret, seg, pos, qrow = (np.frombuffer(column, dtype=np.int64) for column in part[2:6])
+        for column, values in zip(columns, (nret, seg + topics, pos, qrow)):
+            column.append(values)
+        topics += len(nret)
+    nret, seg, pos, qrow = (np.concatenate(column) for column in columns)
+    runid = last_runid(bytes(parts[-1][6])) or b""
+    return RankedRun(path, decode_ids(runid), names[order], nret[order], renumber[seg], pos, qrow)
 
 
 def _topics_of(qrels):
