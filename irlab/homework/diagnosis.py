@@ -25,7 +25,7 @@ from ..exercise_set import Question, Where, resolve_question
 from ..ranking import Ranking
 from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
                       rational_value, rounded)
-from .mistakes import MISTAKES, Mistake, mistaken_results, scaled_mistakes
+from .mistakes import MISTAKES, Deferred, Mistake, mistaken_results, scaled_mistakes
 
 
 @dataclass(frozen=True)
@@ -227,6 +227,13 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
         if certainly_far(given_float, as_float(value), float_reach):
             continue
         if matches(given, written, value, tolerance) and _distinct(value, correct):
+            if type(result) is Deferred:  # named, by its exact plain value: now its explained Result
+                result = result.solved()
+                if result is None:
+                    continue
+                value = result.value  # (the same number; decided again on it all the same)
+                if not (matches(given, written, value, tolerance) and _distinct(value, correct)):
+                    continue
             found.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
     correct_float = as_float(correct)
     for order, mistake in enumerate(MISTAKES, len(candidates)):
@@ -269,7 +276,8 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
 def mistaken_near_answer(key, part, given, given_text: str | None) -> list:
     """The candidates :func:`diagnose` weighs for the answer ``given`` to one part of a key: ``key.mistaken(part)``
     when it is known already, else only the mistakes whose plain values may lie within the answer's reach (as
-    diagnose's own float test reaches), re-solved with their explanations; the others diagnose would pass over."""
+    diagnose's own float test reaches), re-solved with their explanations (one with an exact plain value only
+    when diagnose names it: :class:`~irlab.homework.mistakes.Deferred`); the others diagnose would pass over."""
     if part.index in key.candidates:
         return key.candidates[part.index]
     tolerance = key.tolerance if key.tolerance.form != "fraction" else Tolerance()

@@ -218,20 +218,50 @@ def mistaken_results(question: Question, params: dict, part: int, path="exercise
                      near: Callable[[object], bool] | None = None) -> list[tuple[Mistake, object, Rewrite | None]]:
     """Every applicable mistake with the Result (or scaled value) it gives for answer ``part`` (0-based). With
     ``near``, only those whose plain value (:func:`irlab.homework.plain_answers.plain_parts`) ``near`` keeps, or
-    that have none, are re-solved and listed: the diagnosis of one answer needs no mistake far from it."""
+    that have none, are listed: the diagnosis of one answer needs no mistake far from it. Those are re-solved with
+    their explanations, but for a mistake whose plain value is exact (a rational metric's, the very number its
+    explained solver gives): it is listed as a :class:`Deferred`, re-solved only if the diagnosis names it."""
     found = []
     memo: dict = {}  # the rewrites share the parameters dict (so its ranking): plain_parts reads it once
     for mistake, rewrite in rewrites(question, params, path):
-        if near is not None and not _maybe_near(rewrite, part, near, path, question.id, memo):
-            continue
-        try:
-            solution = solve_question(rewrite.params, rewrite.question, Where(path, None, question.id))
-        except (IrlabError, ZeroDivisionError):
-            continue
-        primary = solution.primary
-        if part < len(primary):
-            found.append((mistake, primary[part].result, rewrite))
+        where = Where(path, None, question.id)
+        if near is not None:
+            value = _plain_value(rewrite, part, where, memo)
+            if value is not _UNKNOWN:
+                if not near(value):
+                    continue
+                if type(value) is not float:
+                    found.append((mistake, Deferred(value, rewrite, part, where), rewrite))
+                    continue
+        result = _solved(rewrite, part, where)
+        if result is not None:
+            found.append((mistake, result, rewrite))
     return found
+
+
+def _solved(rewrite: Rewrite, part: int, where: Where):
+    """The explained Result of the rewrite's answer ``part``, or None when the solver refuses the rewrite (the
+    mistake does not apply) or gives no such part."""
+    try:
+        solution = solve_question(rewrite.params, rewrite.question, where)
+    except (IrlabError, ZeroDivisionError):
+        return None
+    primary = solution.primary
+    return primary[part].result if part < len(primary) else None
+
+
+class Deferred:
+    """A mistake's result known by its exact plain value alone (``value``: a Fraction or int, the value the
+    explained solver gives); :meth:`solved` gives the explained Result, or None when that solver refuses the
+    rewrite (then the mistake does not apply, as if never listed)."""
+
+    __slots__ = ("value", "_rewrite", "_part", "_where")
+
+    def __init__(self, value, rewrite: Rewrite, part: int, where: Where):
+        self.value, self._rewrite, self._part, self._where = value, rewrite, part, where
+
+    def solved(self):
+        return _solved(self._rewrite, self._part, self._where)
 
 
 def rewrites(question: Question, params: dict, path="exercise"):
@@ -296,10 +326,13 @@ def scaled_mistakes() -> list[tuple[Mistake, tuple]]:
     return [(mistake, (mistake.scale,)) for mistake in MISTAKES if mistake.scale is not None]
 
 
-def _maybe_near(rewrite: Rewrite, part: int, near, path, question_id, memo: dict | None = None) -> bool:
-    """False only when the rewrite's plain value for ``part`` is known and ``near`` rejects it."""
+_UNKNOWN = object()  # no plain value (not covered, or an error the explained solver words: it skips the mistake then)
+
+
+def _plain_value(rewrite: Rewrite, part: int, where: Where, memo: dict | None = None):
+    """The rewrite's plain value for ``part``, or _UNKNOWN."""
     try:
-        values = plain_parts(rewrite.params, rewrite.question, Where(path, None, question_id), memo)
-    except Exception:  # not covered, or an error the explained solver words (it skips the mistake then)
-        return True
-    return part >= len(values) or near(values[part][1])
+        values = plain_parts(rewrite.params, rewrite.question, where, memo)
+    except Exception:
+        return _UNKNOWN
+    return values[part][1] if part < len(values) else _UNKNOWN
