@@ -41,16 +41,18 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
     try:
         if issued is not None and question.id in issued[1]:  # a variant just drawn: checked and solved already
             params, solution = issued[0], issued[1][question.id]
+            params_text = repr(params)
         else:
-            params, memo = _consistent_params(exercise, exercise_set.path)
+            params, params_text, memo = _consistent_params(exercise, exercise_set.path)
             qwhere = Where(exercise_set.path, exercise.id, question.id)
-            # its plain values, when proven the explained solver's (which is run if something reads more)
-            solution = plain_solution(params, question, qwhere, memo) or solve_once(params, question, qwhere)
+            # its values without the explanation where proven the explained solver's (run if something reads more)
+            solution = (plain_solution(params, question, qwhere, params_text, memo)
+                        or solve_once(params, question, qwhere))
     except InputFileError:
         raise
     except IrlabError as error:
         raise where.error(str(error)) from None
-    learn(question, solution)
+    learn(question, params_text, solution)
     key = build_key(exercise_set.path, exercise, question, params, solution, grading_defaults_cached(path, stamp))
     if judged_worth_solving(exercise, question):  # judged when drawn: no named mistake within the tolerance
         key.findings.update((part.index, ()) for part in key.parts if part.result is not None)
@@ -58,22 +60,20 @@ def cached_key(path: str, stamp, student, seed, exercise_id: str, question_id: s
 
 
 # The parameters the last few exercises are solved with, by exercise object: a variant's questions share them (an
-# issued exercise agrees with its statement, so checking it again would give the same parameters), and the memo of
-# their plain values (plain_answers.plain_parts: the ranking read once for all the exercise's questions).
+# issued exercise agrees with its statement, so checking it again would give the same parameters), with their repr
+# and the memo of their plain values (plain_answers.plain_parts: the ranking read once for all the questions).
 _PARAMS: OrderedDict = OrderedDict()
 _PARAMS_SIZE = 16
 
 
-def _consistent_params(exercise: Exercise, path) -> tuple[dict, dict]:
+def _consistent_params(exercise: Exercise, path) -> tuple[dict, str, dict]:
     entry = _PARAMS.get(id(exercise))
-    if entry is not None and entry[0] is exercise:
-        return entry[1], entry[2]
-    params, _ = check_consistency(exercise, path)
-    memo: dict = {}
-    _PARAMS[id(exercise)] = (exercise, params, memo)
-    if len(_PARAMS) > _PARAMS_SIZE:
-        _PARAMS.popitem(last=False)
-    return params, memo
+    if entry is None or entry[0] is not exercise:
+        params, _ = check_consistency(exercise, path)
+        entry = _PARAMS[id(exercise)] = (exercise, params, repr(params), {})
+        if len(_PARAMS) > _PARAMS_SIZE:
+            _PARAMS.popitem(last=False)
+    return entry[1:]
 
 
 def answer_key(path, exercise_id: str, question_id: str, student: str | None = None, seed=None) -> Key:

@@ -75,6 +75,13 @@ class PlainResult(Result):
 _LEARNED: dict = {}
 _LEARNED_SIZE = 1024  # questions of the sets graded lately; emptied when full
 
+# The parts (metric, label, symbol, exact value) of each question on each draw solved with its explanation (DCG,
+# nDCG, any solver or draw the plain values above do not cover): a draw some student had before is the same
+# question on the same parameters, so its key is made from them. By the question object's id and the parameters' repr, the question kept alive
+# beside them. A large class repeats a third of its short rankings' draws (12,500 students: 3,558 of 12,500).
+_DRAWN: dict = {}
+_DRAWN_SIZE = 32768  # about 1 KiB each (a sympy value, a repr): 12,500 students' draws of two such questions
+
 
 def _shortcut_allowed(question) -> bool:
     if question.solver == "aggregate":
@@ -89,24 +96,35 @@ def _all_nonzero(values) -> bool:
     return all(type(value) in (int, Fraction) and value != 0 for value in values)
 
 
-def learn(question, solution) -> None:
-    """Remember the wording of ``question``'s parts from its explained ``solution`` when it carries over to other
-    draws (see the module's docstring); once per question."""
-    found = _LEARNED.get(id(question))
-    if (found is not None and found[0] is question) or solution.choice is not None or not _shortcut_allowed(question):
+def learn(question, params_text: str, solution) -> None:
+    """Remember what ``solution``, ``question`` solved on the parameters whose repr is ``params_text``, tells other
+    keys: the wording of its parts when it carries over to other draws (see the module's docstring; once per
+    question), and, for an explained solution, its parts for the same draw."""
+    if solution.choice is not None or question.solver == "free-text":
         return
     answers = solution.primary or solution.answers
-    if not _all_nonzero(answer.result.value for answer in answers):
+    if not answers or isinstance(answers[0].result, PlainResult):
         return
-    if len(_LEARNED) >= _LEARNED_SIZE:
-        _LEARNED.clear()
-    _LEARNED[id(question)] = (question, tuple((a.result.metric, a.label, a.result.symbol) for a in answers))
+    if _shortcut_allowed(question):
+        found = _LEARNED.get(id(question))
+        if (found is None or found[0] is not question) and _all_nonzero(a.result.value for a in answers):
+            if len(_LEARNED) >= _LEARNED_SIZE:
+                _LEARNED.clear()
+            _LEARNED[id(question)] = (question, tuple((a.result.metric, a.label, a.result.symbol) for a in answers))
+    if len(_DRAWN) >= _DRAWN_SIZE:
+        del _DRAWN[next(iter(_DRAWN))]  # the oldest
+    _DRAWN[id(question), params_text] = (question, tuple((a.result.metric, a.label, a.result.symbol, a.value)
+                                                         for a in answers))
 
 
-def plain_solution(params: dict, question, where: Where, memo: dict | None = None) -> Solution | None:
-    """The primary answers of ``question`` solved on ``params``, as the explained solver gives them, made from plain
-    values with the explanation solved on first need; None when that is not proven the same (then solve it).
-    ``memo``: plain_answers' memo of this draw."""
+def plain_solution(params: dict, question, where: Where, params_text: str, memo: dict | None = None) \
+        -> Solution | None:
+    """The primary answers of ``question`` solved on ``params`` (``params_text``: their repr), as the explained
+    solver gives them, made from plain values or a repeated draw's with the explanation solved on first need; None
+    when that is not proven the same (then solve it). ``memo``: plain_answers' memo of this draw."""
+    drawn = _DRAWN.get((id(question), params_text))
+    if drawn is not None and drawn[0] is question:
+        return _solution(drawn[1], params, question, where)
     learned = _LEARNED.get(id(question))
     if learned is None or learned[0] is not question:
         return None
@@ -117,11 +135,18 @@ def plain_solution(params: dict, question, where: Where, memo: dict | None = Non
     wording = learned[1]
     if len(values) != len(wording) or not _all_nonzero(values):
         return None
+    return _solution([(*worded, exact.rational(value)) for worded, value in zip(wording, values)], params, question,
+                     where)
+
+
+def _solution(parts, params: dict, question, where: Where) -> Solution:
+    """A Solution of ``parts`` (metric, label, symbol, exact value), explained when first read."""
     solving = _Solving(params, question, where)
-    return Solution([Answer(label, PlainResult(metric, exact.rational(value), symbol, solving, index))
-                     for index, ((metric, label, symbol), value) in enumerate(zip(wording, values))])
+    return Solution([Answer(label, PlainResult(metric, value, symbol, solving, index))
+                     for index, (metric, label, symbol, value) in enumerate(parts)])
 
 
 def clear_plain_keys() -> None:
-    """Forget every question's learned wording."""
+    """Forget every question's learned wording and every draw's parts."""
     _LEARNED.clear()
+    _DRAWN.clear()
