@@ -230,14 +230,19 @@ def _score_counts(grades: list[QuestionGrade]) -> tuple[dict, int]:
             shared[key] = [g.parts, 1]
         else:
             group[1] += 1
-    scores: dict = {}
+    counts: dict = {}  # (numerator, denominator) in lowest terms -> how many: a Fraction hashes in Python, a pair in C
     answered = 0
     for parts, count in shared.values():
-        score = _exact_sum([p.credit for p in parts])
-        scores[score] = scores.get(score, 0) + count
+        if len(parts) == 1:  # most questions: the score is the part's credit
+            credit = parts[0].credit
+            score = (credit.numerator, credit.denominator)
+        else:
+            total = _exact_sum([p.credit for p in parts])
+            score = (total.numerator, total.denominator)
+        counts[score] = counts.get(score, 0) + count
         if any(_answered(p) for p in parts):
             answered += count
-    return scores, answered
+    return {Fraction(*score): count for score, count in counts.items()}, answered
 
 
 def _median_of_counts(counts: dict) -> Fraction:
@@ -335,6 +340,8 @@ class GradeReport:
         for s in self.students:
             for q in s.question_grades:
                 for p in q.parts:
+                    if p.mistake is None and not p.also:  # most parts: no mistake to count
+                        continue
                     for name in p.mistakes:
                         counts[name] += 1
                         students[name].add(s.student)
