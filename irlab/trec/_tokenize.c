@@ -770,6 +770,7 @@ typedef struct Topics {
     /* the open topic */
     int open;
     unsigned char name[ID_SLOT];
+    Py_ssize_t name_length;
     int64_t code, ordinal;                   /* its qrels topic (-1: none) and its place in the file */
     unsigned char *docs;                     /* its rows' docnos, ID_SLOT bytes each */
     double *scores;
@@ -954,6 +955,7 @@ static int open_topic(Topics *t, const unsigned char *name, Py_ssize_t length)
     if (length > t->name_max)
         t->name_max = length;
     memcpy(t->name, name, ID_SLOT);
+    t->name_length = length;
     t->open = 1;
     t->ordinal = t->topics - 1;
     t->rows = t->hits = t->judged = t->used = 0;
@@ -1095,6 +1097,21 @@ static int close_topic(Topics *t)
     return TAKEN;
 }
 
+/* Whether the len bytes at q (8 readable) are the open topic's name, which is len bytes long: one word compared for
+ * a name of up to 8 bytes (the name's slot is NUL padded), memcmp beyond. */
+static inline int same_name(const Topics *t, const unsigned char *q, Py_ssize_t len, int readable)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len <= 8 && readable) {
+        uint64_t x, name;
+        memcpy(&x, q, 8);
+        memcpy(&name, t->name, 8);
+        return (len == 8 ? x : x & ((1ULL << (8 * len)) - 1)) == name;
+    }
+#endif
+    return memcmp(q, t->name, (size_t)len) == 0;
+}
+
 /* One line of the run, located in c (qid, docno, score): into the open topic, or a new one. */
 static inline __attribute__((always_inline)) int topic_line(Topics *t, const unsigned char *p, const Columns *c)
 {
@@ -1103,17 +1120,17 @@ static inline __attribute__((always_inline)) int topic_line(Topics *t, const uns
     TopicSlot *s;
     Py_ssize_t row;
     int status;
-    copy_padded(name, p + c->q_start, c->q_len, ID_SLOT, c->q_start + ID_SLOT <= c->n);
-    if (!t->open || memcmp(name, t->name, ID_SLOT) != 0) {
+    if (!t->open || c->q_len != t->name_length || !same_name(t, p + c->q_start, c->q_len, c->q_start + 8 <= c->n)) {
+        copy_padded(name, p + c->q_start, c->q_len, ID_SLOT, c->q_start + ID_SLOT <= c->n);
         if ((t->open && (status = close_topic(t)) != TAKEN) || (status = open_topic(t, name, c->q_len)) != TAKEN) {
             t->status = status;
             return 0;
         }
     }
     row = t->rows;
-    if (row == INT32_MAX || !room_for(&t->row_room, row + 1, (void **)&t->docs, ID_SLOT, (void **)&t->scores,
-                                      sizeof(double), NULL, 0)) {
-        t->status = row == INT32_MAX ? DECLINED : NO_MEMORY;
+    if (row == t->row_room && (row >= INT32_MAX || !room_for(&t->row_room, row + 1, (void **)&t->docs, ID_SLOT,
+                                                              (void **)&t->scores, sizeof(double), NULL, 0))) {
+        t->status = row >= INT32_MAX ? DECLINED : NO_MEMORY;
         return 0;
     }
     doc = t->docs + ID_SLOT * row;
@@ -1121,7 +1138,7 @@ static inline __attribute__((always_inline)) int topic_line(Topics *t, const uns
     t->scores[row] = c->value;
     if (row && c->value > t->scores[row - 1])
         t->sorted = 0;
-    if ((status = table_room(t)) != TAKEN) {
+    if (2 * (size_t)(t->used + 1) > t->mask + 1 && (status = table_room(t)) != TAKEN) {   /* (no table: mask 0) */
         t->status = status;
         return 0;
     }
