@@ -253,3 +253,29 @@ def test_judged_only_and_collection_size(files, capsys):
     assert t["utility_0,0,0,1"] == 97.0
     out = cli(["-J", "-N", "100", "-q", "-m", "num_ret", q, r], capsys)
     assert "num_ret               \t1\t3" in out.splitlines()
+
+
+def test_per_topic_dicts_made_when_first_read(files):
+    """compute_all keeps the per-topic values as columns (TopicRows) until per_topic is read: printing the means
+    (irlab eval without -q) makes no topic's dict; read, per_topic holds the values the columns gave, by topic in
+    order, and the same result pickles, compares and copies as one given dicts."""
+    import dataclasses
+    import pickle
+
+    from irlab.trec.context import EvalResult, TopicRows
+    from irlab.trec.output import format_result
+
+    q, r = files
+    res = evaluate(q, r, ["map", "P.5", "relstring", "num_ret"])
+    assert isinstance(vars(res)["_per_topic"], TopicRows)
+    summary = format_result(res, "text", per_topic=False)
+    assert isinstance(vars(res)["_per_topic"], TopicRows) and summary.startswith("num_ret")
+    assert list(res.per_topic) == ["1", "2"] and res.per_topic["1"] == {"num_ret": 4, "map": (1 / 1 + 2 / 2) / 2,
+                                                                       "P_5": 2 / 5, "relstring": "12-0"}
+    assert isinstance(vars(res)["_per_topic"], dict) and res.per_topic is res.per_topic
+    given = EvalResult(per_topic=res.per_topic, summary=res.summary, columns=res.columns, runid=res.runid,
+                       integer_columns=res.integer_columns, topic_columns=res.topic_columns)
+    fresh = evaluate(q, r, ["map", "P.5", "relstring", "num_ret"])
+    assert fresh == given and pickle.loads(pickle.dumps(fresh)) == given
+    assert dataclasses.replace(evaluate(q, r, "map"), runid="x").per_topic == {"1": {"map": 1.0}, "2": {"map": 0.25}}
+    assert format_result(fresh, "text", per_topic=True) == format_result(given, "text", per_topic=True)

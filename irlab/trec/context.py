@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 
-__all__ = ["EvalContext", "EvalResult", "safe_div"]
+__all__ = ["EvalContext", "EvalResult", "TopicRows", "safe_div"]
 
 
 class EvalContext:
@@ -122,6 +122,40 @@ def safe_div(a, b):
     return out
 
 
+class TopicRows:
+    """Per-topic values not yet made into dicts: ``names`` (topics, in order) and ``columns`` (measure name -> one
+    value per topic).  An :class:`EvalResult` given these builds its ``per_topic`` dict when first read, so that
+    ``irlab eval`` without ``-q`` (which prints the means only) never makes 7,000 topics' dicts."""
+
+    __slots__ = ("names", "columns")
+
+    def __init__(self, names, columns):
+        self.names, self.columns = names, columns
+
+    def dicts(self) -> dict:
+        # a topic's dict made in one call from its row of the columns (a store per topic and column takes longer)
+        rows = zip(*self.columns.values()) if self.columns else ((),) * len(self.names)
+        return {name: dict(zip(self.columns, row)) for name, row in zip(self.names, rows)}
+
+
+class _PerTopic:
+    """EvalResult.per_topic: a dict, made from :class:`TopicRows` on first read when given those."""
+
+    def __set_name__(self, owner, name):
+        self.slot = "_" + name
+
+    def __get__(self, result, owner=None):
+        if result is None:
+            raise AttributeError   # a field without a default (dataclasses asks the class)
+        value = result.__dict__[self.slot]
+        if isinstance(value, TopicRows):
+            value = result.__dict__[self.slot] = value.dicts()
+        return value
+
+    def __set__(self, result, value):
+        result.__dict__[self.slot] = value
+
+
 @dataclass
 class EvalResult:
     """Result of :func:`irlab.trec.evaluate.evaluate`.
@@ -131,7 +165,7 @@ class EvalResult:
     ``columns`` lists output measure names in trec_eval order.
     """
 
-    per_topic: dict
+    per_topic: dict = _PerTopic()   # (a TopicRows given is made a dict when first read)
     summary: dict
     columns: list
     runid: str

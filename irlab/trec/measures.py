@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 
 from irlab.errors import ParameterError
-from irlab.trec.context import EvalContext, EvalResult, safe_div
+from irlab.trec.context import EvalContext, EvalResult, TopicRows, safe_div
 
 __all__ = [
     "Measure", "MEASURES", "TREC_ORDER", "NICKNAMES", "UNSUPPORTED", "parse_measures",
@@ -938,9 +938,7 @@ def compute_all(ctx: EvalContext, plan: MeasurePlan) -> EvalResult:
                 # grade > 0 in every topic, whatever -l says
                 s = float(ctx.qrels_positive_lines)
             summary[col] = int(round(s)) if m.integer else s
-    # a topic's dict made in one call from its row of the columns (a store per topic and column takes longer)
-    rows = zip(*columns.values()) if columns else ((),) * len(ctx.names)
-    per_topic = {name: dict(zip(columns, row)) for name, row in zip(ctx.names, rows)}
+    per_topic = TopicRows(ctx.names, columns)   # made into dicts when first read
     return EvalResult(per_topic=per_topic, summary=summary, columns=plan.columns,
                       runid=ctx.runid, integer_columns=frozenset(integer_cols),
                       topic_columns=tuple(topic_cols))
