@@ -352,7 +352,7 @@ def test_a_class_gets_the_same_variants_with_or_without_the_screen(path, options
                 for e in drawing.variant_set(path, s, "screening").exercises]
 
     screened = variants()
-    monkeypatch.setattr(drawing, "screen", lambda candidate, where: None)
+    monkeypatch.setattr(drawing, "screen", lambda candidate, where, grading=None: None)
     exact_only = variants()
     drawing.clear_drawing_caches()
     assert screened == exact_only

@@ -25,7 +25,7 @@ import hashlib
 import random
 import weakref
 from collections import OrderedDict
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from .. import limits
@@ -37,7 +37,7 @@ from ..ranking import Ranking, remembered
 from ..schema import placeholders
 from .degenerate import OPT_OUT, degenerate_reason, draw_keys
 from .identity import normalise_student
-from .key_build import file_stamp
+from .key_build import file_stamp, grading_defaults_cached
 from .screening import screen
 
 MAX_ATTEMPTS = MAX_VARIANT_DRAWS  # the name the package has always offered (irlab.homework.variants)
@@ -247,10 +247,10 @@ def _inconsistency(candidate: Exercise, path, solved: dict | None = None) -> str
     return None
 
 
-def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) -> Exercise:
+def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path, grading=None) -> Exercise:
     """The student's own version of ``exercise`` (the exercise itself when it declares no variants): the first draw
     that is consistent and worth solving (:mod:`irlab.homework.degenerate`); ``refused_draws`` says why each draw
-    before it was refused."""
+    before it was refused. ``grading``: a function giving the set's [grading] table (see screening.screen)."""
     if not exercise.variants:
         return exercise
     refused: list[str] = []
@@ -271,7 +271,7 @@ def variant_exercise(exercise: Exercise, set_id: str, student: str, seed, path) 
                 _check_statement(exercise, candidate, params_text, path)  # a broken template: no retry helps
             # issued to another student before, or judged on plain values: nothing to solve here (the answer key
             # solves the issued draw when it is needed)
-            verdict = known or screen(candidate, path)
+            verdict = known or screen(candidate, path, grading)
             if verdict is not None:
                 problem, degenerate = verdict
             else:
@@ -386,7 +386,9 @@ def _variant_set_cached(path: str, stamp, student, seed) -> ExerciseSet:
     exercise_set = _loaded(path, stamp)
     if student is None:
         return exercise_set
-    exercises = [variant_exercise(e, exercise_set.id, student, seed, exercise_set.path) for e in exercise_set.exercises]
+    grading = partial(grading_defaults_cached, path, stamp)  # the version drawn from, without a stat per screen
+    exercises = [variant_exercise(e, exercise_set.id, student, seed, exercise_set.path, grading)
+                 for e in exercise_set.exercises]
     return copied(exercise_set, exercises=exercises)
 
 

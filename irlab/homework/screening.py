@@ -37,10 +37,11 @@ def _is(value, target: int):
     return value == target
 
 
-def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
+def screen(candidate: Exercise, path, grading=None) -> tuple[str | None, bool] | None:
     """The verdict on a draw — (why it is refused or None, whether for being degenerate) — reached on plain values,
     or None when unsure. ``candidate`` is the exercise with the drawn parameters and the counts its statement states,
-    whose drawn counts (R, N) the drawing has already checked."""
+    whose drawn counts (R, N) the drawing has already checked. ``grading``: a function giving the set's [grading]
+    table (called when a draw needs it; without it, the table of the file as it is now)."""
     try:
         solved_params, notes = check_consistency(candidate, path)
     except Exception:
@@ -69,7 +70,7 @@ def screen(candidate: Exercise, path) -> tuple[str | None, bool] | None:
                 return UNSURE
             if verdict:
                 return answer_is(_where(question, index, values), target), True
-    grading = grading_defaults(path)
+    grading = grading() if grading is not None else grading_defaults(path)
     for question, index, value, values in parts:
         finding = _closest_mistake(path, question, solved_params, index, value, grading, memo)
         if finding is UNSURE:
