@@ -104,14 +104,12 @@ def build_key(path: Path, exercise: Exercise, question: Question, params: dict, 
     parts = [Part(i, name, answer.label, answer.result) for i, (answer, name) in enumerate(zip(answers, names))]
     if solution.choice is not None:  # a choice question: one part, the right options' letters
         parts = [Part(0, "choice", "the letter(s) of the right option(s)", None, solution.choice)]
-    qwhere = Where(path, exercise.id, question.id)
-    options = {**grading, **question.options}
     try:
         tolerance = question_tolerance(question, grading)
-        mistake_credit = option_number(options, "mistake_credit", 0, 0, 1)
+        mistake_credit = _per_question(_CREDITS, question, grading, _mistake_credit)
     except AnswerOptionError as error:
         if error.key in question.options:
-            raise qwhere.error(error.problem, error.key) from None
+            raise Where(path, exercise.id, question.id).error(error.problem, error.key) from None
         raise Where(path).error(error.problem, f"grading.{error.key}") from None
     return Key(path, exercise, question, params, parts, tolerance, {}, mistake_credit)
 
@@ -123,17 +121,29 @@ def question_tolerance(question: Question, grading: dict) -> Tolerance:
     """The tolerance a question is graded with: the set's ``[grading]`` defaults under the question's own options
     (raises AnswerOptionError naming a bad key); once per question object and grading table (every draw of a
     variant screened, every student's key, asks again for the same question)."""
+    return _per_question(_BY_QUESTION, question, grading,
+                         lambda options: _tolerance_of(repr(sorted(options.items())), options))
+
+
+def _mistake_credit(options: dict) -> Fraction:
+    return option_number(options, "mistake_credit", 0, 0, 1)
+
+
+def _per_question(table: dict, question: Question, grading: dict, make):
+    """``make`` of the question's options over the set's ``grading`` defaults, once per question object and grading
+    table (an error is raised again each time); ``table`` keeps both alive beside it, so their ids name no other."""
     key = (id(question), id(grading))
-    found = _BY_QUESTION.get(key)
+    found = table.get(key)
     if found is None or found[0] is not question or found[1] is not grading:
-        options = {**grading, **question.options}
-        if len(_BY_QUESTION) >= 1024:
-            _BY_QUESTION.clear()
-        found = _BY_QUESTION[key] = (question, grading, _tolerance_of(repr(sorted(options.items())), options))
+        made = make({**grading, **question.options})
+        if len(table) >= 1024:
+            table.clear()
+        found = table[key] = (question, grading, made)
     return found[2]
 
 
-_BY_QUESTION: dict = {}  # (question, grading table) ids -> (both, kept alive so their ids name no other, tolerance)
+_BY_QUESTION: dict = {}  # (question, grading table) ids -> (both, the tolerance)
+_CREDITS: dict = {}  # the same -> (both, the mistake credit)
 
 
 def _tolerance_of(text: str, options: dict) -> Tolerance:
