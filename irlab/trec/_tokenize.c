@@ -861,28 +861,30 @@ static inline TopicSlot *probe(Topics *t, uint64_t hash, const unsigned char *id
     return NULL;
 }
 
+/* id's slot in the table made ref's, unless it holds id already (a judged row's docno has its judgment's slot); 0 when
+ * the probe is too long. */
+static int put_back(Topics *t, const unsigned char *id, int32_t ref)
+{
+    uint64_t hash = id_hash(id);
+    TopicSlot *s = probe(t, hash, id);
+    if (s == NULL)
+        return 0;
+    if (s->generation != t->generation)
+        *s = (TopicSlot){hash, t->generation, ref};
+    return 1;
+}
+
 /* The open topic's judgments and rows so far into the table (emptied: a new generation, or a new table); 0 when a
  * probe is too long. */
 static int refill(Topics *t)
 {
     Py_ssize_t k;
-    for (k = 0; k < t->judged; k++) {
-        const unsigned char *id = t->judged_docs + ID_SLOT * k;
-        uint64_t hash = id_hash(id);
-        TopicSlot *s = probe(t, hash, id);
-        if (s == NULL)
+    for (k = 0; k < t->judged; k++)
+        if (!put_back(t, t->judged_docs + ID_SLOT * k, (int32_t)(-k - 1)))
             return 0;
-        *s = (TopicSlot){hash, t->generation, (int32_t)(-k - 1)};
-    }
-    for (k = 0; k < t->rows; k++) {
-        const unsigned char *id = t->docs + ID_SLOT * k;
-        uint64_t hash = id_hash(id);
-        TopicSlot *s = probe(t, hash, id);
-        if (s == NULL)
+    for (k = 0; k < t->rows; k++)
+        if (!put_back(t, t->docs + ID_SLOT * k, (int32_t)k))
             return 0;
-        if (s->generation != t->generation)   /* a judged row's docno has its judgment's slot already */
-            *s = (TopicSlot){hash, t->generation, (int32_t)k};
-    }
     return 1;
 }
 
