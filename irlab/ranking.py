@@ -381,8 +381,14 @@ def _with_known(bare: Ranking, written: str | list, known: dict) -> Ranking:
         values[name] = getattr(bare, name)
     values["binary"] = binary
     values.update(known)
+    if "threshold" not in known:  # the same grades at the same threshold: what bare worked out from them holds
+        worked_out = vars(bare)
+        values.update({name: worked_out[name] for name in _OF_GRADES if name in worked_out})
     ranking._check_known()
     return ranking
+
+
+_OF_GRADES = ("relevance", "_hits_so_far")  # a Ranking's cached facts that depend on its grades and threshold alone
 
 
 def _all_binary(judged: tuple) -> bool:

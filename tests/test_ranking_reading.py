@@ -59,7 +59,8 @@ class Reference(Ranking):
 
 
 def outcome(read):
-    """Every field of the ranking ``read()`` returns with its type (compare=False ones too), or the refusal."""
+    """Every field of the ranking ``read()`` returns with its type (compare=False ones too), and what it works out
+    from them (relevance, hits at every rank, its description), or the refusal."""
     try:
         ranking = read()
     except (IrlabError, TypeError) as error:
@@ -67,7 +68,8 @@ def outcome(read):
     return [(field.name, repr(getattr(ranking, field.name)), type(getattr(ranking, field.name)).__name__,
              tuple(type(item).__name__ for item in getattr(ranking, field.name) or ())
              if isinstance(getattr(ranking, field.name), tuple) else ())
-            for field in dataclasses.fields(Ranking)]
+            for field in dataclasses.fields(Ranking)] + [
+        ranking.relevance, [ranking.hits(k) for k in range(ranking.retrieved + 2)], ranking.describe()]
 
 
 def afresh(written, known):
@@ -96,7 +98,7 @@ knowns = st.fixed_dictionaries({}, optional=known_values)
 @given(written=st.one_of(texts, grade_lists), known=knowns, text_first=st.booleans(), twice=st.booleans())
 def test_a_ranking_built_on_its_texts_reading_is_the_reading_afresh(written, known, text_first, twice):
     module._REMEMBERED.clear()
-    if text_first:  # the text's own reading already remembered (the drawing reads it first), or read here
+    if text_first:  # the text's own reading already remembered (the drawing reads it first) and worked on, or read here
         outcome(lambda: remembered(written, {}))
     expected = outcome(lambda: afresh(written, known))
     assert outcome(lambda: read_known(written, dict(known))) == expected
