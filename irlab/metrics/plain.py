@@ -19,7 +19,7 @@ from collections import Counter
 from fractions import Fraction
 
 from .. import conventions as conv
-from ..limits import MAX_BETA, MAX_GRADE
+from ..limits import MAX_BETA, MAX_CUTOFF, MAX_GRADE
 from ..metric import check_cutoff, check_fraction
 from ..ranking import Ranking
 from .agreement import parse_judgments
@@ -191,10 +191,11 @@ class _Sum:
     rational part is kept as whole sums per divisor, made a Fraction once. ``terms`` lists its (gain, discount
     key) terms of positive gain, so two sums with the same terms are known to be equal exactly."""
 
-    __slots__ = ("by_divisor", "approx", "inexact", "terms")
+    __slots__ = ("by_divisor", "approx", "inexact", "terms", "_value")
 
     def __init__(self):
         self.by_divisor, self.approx, self.inexact, self.terms = {}, 0.0, False, []
+        self._value = None
 
     @property
     def exact(self) -> Fraction:
@@ -202,9 +203,13 @@ class _Sum:
         return Fraction(sum(total * (common // divisor) for divisor, total in self.by_divisor.items()), common)
 
     def value(self):
-        if self.inexact:  # a double: its rational terms need no Fraction either
-            return math.fsum([*(total / divisor for divisor, total in self.by_divisor.items()), self.approx])
-        return self.exact
+        if self._value is None:  # (a sum is not changed once made: _summed shares it)
+            if self.inexact:  # a double: its rational terms need no Fraction either
+                self._value = math.fsum([*(total / divisor for divisor, total in self.by_divisor.items()),
+                                         self.approx])
+            else:
+                self._value = self.exact
+        return self._value
 
 
 def _dcg_sum(grades, depth: int, gain: str, discount: str) -> _Sum:
@@ -228,6 +233,24 @@ def _dcg_sum(grades, depth: int, gain: str, discount: str) -> _Sum:
     return summed
 
 
+# DCG sums by what they depend on: the grades of ranks 1..depth, the gain and the discount. Draws of short graded
+# rankings repeat those a great deal (a top 5 of grades 0-3 has 1,024 forms; an ideal top 5, sorted, 56), within a
+# draw (its nDCG and the named mistake that rebuilds the ideal share the ranking's sum) and across draws.
+_SUMS: dict[tuple, _Sum] = {}
+_SUMS_SIZE = 1 << 16  # a few hundred bytes each; emptied when full
+
+
+def _summed(grades: tuple, gain: str, discount: str) -> _Sum:
+    """_dcg_sum of every rank of ``grades`` (a tuple: the top k), made once and shared (never changed)."""
+    key = (grades, gain, discount)
+    found = _SUMS.get(key)
+    if found is None:
+        if len(_SUMS) >= _SUMS_SIZE:
+            _SUMS.clear()
+        found = _SUMS[key] = _dcg_sum(grades, len(grades), gain, discount)
+    return found
+
+
 _KEYS: dict[str, list] = {}  # discount -> (key, log2(n) or None) of ranks 1, 2, …: the same for every ranking
 
 
@@ -245,39 +268,48 @@ def _keyed(rank: int, discount: str) -> tuple:
     return key, (math.log2(key[1]) if isinstance(key, tuple) else None)
 
 
-def _dcg_options(ranking, gain, discount, gains, log_base):
+def _dcg_reading(ranking, k, gain, discount, gains, log_base) -> tuple[int | None, int, str, str]:
+    """(k, the ranks summed, the gain's key, the discount's key) as _plain, _depth and the conventions read them,
+    in that order, for a DCG of ``ranking``: a draw's DCG and nDCG questions and their named mistakes read one
+    (frozen) ranking with the same few options again and again, so what each reading found is remembered (a
+    refusal is not: it is raised again each time, in its words)."""
+    found = _GRADED.get(id(ranking))
+    if found is None or found[0] is not ranking:
+        _plain(ranking)
+        if len(_GRADED) >= 256:
+            _GRADED.clear()
+        found = _GRADED[id(ranking)] = (ranking, max(ranking.grades + ranking.unretrieved))  # (grades: not empty)
+    if k is not None and not (type(k) is int and 0 < k <= MAX_CUTOFF):  # (check_cutoff returns such a k as it is)
+        k = check_cutoff(k)
+    retrieved = len(ranking.grades)
+    depth = retrieved if k is None else min(k, retrieved)
     if gains is not None or log_base not in (None, 2):
         raise Unsupported("a gain table or another log base")
-    gain, discount = conv.GAIN.choice(gain).key, conv.DISCOUNT.choice(discount).key
-    if gain == "exp" and any(g > MAX_GRADE for g in ranking.grades + ranking.unretrieved):
+    keys = _OPTIONS.get((gain, discount)) if (gain is None or type(gain) is str) and \
+        (discount is None or type(discount) is str) else None
+    if keys is None:
+        keys = conv.GAIN.choice(gain).key, conv.DISCOUNT.choice(discount).key
+        if type(gain) in (str, type(None)) and type(discount) in (str, type(None)):
+            _OPTIONS[gain, discount] = keys  # (a few spellings a set uses; the conventions refuse the rest)
+    if keys[0] == "exp" and found[1] > MAX_GRADE:
         raise Unsupported("a grade above the exponential gain's bound")
-    return gain, discount
+    return k, depth, keys[0], keys[1]
+
+
+_GRADED: dict[int, tuple] = {}  # id(ranking) -> (the ranking, its largest judged grade), once it passed _plain
+_OPTIONS: dict[tuple, tuple[str, str]] = {}  # (gain, discount) as written -> their conventions' keys
 
 
 def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     """DCG@k = Σ_{i<=k} gain(g_i) · discount(i): exact when every discount is rational, else a float."""
-    ranking = _plain(ranking)
-    _, depth = _depth(ranking, k)
-    gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
-    key = (ranking.grades[:depth], gain, discount)  # all the value depends on
-    found = _VALUES.get(key)
-    if found is None:
-        found = _remembered(key, _dcg_sum(ranking.grades, depth, gain, discount).value())
-    return found
+    _, depth, gain, discount = _dcg_reading(ranking, k, gain, discount, gains, log_base)
+    return _summed(ranking.grades[:depth], gain, discount).value()
 
 
-# DCG and nDCG values by what they depend on: the gains' grades in rank order (the ranking's top k, and the ideal's
-# for nDCG), the gain and the discount. Draws of short graded rankings repeat those a great deal (a top 5 of grades
-# 0-3 has 1,024 forms; an ideal top 5, fewer), and so do a draw's named mistakes across draws.
+# nDCG values by what they depend on: the grades of the ranking's top k and of the ideal's, the gain and the
+# discount (see _SUMS).
 _VALUES: dict[tuple, object] = {}
 _VALUES_SIZE = 1 << 16  # a few hundred bytes each; emptied when full
-
-
-def _remembered(key: tuple, value):
-    if len(_VALUES) >= _VALUES_SIZE:
-        _VALUES.clear()
-    _VALUES[key] = value
-    return value
 
 
 _IDEALS: dict[int, tuple] = {}  # a ranking's ideal grades, by the (frozen) ranking's id, the ranking kept beside
@@ -307,16 +339,16 @@ def _ideal(ranking: Ranking) -> tuple[int, ...]:
 # shows unless within 1e-9 of 1 (then irlab.homework.screening leaves it to the exact judge).
 def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
     """nDCG@k = DCG@k / IDCG@k over every judged grade; 0 when IDCG = 0."""
-    ranking = _plain(ranking)
-    k, depth = _depth(ranking, k)
-    gain, discount = _dcg_options(ranking, gain, discount, gains, log_base)
+    k, depth, gain, discount = _dcg_reading(ranking, k, gain, discount, gains, log_base)
     ideal_grades_ = _ideal(ranking)
     ideal_depth = len(ideal_grades_) if k is None else min(k, len(ideal_grades_))
-    key = (ranking.grades[:depth], ideal_grades_[:ideal_depth], gain, discount)  # all the value depends on
+    top, ideal_top = ranking.grades[:depth], ideal_grades_[:ideal_depth]
+    key = (top, ideal_top, gain, discount)  # all the value depends on
     found = _VALUES.get(key)
     if found is None:
-        found = _remembered(key, _ndcg(_dcg_sum(ranking.grades, depth, gain, discount),
-                                       _dcg_sum(ideal_grades_, ideal_depth, gain, discount)))
+        if len(_VALUES) >= _VALUES_SIZE:
+            _VALUES.clear()
+        found = _VALUES[key] = _ndcg(_summed(top, gain, discount), _summed(ideal_top, gain, discount))
     return found
 
 
