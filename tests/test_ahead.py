@@ -350,7 +350,7 @@ def test_a_report_written_in_two_processes_is_every_byte_of_the_one_written_here
     roster = tmp_path / "roster.csv"  # an outsider kept out (written after the class in the CSV), an absent student
     roster.write_text("student\n" + "".join(f"Student{n:03d}\n" for n in range(CLASS) if n != 7) + "Nobody\n",
                       encoding="utf-8")
-    report = grade(SET, answers, "2026", roster=read_roster(roster), formats=())  # no text made while grading
+    report = grade(SET, answers, "2026", roster=read_roster(roster))
     monkeypatch.setattr(ahead, "_ENABLED", False)
     alone = _written(report)
     monkeypatch.setattr(ahead, "_ENABLED", True)
@@ -378,7 +378,7 @@ def test_a_report_whose_writing_fails_in_the_worker_is_written_here_the_same(fre
     from multiprocessing.context import ForkProcess
     from irlab.homework import grading
 
-    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=4), "2026", formats=())
+    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=4), "2026")
     monkeypatch.setattr(ahead, "_ENABLED", False)
     alone = _written(report)
     monkeypatch.setattr(ahead, "_ENABLED", True)
@@ -418,7 +418,7 @@ def test_a_worker_s_grades_are_received_as_the_objects_sent():
 def test_a_report_too_large_for_a_second_process_s_memory_is_written_here(fresh, tmp_path, monkeypatch):
     from irlab.homework import grading
 
-    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=6), "2026", formats=())
+    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=6), "2026")
     monkeypatch.setattr(grading, "_WRITE_AHEAD", 8)
     monkeypatch.setattr(grading, "_WRITE_AHEAD_MAX", CLASS - 1)
     started = []
@@ -428,84 +428,3 @@ def test_a_report_too_large_for_a_second_process_s_memory_is_written_here(fresh,
     assert started == []  # no worker forked for a class over the bound
     monkeypatch.setattr(grading, "_WRITE_AHEAD_MAX", CLASS)
     assert _written(report) == written and len(started) == 2  # at the bound: one for the CSV, one for the JSON
-
-
-def _counting_writers(monkeypatch) -> list:
-    """Patches the CSV and JSON writers of a student to note each student they write (in this process)."""
-    from irlab.homework import grading
-
-    written = []
-    for maker in (grading._StudentCsv, grading._StudentJson):
-        made = maker.__call__
-
-        def noted(self, student, made=made, fmt=maker.__name__):
-            if os.getpid() == here:
-                written.append((fmt, student.student))
-            return made(self, student)
-
-        monkeypatch.setattr(maker, "__call__", noted)
-    here = os.getpid()
-    return written
-
-
-@needs_fork
-def test_each_student_s_text_is_made_while_grading_by_either_process_and_written_from_it(fresh, tmp_path, monkeypatch):
-    answers = _answers(tmp_path / "answers.csv", CLASS, seed=5)
-    roster = tmp_path / "roster.csv"  # an outsider kept out, an absent student (without answers: graded here)
-    roster.write_text("student\n" + "".join(f"Student{n:03d}\n" for n in range(CLASS) if n != 9) + "Nobody\n",
-                      encoding="utf-8")
-    monkeypatch.setattr(ahead, "_ENABLED", False)
-    alone = grade(SET, answers, "2026", roster=read_roster(roster))
-    assert alone._made is None  # one process: nothing is made ahead, every text is made when written
-    expected = {fmt: alone.render(fmt) for fmt in ("csv", "json", "text", "canvas")}
-    clear_caches()
-    clear_drawing_caches()
-    monkeypatch.setattr(ahead, "_ENABLED", True)
-    written = _counting_writers(monkeypatch)
-    report = grade(SET, answers, "2026", roster=read_roster(roster))
-    made_here = len(written)
-    assert 0 < made_here < 2 * CLASS  # the worker made some students' texts
-    for _ in range(2):  # any number of times, every format, the same bytes
-        assert {fmt: report.render(fmt) for fmt in expected} == expected
-        with open(tmp_path / "report.json", "w", encoding="utf-8") as out:
-            report.write("json", out)
-        assert (tmp_path / "report.json").read_text(encoding="utf-8") == expected["json"]
-    assert written[made_here:] == []  # every student was written from the text made while grading
-    assert ("_StudentCsv", "Nobody") in written[:made_here]
-    assert '"student": "Student009"' in expected["json"] and "Student009,,total" in expected["csv"]
-
-
-@needs_fork
-def test_a_student_changed_after_grading_is_written_afresh_not_from_the_text_made_before(fresh, tmp_path, monkeypatch):
-    import dataclasses
-
-    report = grade(SET, _answers(tmp_path / "answers.csv", CLASS, seed=8), "2026")
-    assert len(report._made.kept) == CLASS
-    first, second, third = report.students[:3]
-    first.name = "Ann Example"  # a field the reports show, changed in place
-    report.students[1] = dataclasses.replace(second, email="bob@example.org")  # another object
-    third.question_grades = list(reversed(third.question_grades))  # another list of grades
-    written = _counting_writers(monkeypatch)
-    texts = {fmt: report.render(fmt) for fmt in ("csv", "json")}
-    assert sorted(written) == sorted((fmt, s.student) for s in (first, second, third)
-                                     for fmt in ("_StudentCsv", "_StudentJson"))
-    made, report._made = report._made, None  # every student written afresh
-    assert {fmt: report.render(fmt) for fmt in ("csv", "json")} == texts
-    assert '"name": "Ann Example"' in texts["json"] and '"email": "bob@example.org"' in texts["json"]
-    assert made.text(report.students[5], "json") is not None and made.text(second, "json") is not None
-
-
-@needs_fork
-def test_only_the_formats_named_are_made_while_grading(fresh, tmp_path, monkeypatch):
-    from irlab.errors import ParameterError
-
-    answers = _answers(tmp_path / "answers.csv", CLASS, seed=9)
-    report = grade(SET, answers, "2026", formats=("csv",))
-    assert report._made.formats == ("csv",)
-    written = _counting_writers(monkeypatch)
-    csv_text, json_text = report.render("csv"), report.render("json")
-    assert written == [("_StudentJson", s.student) for s in report.students]  # the JSON written now, in full
-    assert grade(SET, answers, "2026", formats=("text",))._made is None
-    assert {fmt: report.render(fmt) for fmt in ("csv", "json")} == {"csv": csv_text, "json": json_text}
-    with pytest.raises(ParameterError, match="no report format 'pdf'"):
-        grade(SET, answers, "2026", formats=("csv", "pdf"))

@@ -49,8 +49,6 @@ def can_fork() -> bool:
 class _Alone:
     """No worker: every item is done here (but the one done before a fork that failed)."""
 
-    forked = False  # whether a worker process was started (it may have ended since)
-
     def __init__(self, done: tuple = (None, None)):
         self._done = {done[0]: done[1]} if done[1] is not None else {}  # (item, result) done before the fork
 
@@ -89,7 +87,6 @@ class _Ahead(_Alone):
         finally:
             theirs.close()
         self._sending = True
-        self.forked = True
 
     def take(self, item):
         """The worker's result for ``item``, or None when it is to be done here (take items in their order)."""

@@ -37,7 +37,6 @@ import csv
 import gc
 import io
 import math
-import zlib
 from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -274,8 +273,6 @@ class GradeReport:
     read_by_teacher: list[tuple[str, str]] = field(default_factory=list)  # free-text questions graded: not scored
     kept_out: list[StudentGrade] = field(default_factory=list)  # ids not on the roster, graded but not in the class
     id_problems: list[str] = field(default_factory=list)  # ``file:line: message`` for ids not on the roster
-    # each student's CSV and JSON text as made while grading on two processes (a _MadeTexts); not a field
-    _made = None
 
     @property
     def problems(self) -> list[str]:
@@ -367,7 +364,7 @@ class GradeReport:
         writer = spreadsheet.writer(pieces)
         writer.writerow(["student", "exercise", "question", "score", "max", "answer", "mistakes", "feedback", "status",
                          "lines"])
-        with self._student_texts("csv", self.students + self.kept_out) as texts:
+        with _written_ahead(self.students + self.kept_out, _StudentCsv()) as texts:
             for text in texts:
                 pieces.append(text)
                 if len(pieces) >= _CHUNK:
@@ -460,27 +457,14 @@ class GradeReport:
         """Write the report in ``fmt`` to a text stream; JSON is written piece by piece (a large class's report
         is never held twice in memory), the same text as :meth:`render`."""
         with _collecting_per_batch():  # writing makes only short-lived objects, freed by reference counting
-            if fmt == "json":  # a large class's students' objects made in two processes (_student_texts)
-                with self._student_texts("json", self.students) as students:
+            if fmt == "json":  # a large class's students' objects made in two processes (_written_ahead)
+                with _written_ahead(self.students, _StudentJson()) as students:
                     write_json(self._json_value(map(Raw, students)), stream.write)
                 stream.write("\n")
             elif fmt == "csv":
                 self._write_csv(stream.write)
             else:
                 stream.write(self.render(fmt))
-
-    @contextmanager
-    def _student_texts(self, fmt: str, students: list):
-        """An iterator over each of ``students``' text in the ``fmt`` report (their CSV rows, their JSON object), in
-        order: as made while grading when it was (the rest made here), else made now, a large class's in two
-        processes (_written_ahead)."""
-        make = _STUDENT_TEXT[fmt]()
-        if self._made is None or fmt not in self._made.formats:
-            with _written_ahead(students, make) as texts:
-                yield texts
-            return
-        made = self._made.text
-        yield (made(s, fmt) or make(s) for s in students)
 
     def render(self, fmt: str = "csv") -> str:
         if fmt == "csv":
@@ -493,21 +477,18 @@ class GradeReport:
 
 
 GRADEBOOKS = ("canvas", "moodle")
-GRADE_FORMATS = ("csv", "json", "text", "markdown", *GRADEBOOKS)
-WRITTEN_WHILE_GRADING = ("csv", "json")  # the formats grade() prepares by default (what a script writes most)
 
 
-def _student_json(s: StudentGrade, memo: dict | None = None, kept: int = 0) -> dict:
+def _student_json(s: StudentGrade, memo: dict | None = None) -> dict:
     """A student's part of the JSON report; ``memo`` (while a report is written, never for as_dict, whose dicts the
-    caller may change) keeps each question's score and JSON text by the parts' objects, as the CSV report does
-    (``kept`` of them at most)."""
+    caller may change) keeps each question's score and JSON text by the parts' objects, as the CSV report does."""
     if memo is None:
         shown = [_question_json(q) for q in s.question_grades]
         score = _exact_sum([q_shown[0] for q_shown in shown])
         questions = [_question_object(q, text, decimal, parts)
                      for q, (_, text, decimal, parts) in zip(s.question_grades, shown)]
     else:  # written: each question's object as JSON text, made once for everyone who shares its parts
-        written = [_question_fragment(q, memo, kept) for q in s.question_grades]
+        written = [_question_fragment(q, memo) for q in s.question_grades]
         score = _exact_sum([q_score for q_score, _ in written])
         questions = [text for _, text in written]
     return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
@@ -523,10 +504,10 @@ _QUESTION_LEVEL = 4  # a question's object in the report: top object, "students"
 _LINES = Raw("\0lines\0")  # where a question's lines go in its object's text (no JSON text holds a raw NUL)
 
 
-def _question_fragment(q: QuestionGrade, memo: dict, kept: int = 0) -> tuple[Fraction, Raw]:
+def _question_fragment(q: QuestionGrade, memo: dict) -> tuple[Fraction, Raw]:
     """(score, the question's object as :func:`write_json` writes it in the report): its score and the text around
     its lines are made once for the parts (and question) it shares, kept in ``memo`` with the parts (so their ids
-    stay theirs; equal feedback is one object, see feedback.kept), ``kept`` questions at most (0: _MEMO_SIZE)."""
+    stay theirs; equal feedback is one object, see feedback.kept)."""
     key = (q.exercise, q.question, *map(id, q.parts))
     found = memo.get(key) if _REUSE else None
     if found is None:
@@ -534,7 +515,7 @@ def _question_fragment(q: QuestionGrade, memo: dict, kept: int = 0) -> tuple[Fra
         before, after = fragment(_question_object(q, text, decimal, parts, _LINES),
                                  _QUESTION_LEVEL).text.split(_LINES.text)
         found = [score, before, after, None, tuple(q.parts)]  # [3]: the object without lines, once it is needed
-        if len(memo) >= (kept or _MEMO_SIZE):
+        if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[key] = found
     if not q.lines:
@@ -580,7 +561,7 @@ class _Pieces(list):
     write = list.append
 
 
-def _question_cells(question: QuestionGrade, memo: dict, writer, kept: int = 0) -> list:
+def _question_cells(question: QuestionGrade, memo: dict, writer) -> list:
     """[score, the row's cells from exercise to feedback as ``writer`` joins them, parts, every cell after the id
     when no row answered it (None until a question without lines needs it)] of a question's row in the CSV report:
     exercise, question, score, max, answers, mistakes and feedback (then status and lines).
@@ -588,7 +569,7 @@ def _question_cells(question: QuestionGrade, memo: dict, writer, kept: int = 0) 
     ``memo`` keeps them by the parts' objects, which students who wrote the same answer to a shared sheet share
     (grade_rows makes them once); each entry holds its parts, so their ids stay theirs while the memo lives. A
     question the class left unanswered is one object for everyone (_Unanswered), kept by its own id (the report
-    being written holds it). ``kept``: how many questions ``memo`` holds at most (0: _MEMO_SIZE)."""
+    being written holds it)."""
     parts = question.parts
     key = id(question) if type(question) is _Unanswered else (question.exercise, question.question, *map(id, parts))
     found = memo.get(key) if _REUSE else None
@@ -599,7 +580,7 @@ def _question_cells(question: QuestionGrade, memo: dict, writer, kept: int = 0) 
                                        "; ".join(name for p in parts for name in p.mistakes),
                                        " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in parts))),
                  tuple(parts), None]
-        if len(memo) >= (kept or _MEMO_SIZE):
+        if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[key] = found
     if not question.lines and found[3] is None:  # the cells after the id when no row answered it
@@ -611,18 +592,16 @@ class _StudentCsv:
     """A student's rows of the CSV report (their questions', their rows not graded, their total) as text; each row
     made from their id's cell and the cells their questions share, which are kept while the report is written."""
 
-    def __init__(self, kept: int = _MEMO_SIZE, totals_kept: int = _MEMO_SIZE):
+    def __init__(self):
         self.pieces = _Pieces()
         self.writer = spreadsheet.writer(self.pieces)
         self.memo: dict = {}
-        self.kept, self.totals_kept = kept, totals_kept  # how many questions' cells and totals are kept at most
         self.totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
         self.total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
 
     def __call__(self, s: StudentGrade) -> str:
         pieces, writer, totals, total_cells = self.pieces, self.writer, self.totals, self.total_cells
-        memo, kept = self.memo, self.kept
-        shown = [_question_cells(q, memo, writer, kept) for q in s.question_grades]  # each summed and joined once
+        shown = [_question_cells(q, self.memo, writer) for q in s.question_grades]  # each summed and joined once
         head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
         if shown:  # a set of free-text questions only has none
             tails = [cells + "," + writer.joined((q.status, " ".join(map(str, q.lines)))) if q.lines else unanswered
@@ -634,7 +613,7 @@ class _StudentCsv:
         total = totals.get(tuple(map(id, shown))) if _REUSE else None
         if total is None:
             total = (_decimal(_exact_sum([cells[0] for cells in shown])), shown)
-            if len(totals) >= self.totals_kept:
+            if len(totals) >= _MEMO_SIZE:
                 totals.clear()
             totals[tuple(map(id, shown))] = total
         ending = total_cells.get((total[0], s.max_score, s.kept_out))
@@ -654,70 +633,14 @@ class _StudentJson:
     """A student's object in the JSON report as written there; each question's text kept for the
     students who share its parts while the report is written (_question_fragment)."""
 
-    def __init__(self, kept: int = _MEMO_SIZE):
+    def __init__(self):
         self.memo: dict = {}
-        self.kept = kept  # how many questions' texts are kept at most
 
     def __call__(self, s: StudentGrade) -> str:
-        return fragment(_student_json(s, self.memo, self.kept), _STUDENT_LEVEL).text
+        return fragment(_student_json(s, self.memo), _STUDENT_LEVEL).text
 
 
 _STUDENT_LEVEL = 2  # a student's object in the report: top object, "students" list
-_STUDENT_TEXT = {"csv": _StudentCsv, "json": _StudentJson}  # the reports written a student at a time
-# the questions' texts (and CSV totals) each process keeps while grading: the memos are in both processes then, and
-# a question's JSON text takes 2 KB (12,500 students: 16,384 questions' cells and texts kept were 150 MiB more PSS
-# at the peak); 4,096 still serve 55 % of a 2,000-student class's questions (62 % with every one kept)
-_KEPT_WHILE_GRADING = {"csv": (4096, 256), "json": (4096,)}
-_PACKING = 3  # zlib's level for the texts kept: 12,500 students' CSV and JSON in 10 MB (2 MB a 2,000), fast
-
-
-class _MadeTexts:
-    """Each student's text in the CSV and JSON reports (_StudentCsv, _StudentJson), made by whichever process grades
-    them while a worker grades alongside (irlab.homework.ahead): the work of writing those reports is then shared by
-    two processes, and what is left after grading is mostly joining text. The texts are kept compressed (zlib,
-    with the first student's text as the preset dictionary: a student's CSV rows and JSON object take about a
-    tenth of their size), by the student's object; a text is used only for the object it was made from, as it was
-    (the same object, question grades and rows lists, ids, name and e-mail), else the student is written afresh."""
-
-    def __init__(self, formats):
-        self.formats = tuple(formats)
-        self.makers = [_STUDENT_TEXT[fmt](*_KEPT_WHILE_GRADING[fmt]) for fmt in self.formats]
-        # the preset dictionaries: the first texts made, before the worker is forked (worked_ahead does its first
-        # item here), so both processes pack with the same ones; zlib refuses to unpack with another (then: afresh)
-        self.dictionaries: list[bytes] = []
-        self.kept: dict = {}  # id(student) -> (student, its question grades, rows, identity fields, packed texts)
-
-    def __call__(self, s: StudentGrade) -> tuple[bytes, ...]:
-        """``s``'s texts, packed."""
-        texts = [make(s).encode() for make in self.makers]
-        if not self.dictionaries:
-            self.dictionaries = texts
-        packed = []
-        for text, dictionary in zip(texts, self.dictionaries):
-            packer = zlib.compressobj(_PACKING, zdict=dictionary)
-            packed.append(packer.compress(text) + packer.flush())
-        return tuple(packed)
-
-    def keep(self, s: StudentGrade, packed: tuple[bytes, ...]) -> None:
-        self.kept[id(s)] = (s, s.question_grades, s.rows, _identity_fields(s), packed)
-
-    def text(self, s: StudentGrade, fmt: str) -> str | None:
-        """``s``'s text in the ``fmt`` report as made while grading, or None when not made (or made for another)."""
-        kept = self.kept.get(id(s))
-        if kept is None or kept[0] is not s or kept[1] is not s.question_grades or kept[2] is not s.rows \
-                or kept[3] != _identity_fields(s):
-            return None
-        which = self.formats.index(fmt)
-        try:
-            unpacker = zlib.decompressobj(zdict=self.dictionaries[which])
-            return (unpacker.decompress(kept[4][which]) + unpacker.flush()).decode()
-        except (zlib.error, IndexError):  # packed with another dictionary: cannot be, but then written afresh
-            return None
-
-
-def _identity_fields(s: StudentGrade) -> tuple:
-    """What a student's texts show of them besides their grades and rows."""
-    return s.student, s.name, s.email, s.kept_out
 
 
 # A report of this many students or more has them written in two processes (irlab.homework.ahead), each taking the
@@ -790,24 +713,11 @@ def _identity(rows, shown: str) -> RosterEntry:
 
 def grade_rows(exercise_file, rows: list[AnswerRow], seed=None, answers_file="answers.csv", strict: bool = False,
                variants: bool = True, roster: list[RosterEntry] | None = None,
-               manifest: Manifest | None = None, exercises=None, formats=WRITTEN_WHILE_GRADING) -> GradeReport:
+               manifest: Manifest | None = None, exercises=None) -> GradeReport:
     """Grade parsed answer rows (see the module docstring); ``variants=False`` grades against the set as written;
-    ``exercises`` (ids) grades only those exercises of the set, every one of their questions. ``formats`` names
-    the report formats to be written (of GRADE_FORMATS): when a worker process grades alongside, each student's
-    text in the CSV and JSON reports among them is made as they are graded, in whichever process grades them."""
-    formats = _formats_to_write(formats)
+    ``exercises`` (ids) grades only those exercises of the set, every one of their questions."""
     with _collecting_per_batch():
-        return _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest, exercises,
-                           formats)
-
-
-def _formats_to_write(formats) -> tuple:
-    formats = (formats,) if isinstance(formats, str) else tuple(formats or ())
-    unknown = [fmt for fmt in formats if fmt not in GRADE_FORMATS]
-    if unknown:
-        raise ParameterError(f"no report format {', '.join(map(repr, unknown))} (the formats: "
-                             f"{', '.join(GRADE_FORMATS)})")
-    return formats
+        return _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest, exercises)
 
 
 def _chosen_exercises(base, named) -> list[str]:
@@ -829,8 +739,7 @@ def _chosen_exercises(base, named) -> list[str]:
     return [e for e in every if e in wanted]
 
 
-def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest, chosen=None,
-                formats=()) -> GradeReport:
+def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roster, manifest, chosen=None) -> GradeReport:
     exercise_file = Path(exercise_file)
     base = _validate_set(exercise_file)
     notes: list[str] = []
@@ -1009,26 +918,13 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                                       "wrong-part-count" if "wrong-part-count" in statuses else "graded")
         return grades
 
-    def student_grade(who: str, grades: list) -> StudentGrade:
-        """Student ``who`` as the report holds them, given their grades (their rows' statuses set)."""
-        entry, shown = shown_as(who)
-        own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
-        known = entry or _identity(student_rows.get(who, ()), shown)
-        return StudentGrade(shown, grades, known.name, known.email_address, own,
-                            OFF_ROSTER if who in off_roster else "", known.institution_id, known.canvas_id)
-
-    # each student's CSV and JSON text, made as they are graded while a worker grades alongside (_MadeTexts)
-    prepared = [fmt for fmt in _STUDENT_TEXT if fmt in formats]
-    made = _MadeTexts(prepared) if prepared else None
-
     def graded_elsewhere(who: str) -> tuple:
         """What grading ``who`` makes, as a worker process sends it: the grades of the questions they answered,
-        the status and message of each of their rows, the close calls met and their texts in the reports."""
+        the status and message of each of their rows, and the close calls met."""
         met = CloseCalls()
         grades = grade_student(who, met)
         answered = {i: grade for i, grade in enumerate(grades) if grade is not blanks[i]}
-        texts = made(student_grade(who, grades)) if made is not None else None
-        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met, texts
+        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met
 
     # students graded against their own variant, every answer theirs alone: a worker process may grade them ahead
     # (irlab.homework.ahead); what it sends is merged here in the class's order, as if graded here
@@ -1041,20 +937,20 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                 gc.collect(1)
             done = ahead.take(who)
             if done is None:
-                student = student_grade(who, grade_student(who, close_calls))
-                texts = made(student) if made is not None and ahead.forked else None
+                grades = grade_student(who, close_calls)
             else:
-                answered, statuses, met, texts = done
+                answered, statuses, met = done
                 grades = blanks.copy()
                 for i, grade in answered.items():
                     grades[i] = grade
                 for row, (status, message) in zip(student_rows.get(who, ()), statuses):
                     row.status, row.message = status, message
                 close_calls.merge(met)
-                student = student_grade(who, grades)
-            if texts is not None:
-                made.keep(student, texts)
-            report.append(student)
+            entry, shown = shown_as(who)
+            own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
+            known = entry or _identity(student_rows.get(who, ()), shown)
+            report.append(StudentGrade(shown, grades, known.name, known.email_address, own,
+                                       OFF_ROSTER if who in off_roster else "", known.institution_id, known.canvas_id))
     notes += _roster_notes(spellings, on_roster, have_roster)
     notes += close_calls.notes(exercise_file, questions, {e.id for e in graded_set if e.variants} if variants else set())
     id_problems = _off_roster_problems(spellings, on_roster, answers_file, outsiders) if have_roster else []
@@ -1063,13 +959,10 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
         notes.append("graded against variants drawn without a seed: if the sheets were made with --seed, grade with "
                      "the same --seed (or --manifest)")
     kept_out = report[len(the_class):]
-    graded = GradeReport(str(exercise_file), str(answers_file), None if seed is None else str(seed),
-                         report[:len(the_class)], questions, rows, variants, notes, base.id, exercises=chosen,
-                         left_out=[e for e in exercise_ids if e not in chosen], read_by_teacher=read_by_teacher,
-                         kept_out=kept_out, id_problems=id_problems)
-    if made is not None and made.kept:
-        graded._made = made
-    return graded
+    return GradeReport(str(exercise_file), str(answers_file), None if seed is None else str(seed),
+                       report[:len(the_class)], questions, rows, variants, notes, base.id, exercises=chosen,
+                       left_out=[e for e in exercise_ids if e not in chosen], read_by_teacher=read_by_teacher,
+                       kept_out=kept_out, id_problems=id_problems)
 
 
 def _address(exercise_file, exercise, question: str) -> tuple:
@@ -1172,18 +1065,16 @@ def clear_caches() -> None:
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,
-          manifest=None, exercises=None, formats=WRITTEN_WHILE_GRADING) -> GradeReport:
+          manifest=None, exercises=None) -> GradeReport:
     """Grade the answers CSV ``answers_file`` against every student's variant of ``exercise_file``.
 
     ``roster`` is a roster file or a list of :class:`~irlab.homework.identity.RosterEntry`; ``manifest`` the
     ``manifest.json`` that ``irlab sheet --roster --out`` wrote (or its directory): it gives the seed and roster.
     ``exercises`` (a list of exercise ids) grades only those exercises; by default every question of the set counts.
-    ``formats``: the report formats to be written (see :func:`grade_rows`).
     """
     if roster is not None and not isinstance(roster, list):
         roster = read_roster(roster)
     if manifest is not None and not isinstance(manifest, Manifest):
         manifest = read_manifest(manifest)
     rows = read_answers(answers_file)
-    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest, exercises,
-                      formats)
+    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest, exercises)

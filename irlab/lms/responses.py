@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..homework.drawing import variant_set
-from ..homework.grading import WRITTEN_WHILE_GRADING, AnswerRow, GradeReport, grade_rows, parse_answers
+from ..homework.grading import AnswerRow, GradeReport, grade_rows, parse_answers
 from ..homework.identity import (Manifest, RosterEntry, csv_reader, data_rows, read_csv_text, read_manifest,
                                  read_roster, variant_code)
 from .bank import variant_student
@@ -71,9 +71,8 @@ def lms_answer_rows(text: str, exercise_file, seed, path="answers.csv") -> list[
 
 
 def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants: bool = True, roster=None,
-          manifest=None, exercises=None, formats=WRITTEN_WHILE_GRADING) -> GradeReport:
-    """:func:`irlab.homework.grading.grade`, for irlab's answers CSV or an LMS's response export (``irlab grade``;
-    ``formats``: the report formats to be written, see :func:`irlab.homework.grading.grade_rows`)."""
+          manifest=None, exercises=None) -> GradeReport:
+    """:func:`irlab.homework.grading.grade`, for irlab's answers CSV or an LMS's response export (``irlab grade``)."""
     if roster is not None and not isinstance(roster, list):
         roster = read_roster(roster)
     if manifest is not None and not isinstance(manifest, Manifest):
@@ -83,8 +82,7 @@ def grade(exercise_file, answers_file, seed=None, strict: bool = False, variants
     rows = lms_answer_rows(text, exercise_file, seed if seed is not None or manifest is None else manifest.seed, path)
     if rows is None:  # irlab's own answers CSV
         rows = parse_answers(text, path)
-    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest, exercises,
-                      formats)
+    return grade_rows(exercise_file, rows, seed, str(answers_file), strict, variants, roster, manifest, exercises)
 
 
 _RESOLVED_KEPT = 4096  # distinct question texts a reader remembers (then it starts again): memory bounded
