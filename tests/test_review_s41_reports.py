@@ -33,6 +33,8 @@ def _override_by_hand(report) -> None:
     second.question_grades[position] = QuestionGrade(second.student, replaced.exercise, replaced.question,
                                                       list(replaced.parts), replaced.lines, "wrong-part-count")
     _answered(third).lines = ()  # a question's rows dropped: no answer now
+    with_rows = next(s for s in report.students[3:] if s.rows)  # rows not graded (an answer given again)
+    with_rows.rows[0].message = "looked at by hand"
     if report.kept_out:
         out = report.kept_out[0]
         parts = _answered(out).parts
@@ -62,6 +64,7 @@ def test_students_changed_in_place_after_grading_are_written_as_changed(fresh, t
     answers = _answers(tmp_path / "answers.csv", CLASS, seed=21)
     alone = _written(answers, False, monkeypatch)
     assert "regraded by hand" in alone["csv"] and "regraded by hand" in alone["json"]
+    assert "looked at by hand" in alone["csv"]
     with_worker = _written(answers, True, monkeypatch)
     for fmt in FORMATS:
         assert with_worker[fmt] == alone[fmt], fmt
@@ -78,3 +81,30 @@ def test_kept_out_students_changed_in_place_are_written_as_changed(fresh, tmp_pa
     with_worker = _written(answers, True, monkeypatch, roster=read_roster(roster))
     for fmt in FORMATS:
         assert with_worker[fmt] == alone[fmt], fmt
+
+
+HOSTILE_NAMES = ['=HYPERLINK("http://x","y")', "+1+2", "-3", "@SUM(A1)", "Łukasz Straße", "Zoë \u202eevil", "a,b;c",
+                 'quote " inside', "tab\there", "Ωμέγα", "\u00a0padded\u00a0"]
+
+
+@needs_fork
+def test_a_roster_of_hostile_and_non_ascii_names_is_reported_as_one_process_reports_it(fresh, tmp_path, monkeypatch):
+    import csv
+
+    answers = _answers(tmp_path / "answers.csv", CLASS, seed=23)
+    roster = tmp_path / "roster.csv"
+    with open(roster, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["student", "name", "email"])
+        for n in range(CLASS):
+            if n != 6:  # Student006 kept out
+                writer.writerow([f"Student{n:03d}", HOSTILE_NAMES[n % len(HOSTILE_NAMES)], f"ü{n}@exämple.org"])
+    reports = {}
+    for enabled in (False, True):
+        monkeypatch.setattr(ahead, "_ENABLED", enabled)
+        clear_caches()
+        clear_drawing_caches()
+        report = grade(SET, answers, "2026", roster=read_roster(roster))
+        reports[enabled] = [report.render(fmt) for fmt in FORMATS] + [report.render(fmt) for fmt in FORMATS]
+    assert reports[True] == reports[False]
+    assert "Łukasz Straße" in reports[False][1] and "HYPERLINK" in reports[False][FORMATS.index("canvas")]
