@@ -16,7 +16,6 @@ import sys
 from fractions import Fraction
 
 from irlab import exact
-
 from irlab.homework.grading import clear_caches
 from irlab.homework.key import answer_key
 from irlab.homework.plain_key import PlainResult
