@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
 from irlab.homework import ahead
 from irlab.homework.drawing import clear_drawing_caches
 from irlab.homework.grading import QuestionGrade, clear_caches
 from irlab.homework.identity import read_roster
 from irlab.lms.responses import grade
-from test_ahead import CLASS, SET, _answers, needs_fork
+from test_ahead import CLASS, SET, _answers, fresh, needs_fork  # noqa: F401 (fresh: the fixture)
 
 FORMATS = ("csv", "json", "text", "markdown", "canvas", "moodle")
 
@@ -48,15 +46,6 @@ def _written(answers, enabled: bool, monkeypatch, **options) -> dict:
     report = grade(SET, answers, "2026", **options)
     _override_by_hand(report)
     return {fmt: report.render(fmt) for fmt in FORMATS}
-
-
-@pytest.fixture
-def fresh():
-    clear_caches()
-    clear_drawing_caches()
-    yield
-    clear_caches()
-    clear_drawing_caches()
 
 
 @needs_fork
