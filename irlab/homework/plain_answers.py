@@ -103,7 +103,10 @@ class _Solver:
 # a refusal (Unsupported, Undefined, an error) is raised again each time, in its words. The lists are shared:
 # callers read them, never change them.
 _VALUES: dict[tuple[int, int], tuple] = {}
-_VALUES_SIZE = 1 << 15  # (solver, ranking) pairs: a few hundred bytes each; emptied when full
+_VALUES_SIZE = 1 << 12  # (solver, ranking) pairs, each keeping its ranking (a few KiB) alive: about as many as
+# irlab.ranking remembers (REMEMBERED_SIZE), past which a ranking's content comes back as a new object anyway; a
+# table of 32,768 held 19 MiB more at the peak of a 12,500-student class, its CPU the same within the noise.
+# Emptied when full.
 
 
 def _judgments(params: dict, memo: dict | None):
