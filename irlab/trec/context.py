@@ -132,6 +132,9 @@ class TopicRows:
     def __init__(self, names, columns):
         self.names, self.columns = names, columns
 
+    def __reduce__(self):  # pickled by its fields under every protocol (__slots__ alone need protocol 2 or more)
+        return TopicRows, (self.names, self.columns)
+
     def dicts(self) -> dict:
         # a topic's dict made in one call from its row of the columns (a store per topic and column takes longer)
         rows = zip(*self.columns.values()) if self.columns else ((),) * len(self.names)
