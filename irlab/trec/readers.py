@@ -253,7 +253,10 @@ class MappedChunks:
         when no such line is found within ``search`` bytes, or the file is smaller than two pieces."""
         if self.pos or self.size < 2 * self.step:
             return None
-        line = self.map.find(b"\n", self.size // 2) + 1
+        middle = self.size // 2  # the search for a line's end bounded too: a hostile file (2 GiB of NULs) has none,
+        line = self.map.find(b"\n", middle, min(self.size, middle + search)) + 1  # and every page looked at is kept
+        if not line:
+            return None
         stop = min(self.size, line + search)
         first = _FIRST_TOKEN.match(self.map, line, stop)
         while 0 < line < stop:
