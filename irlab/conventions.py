@@ -46,7 +46,8 @@ class Convention:
     @cached_property
     def _by_key(self) -> dict:
         """Each choice under its key and aliases, the first choice naming one winning as :meth:`choice`'s search
-        does; only names that read as themselves (lower case, '-', no spaces), so one found is what that search finds."""
+        does; only names that read as themselves (lower case, '-', no spaces), so one found is what that search
+        finds."""
         by_key = {}
         for choice in self.choices:
             for name in (choice.key, *choice.aliases):

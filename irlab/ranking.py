@@ -368,8 +368,8 @@ _BUILT_ON_TEXT = frozenset({"relevant", "unretrieved", "collection", "threshold"
 
 
 def _with_known(bare: Ranking, written: str | list, known: dict) -> Ranking:
-    """The ranking :func:`_read` reads from ``written`` (a text or a list of grades) with ``known`` (keys of _BUILT_ON_TEXT), built on ``bare``,
-    its reading without: the same arguments to the constructor, so the same checks in the same order and the same
+    """The ranking :func:`_read` reads from ``written`` (a text or a list of grades) with ``known`` (keys of
+    _BUILT_ON_TEXT), built on ``bare``, its reading without: the same arguments to the constructor, so the same checks in the same order and the same
     refusals. What ``bare`` read (the grades, the text's U and S) passed every check that depends on it alone, so the
     reading with ``known`` can differ from ``bare`` only in what is known, checked here as it would be there."""
     binary = bare.binary

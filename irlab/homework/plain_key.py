@@ -77,8 +77,8 @@ _LEARNED_SIZE = 1024  # questions of the sets graded lately; emptied when full
 
 # The parts (metric, label, symbol, exact value) of each question on each draw solved with its explanation (DCG,
 # nDCG, any solver or draw the plain values above do not cover): a draw some student had before is the same
-# question on the same parameters, so its key is made from them. By the question object's id and the parameters' repr, the question kept alive
-# beside them. A large class repeats a third of its short rankings' draws (12,500 students: 3,558 of 12,500).
+# question on the same parameters, so its key is made from them. By the question object's id and the parameters'
+# repr, the question kept alive beside them. A large class repeats a third of its short rankings' draws (12,500 students: 3,558 of 12,500).
 _DRAWN: dict = {}
 _DRAWN_SIZE = 32768  # about 1 KiB each (a sympy value, a repr): 12,500 students' draws of two such questions
 
