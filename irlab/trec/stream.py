@@ -15,7 +15,6 @@ not contiguous.  ``tests/test_trec_stream.py`` checks that both give the same va
 from __future__ import annotations
 
 import os
-import threading
 import zlib
 from dataclasses import dataclass, field
 
@@ -150,23 +149,11 @@ def _reduced(qrels, chunks, tick=None):
 def _reduced_beside(qrels, first, second):
     """[_reduced of each half], the second half reduced on another thread (the C pass lets go of the GIL); None or
     _DECLINED as for one pass, and _DECLINED when the halves share a topic at the cut (it was not where one starts)."""
-    beside = {}
+    from concurrent.futures import ThreadPoolExecutor   # deferred: a single-threaded run never loads it
 
-    def reduce_second():
-        try:
-            beside["parts"] = _reduced(qrels, second)
-        except BaseException as exc:   # raised in this thread, below
-            beside["error"] = exc
-
-    thread = threading.Thread(target=reduce_second, daemon=True)
-    thread.start()
-    try:
-        parts = _reduced(qrels, first)
-    finally:
-        thread.join()
-    if "error" in beside:
-        raise beside["error"]
-    halves = [parts, beside["parts"]]
+    with ThreadPoolExecutor(1) as pool:   # as readers.read_both reads the qrels beside the run
+        beside = pool.submit(_reduced, qrels, second)
+        halves = [_reduced(qrels, first), beside.result()]   # (the first half's error first, then the second's)
     if any(half is None for half in halves):
         return None
     if any(half is _DECLINED for half in halves):
