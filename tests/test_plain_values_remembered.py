@@ -32,7 +32,7 @@ _RANKING = st.builds(lambda grades, unretrieved: Ranking.from_grades(grades, unr
 
 
 def _forget():
-    for remembered in (plain._VALUES, plain._SUMS, plain._GRADED, plain._OPTIONS):
+    for remembered in (plain._VALUES, plain._SUMS, plain._GRADED):
         remembered.clear()
 
 

@@ -285,19 +285,13 @@ def _dcg_reading(ranking, k, gain, discount, gains, log_base) -> tuple[int | Non
     depth = retrieved if k is None else min(k, retrieved)
     if gains is not None or log_base not in (None, 2):
         raise Unsupported("a gain table or another log base")
-    keys = _OPTIONS.get((gain, discount)) if (gain is None or type(gain) is str) and \
-        (discount is None or type(discount) is str) else None
-    if keys is None:
-        keys = conv.GAIN.choice(gain).key, conv.DISCOUNT.choice(discount).key
-        if type(gain) in (str, type(None)) and type(discount) in (str, type(None)):
-            _OPTIONS[gain, discount] = keys  # (a few spellings a set uses; the conventions refuse the rest)
-    if keys[0] == "exp" and found[1] > MAX_GRADE:
+    gain, discount = conv.GAIN.choice(gain).key, conv.DISCOUNT.choice(discount).key  # (a table look-up: _by_key)
+    if gain == "exp" and found[1] > MAX_GRADE:
         raise Unsupported("a grade above the exponential gain's bound")
-    return k, depth, keys[0], keys[1]
+    return k, depth, gain, discount
 
 
 _GRADED: dict[int, tuple] = {}  # id(ranking) -> (the ranking, its largest judged grade), once it passed _plain
-_OPTIONS: dict[tuple, tuple[str, str]] = {}  # (gain, discount) as written -> their conventions' keys
 
 
 def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
