@@ -267,12 +267,13 @@ def test_per_topic_dicts_made_when_first_read(files):
 
     q, r = files
     res = evaluate(q, r, ["map", "P.5", "relstring", "num_ret"])
-    assert isinstance(vars(res)["_per_topic"], TopicRows)
+    assert isinstance(vars(res)["per_topic"], TopicRows)
+    assert repr(vars(res)["per_topic"]) == "TopicRows(2 topics, columns ['num_ret', 'map', 'P_5', 'relstring'])"
     summary = format_result(res, "text", per_topic=False)
-    assert isinstance(vars(res)["_per_topic"], TopicRows) and summary.startswith("num_ret")
+    assert isinstance(vars(res)["per_topic"], TopicRows) and summary.startswith("num_ret")
     assert list(res.per_topic) == ["1", "2"] and res.per_topic["1"] == {"num_ret": 4, "map": (1 / 1 + 2 / 2) / 2,
                                                                        "P_5": 2 / 5, "relstring": "12-0"}
-    assert isinstance(vars(res)["_per_topic"], dict) and res.per_topic is res.per_topic
+    assert isinstance(vars(res)["per_topic"], dict) and res.per_topic is res.per_topic
     given = EvalResult(per_topic=res.per_topic, summary=res.summary, columns=res.columns, runid=res.runid,
                        integer_columns=res.integer_columns, topic_columns=res.topic_columns)
     fresh = evaluate(q, r, ["map", "P.5", "relstring", "num_ret"])

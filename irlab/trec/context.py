@@ -132,6 +132,9 @@ class TopicRows:
     def __init__(self, names, columns):
         self.names, self.columns = names, columns
 
+    def __repr__(self) -> str:  # what vars(result) shows before per_topic is read: no address
+        return f"TopicRows({len(self.names)} topics, columns {list(self.columns)})"
+
     def __reduce__(self):  # pickled by its fields under every protocol (__slots__ alone need protocol 2 or more)
         return TopicRows, (self.names, self.columns)
 
@@ -145,7 +148,9 @@ class _PerTopic:
     """EvalResult.per_topic: a dict, made from :class:`TopicRows` on first read when given those."""
 
     def __set_name__(self, owner, name):
-        self.slot = "_" + name
+        # the instance's dict holds the value under the field's own name (vars(), pickle and copy see per_topic):
+        # a data descriptor is looked up before the instance's dict, so every read still comes here
+        self.slot = name
 
     def __get__(self, result, owner=None):
         if result is None:
