@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from sympy import srepr
 
 from irlab import exact
 from irlab.exercise_set import Question, Where, check_consistency, load, solve_question
@@ -60,9 +61,12 @@ def _answers(key, part) -> list:
                exact.decimal_text(part.value, 2, strip=False), "", "n/a", "0.5"]
     if value is not None:
         written += [exact.decimal_text(value * 100, 2), exact.exact_text(Fraction(value) * 3 / 2 + Fraction(1, 13))]
+    else:  # a DCG: another wrong decimal
+        written.append(f"{exact.to_float(part.value) * 3 / 2 + 1 / 13:.4f}")
     for _, result, _ in key.mistaken(part)[:4]:
+        written += [exact.decimal_text(result.value, 3, strip=False), exact.decimal_text(result.value, 4)]
         if not exact.is_symbolic(result.value):
-            written += [exact.exact_text(result.value), exact.decimal_text(result.value, 3, strip=False)]
+            written.append(exact.exact_text(result.value))
     return written
 
 
@@ -114,6 +118,9 @@ def test_a_key_from_plain_values_is_the_explained_key(path, student, seed):
                                                                            theirs.choice)
                 assert (mine.result.metric, mine.result.symbol) == (theirs.result.metric, theirs.result.symbol)
                 assert mine.value == theirs.value and type(mine.value) is type(theirs.value)
+                if exact.is_symbolic(theirs.value):  # a DCG's tree: the same, to its last node and decimal bit
+                    assert srepr(mine.value) == srepr(theirs.value) and hash(mine.value) == hash(theirs.value)
+                    assert exact.to_float(mine.value).hex() == exact.to_float(theirs.value).hex()
             assert (lazy.tolerance, lazy.mistake_credit, lazy.findings) == (eager.tolerance, eager.mistake_credit,
                                                                           eager.findings)
             asked = build_key(path, exercise, question, params, solution, grading)  # (its mistakes solved here)
@@ -133,10 +140,11 @@ def test_a_key_from_plain_values_is_the_explained_key(path, student, seed):
 
 
 # The questions keyed from plain values in each file (no draw issued has a value 0: it would be degenerate), and
-# from a repeated draw's parts (every other question): homework-variants 1a-1f, 3a, 3b, and 2a, 2b (DCG, nDCG);
+# from a repeated draw's parts (every other question): homework-variants 1a-1f, 3a, 3b, 2a, 2b (nDCG, DCG: exact
+# values from irlab.metrics.dcg.VALUE_ONLY), and none;
 # chapter8-book 8.9 c-e, and a, b (they name "{length}"), f-h (map-bounds); chapter8-seed 8/1 c, d, 8/2 b, 8/4 a-c,
 # and the other 10 (8/3: two rankings, not on the plain path).
-SHORTCUTS = {"homework-variants.toml": (8, 2), "chapter8-book.toml": (3, 5), "chapter8-seed.toml": (6, 10)}
+SHORTCUTS = {"homework-variants.toml": (10, 0), "chapter8-book.toml": (3, 5), "chapter8-seed.toml": (6, 10)}
 
 
 HOMEWORK = ROOT / "exercises" / "homework-variants.toml"
@@ -151,7 +159,10 @@ def test_grading_keys_take_the_shortcut_after_one_explained_solve():
     assert later.parts[0].result._solving.solution is None  # not solved: nothing read its explanation
     assert later.findings == {0: ()}  # judged when drawn, as an explained key is
     ndcg = answer_key(HOMEWORK, "2", "a", "bob", "bench")
-    assert not isinstance(ndcg.parts[0].result, PlainResult)  # sympy values: never from plain doubles
+    assert not isinstance(ndcg.parts[0].result, PlainResult)  # nothing learned of 2a yet
+    later = answer_key(HOMEWORK, "2", "a", "carol", "bench")  # its exact value without the explanation
+    assert isinstance(later.parts[0].result, PlainResult) and later.parts[0].result._solving.solution is None
+    assert exact.is_symbolic(later.parts[0].value) and later.parts[0].result.symbol == "nDCG@5"
     clear_key_caches()
 
 
@@ -233,8 +244,30 @@ def test_nothing_is_learned_from_or_made_for_a_zero(tmp_path):
     plain_key.clear_plain_keys()
 
 
+def test_a_dcg_is_made_from_its_exact_value_for_any_draw_once_worded(tmp_path):
+    question = Question("a", "?", "ndcg", {"k": 4})
+    where = Where(tmp_path / "t.toml", "1", "a")
+    plain_key.clear_plain_keys()
+    first = {"ranking": [0, 0, 0], "unretrieved": []}  # IDCG = 0: nDCG 0, worded as any other draw
+    assert _made(question, first, where) is None  # nothing learned yet
+    _learn(question, first, where)
+    for params in ({"ranking": [3, 0, 1], "unretrieved": [2]}, {"ranking": [0, 1], "unretrieved": []},
+                   {"ranking": [0], "unretrieved": []}):
+        made = _made(question, params, where).answers[0]
+        explained = solve_question(params, question, where).answers[0]
+        assert (made.label, made.result.metric, made.result.symbol) == (explained.label, explained.result.metric,
+                                                                         "nDCG@4")
+        assert made.value == explained.value and type(made.value) is type(explained.value)
+        assert made.result._solving.solution is None
+    assert _made(question, {"ranking": [3, 1], "scores": [0.5, 0.5]}, where) is None  # ties: explained
+    assert _made(question, {"rankings": [[3, 1], [1]]}, where) is None  # a mean over queries: worded otherwise
+    assert _made(question, {"ranking": [2, 4, 1]}, where) is not None
+    assert _made(Question("b", "?", "ndcg", {"k": "{length}"}), {"ranking": [2, 1], "length": 2}, where) is None
+    plain_key.clear_plain_keys()
+
+
 def test_a_repeated_draw_is_made_from_the_parts_solved_before(tmp_path):
-    question = Question("a", "?", "ndcg", {"k": 3})
+    question = Question("a", "?", "ndcg", {"k": 3, "gains": "1=2,2=5,3=9"})  # a gain table: no value-only path
     where = Where(tmp_path / "t.toml", "1", "a")
     plain_key.clear_plain_keys()
     drawn = {"ranking": [3, 0, 2], "unretrieved": [1]}

@@ -127,8 +127,27 @@ def _dcg(grades, depth, gain, discount, symbol, label, gain_symbol, gains=None, 
     return total(terms, symbol, label), terms
 
 
+def _dcg_value(grades, depth, gain, discount, base=2):
+    """The value of :func:`_dcg`'s sum (no gain table) without its nodes: trace.total's exact.total of the values
+    of the same terms, each the gain itself or _divided's quotient as _term takes it (an empty sum is 0 either way)."""
+    values = []
+    for rank in range(1, depth + 1):
+        gain_value = gain_of(grades[rank - 1], gain)
+        divided = _divided(gain_value, rank, discount, base)
+        values.append(gain_value if divided is None else divided[1])
+    return exact.total(values)
+
+
 def _conventions(gain, discount):
     return {"gain": conv.GAIN.choice(gain), "discount": conv.DISCOUNT.choice(discount)}
+
+
+def _checked(ranking, gain, discount, gains, log_base):
+    """The conventions, the gain table and the log base of a DCG, IDCG or nDCG, checked (the grades too)."""
+    choices = _conventions(gain, discount)
+    table, base = parse_gains(gains), check_log_base(log_base)
+    _check_exponential_grades(ranking, choices, table)
+    return choices, table, base
 
 
 def _check_exponential_grades(ranking, choices, table) -> None:
@@ -241,9 +260,7 @@ def dcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ti
     10
     """
     cut = Cut.of(ranking, k)
-    choices = _conventions(gain, discount)
-    table, base = parse_gains(gains), check_log_base(log_base)
-    _check_exponential_grades(ranking, choices, table)
+    choices, table, base = _checked(ranking, gain, discount, gains, log_base)
     tie = tie_choice(ranking, ties, "dcg")
     value, gain_table, tie_notes_ = _ranking_dcg(ranking, cut, choices, table, base, tie)
     return Result("dcg", "Discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
@@ -260,7 +277,8 @@ def _parameters(k, table, base) -> dict:
     return parameters
 
 
-def _ideal(ranking, k, choices, gains=None, base=2):
+def _ideal_cut(ranking, k, choices, gains=None):
+    """The ideal ranking's grades, the ranks of it IDCG@k sums, the symbol's suffix and the notes on it."""
     grades, notes = ideal_grades(ranking)
     if gains:  # trec_eval's setup_gains: the ideal ranking orders judged documents by gain, positive gains only
         gain_key = choices["gain"].key
@@ -268,7 +286,11 @@ def _ideal(ranking, k, choices, gains=None, base=2):
                         key=lambda g: (gain_of(g, gain_key, gains), g), reverse=True)
     k = check_cutoff(k)
     depth = len(grades) if k is None else min(k, len(grades))
-    suffix = f"@{k}" if k is not None else ""
+    return grades, depth, f"@{k}" if k is not None else "", notes
+
+
+def _ideal(ranking, k, choices, gains=None, base=2):
+    grades, depth, suffix, notes = _ideal_cut(ranking, k, choices, gains)
     value, terms = _dcg(grades, depth, choices["gain"].key, choices["discount"].key,
                         f"IDCG{suffix}", "Ideal discounted cumulative gain", "G*", gains, base)
     table = _gain_table(ranking, grades, depth, terms, choices, ideal=True, gains=gains, base=base)
@@ -282,9 +304,7 @@ def idcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None) -
     >>> idcg(Ranking.parse("0,1", unretrieved=[2]), k=1).value
     3
     """
-    choices = _conventions(gain, discount)
-    table, base = parse_gains(gains), check_log_base(log_base)
-    _check_exponential_grades(ranking, choices, table)
+    choices, table, base = _checked(ranking, gain, discount, gains, log_base)
     value, ideal_table, notes = _ideal(ranking, k, choices, table, base)
     return Result("idcg", "Ideal discounted cumulative gain", value, formula=DCG_FORMULA, ranking=ranking,
                   conventions=choices, parameters=_parameters(check_cutoff(k), table, base),
@@ -301,15 +321,13 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, t
     1
     """
     cut = Cut.of(ranking, k)
-    choices = _conventions(gain, discount)
-    table, base = parse_gains(gains), check_log_base(log_base)
-    _check_exponential_grades(ranking, choices, table)
+    choices, table, base = _checked(ranking, gain, discount, gains, log_base)
     tie = tie_choice(ranking, ties, "ndcg")
     gained, gain_table, tie_notes_ = _ranking_dcg(ranking, cut, choices, table, base, tie)
     ideal, ideal_table, notes = _ideal(ranking, k, choices, table, base)
     notes += _gain_notes(table, choices, base) + tie_notes_
     symbol = f"nDCG{cut.suffix}"
-    if exact.is_zero(ideal.value) or (table and exact.to_float(ideal.value) <= 0):
+    if _no_ideal_gain(ideal.value, table):
         notes.append(Note("warning", "no judged document has a positive gain, so IDCG = 0: nDCG is reported as 0"))
         value = Traced(0, symbol, "Normalised DCG")
         support = [gained]
@@ -321,3 +339,49 @@ def ndcg(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, t
     return Result("ndcg", "Normalised discounted cumulative gain", value, formula=NDCG_FORMULA, ranking=ranking,
                   conventions=_with_ties(choices, tie), parameters=_parameters(cut.k, table, base), notes=notes,
                   support=support, ratio=ratio, tables=[gain_table, ideal_table])
+
+
+def _no_ideal_gain(ideal, table) -> bool:
+    """Whether IDCG (its value) is 0 (or, with a gain table, not positive): nDCG is then reported as 0."""
+    return exact.is_zero(ideal) or bool(table and exact.to_float(ideal) <= 0)
+
+
+# The exact value alone ------------------------------------------------------------------------------------------
+# Grading a class reads most answer keys' values only (irlab.homework.plain_key); these give the value dcg(), idcg()
+# and ndcg() give — the very same sympy tree, from the same helpers and caches — without the nodes, tables and notes
+# of its explanation. They raise what those raise for bad input, and give None where the value is not proven the
+# same (a gain table; a ranking with scores, whose ties may average gains): the caller computes the Result then.
+# tests/test_dcg_value.py compares them with the explained functions' values.
+
+def dcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ties=None):
+    """:func:`dcg`'s exact value, or None (see above)."""
+    cut = Cut.of(ranking, k)
+    choices, table, base = _checked(ranking, gain, discount, gains, log_base)
+    if table or tie_choice(ranking, ties, "dcg") is not None:
+        return None
+    return _dcg_value(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key, base)
+
+
+def idcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
+    """:func:`idcg`'s exact value, or None (see above)."""
+    choices, table, base = _checked(ranking, gain, discount, gains, log_base)
+    if table:
+        return None
+    grades, depth, _, _ = _ideal_cut(ranking, k, choices)
+    return _dcg_value(grades, depth, choices["gain"].key, choices["discount"].key, base)
+
+
+def ndcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ties=None):
+    """:func:`ndcg`'s exact value, or None (see above): DCG / IDCG as Traced's '/' divides them, 0 when IDCG = 0."""
+    cut = Cut.of(ranking, k)
+    choices, table, base = _checked(ranking, gain, discount, gains, log_base)
+    if table or tie_choice(ranking, ties, "ndcg") is not None:
+        return None
+    gain_key, discount_key = choices["gain"].key, choices["discount"].key
+    gained = _dcg_value(ranking.grades, cut.depth, gain_key, discount_key, base)
+    grades, depth, _, _ = _ideal_cut(ranking, k, choices)
+    ideal = _dcg_value(grades, depth, gain_key, discount_key, base)
+    return 0 if _no_ideal_gain(ideal, table) else exact.div(gained, ideal)
+
+
+VALUE_ONLY = {"dcg": dcg_value, "idcg": idcg_value, "ndcg": ndcg_value}  # by the metric's name
