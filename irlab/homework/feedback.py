@@ -32,7 +32,7 @@ from .drawing import variant_set
 from .key import Key, Part, answer_key, split_reference
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a class holds tens of thousands: no instance dict
 class PartFeedback:
     exercise: str
     question: str
