@@ -267,7 +267,7 @@ class Deferred:
 def rewrites(question: Question, params: dict, path="exercise"):
     """(mistake, rewrite) of every catalogued mistake that applies to ``question`` on ``params``, in catalogue
     order (the question's "{name}" options filled first: k = "{length}" -> a number)."""
-    plan = _plan(question)
+    plan = rewrite_plan(question)
     if plan is None:  # options that name parameters: read on these parameters
         question = resolve_question(question, params, Where(path, None, question.id))
         for mistake in MISTAKES:
@@ -293,7 +293,7 @@ _PLANS_SIZE = 1024  # questions; emptied when full
 _PASSED = {}  # stands for the parameters while a plan is built: a question-only rewrite passes it through
 
 
-def _plan(question: Question):
+def rewrite_plan(question: Question):
     """(the question as resolved, [(mistake, None to call its rewrite on each draw's parameters, or the
     [(question, context)] it rewrites to)]), or None when the question's options name parameters."""
     found = _PLANS.get(id(question))

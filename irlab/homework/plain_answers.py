@@ -50,8 +50,19 @@ def plain_parts(params: dict, question, where: Where, memo: dict | None = None) 
     values: a dict kept only while those parameters dicts live and stay unchanged (one screen)."""
     if not _OTHER_INPUTS.isdisjoint(params):
         raise Unsupported("inputs the plain path does not read")
-    solver = _prepared(question, params, where)
+    return solved_parts(_prepared(question, params, where), params, where, memo)
+
+
+def solved_parts(solver: "_Solver", params: dict, where: Where, memo: dict | None) -> list[tuple[str, object]]:
+    """:func:`plain_parts` of the question ``solver`` reads (:func:`prepared`), on ``params`` that a plain_parts
+    of this draw took (its check of the inputs passed)."""
     return _per_draw(memo, solver, params, lambda: solver.parts(params, where, memo))
+
+
+def prepared(question, where: Where) -> "_Solver":
+    """How :func:`plain_parts` reads ``question``, whose options name no parameter (the same on every draw); raises
+    as plain_parts would on any parameters."""
+    return _prepared(question, {}, where)
 
 
 def _per_draw(memo: dict | None, kind, params: dict, make):

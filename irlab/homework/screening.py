@@ -23,8 +23,8 @@ from .degenerate import OPT_OUT, answer_is, mistake_too_close, part_where
 from .answers import as_float
 from .diagnosis import clearly_fit_both, fit_both_exactly, fitting_both, mistaken_float
 from .key_build import grading_defaults, question_tolerance
-from .mistakes import rewrites, scaled_mistakes
-from .plain_answers import Undefined, plain_parts
+from .mistakes import rewrite_plan, rewrites, scaled_mistakes
+from .plain_answers import Undefined, Unsupported, plain_parts, prepared, solved_parts
 
 UNSURE = None
 _NEAR = 1e-9  # a float this near 0, 1 or a tolerance's edge is left to the exact judge (floats err by ~1e-16)
@@ -99,28 +99,48 @@ def _refusal(params: dict, question, where: Where) -> tuple[str, bool] | None:
 def _closest_mistake(path, question, params: dict, index: int, value, grading: dict, memo: dict):
     """The first named mistake within the tolerance of part ``index`` as (its name, its value, the right value), ()
     when none is, or UNSURE."""
-    try:
-        tolerance = question_tolerance(question, grading)
-    except Exception:
+    judge = _judge(question, grading)
+    if judge is UNSURE:  # the tolerance is refused
         return UNSURE
+    tolerance = judge.tolerance
     mistaken = []
     where = Where(path, None, question.id)
-    for mistake, rewrite in rewrites(question, params, path):
-        try:
-            values = plain_parts(rewrite.params, rewrite.question, where, memo)
-        except Exception:
-            return UNSURE  # the explained solver may refuse it (the mistake then does not apply) or not
-        if index < len(values):
-            mistaken.append((mistake, values[index][1]))
-    mistaken += scaled_mistakes()
-    if _all_far(value, mistaken, tolerance):
+    if judge.steps is None:  # options that name parameters: the rewrites read each draw's
+        for mistake, rewrite in rewrites(question, params, path):
+            try:
+                values = plain_parts(rewrite.params, rewrite.question, where, memo)
+            except Exception:
+                return UNSURE  # the explained solver may refuse it (the mistake then does not apply) or not
+            if index < len(values):
+                mistaken.append((mistake, values[index][1]))
+    else:
+        for mistake, solver, resolved in judge.steps:
+            if solver is not None:  # a question-only rewrite, its plain solver read once: on these parameters
+                try:
+                    if solver is _REFUSED:
+                        raise Unsupported("the plain path refuses this rewrite")
+                    values = solved_parts(solver, params, where, memo)
+                except Exception:
+                    return UNSURE
+                if index < len(values):
+                    mistaken.append((mistake, values[index][1]))
+                continue
+            for rewrite in mistake.rewrite(resolved, params):  # a rewrite that reads the parameters
+                try:
+                    values = plain_parts(rewrite.params, rewrite.question, where, memo)
+                except Exception:
+                    return UNSURE
+                if index < len(values):
+                    mistaken.append((mistake, values[index][1]))
+    mistaken += _SCALED
+    if _all_far(value, mistaken, tolerance, judge.reach):
         return ()
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
         return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
     # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
     # differ from that one in the last bits, so a decision counts only if it holds with the values nudged either
     # way by far more than that.
-    kept = []
+    kept, near = [], []
     for mistake, mistaken_value in mistaken:
         if isinstance(mistaken_value, float) or isinstance(value, float) and not isinstance(mistaken_value, tuple):
             # the exact judge tells a value with logarithms from another by their doubles (diagnosis._same)
@@ -130,6 +150,9 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
             if same:
                 continue  # the same value (the exact judge's own 1e-12 rule): this mistake does not apply here
         kept.append((mistake, _nudged(mistaken_value, 0)))
+        near.append((mistake, mistaken_value))
+    if len(near) < len(mistaken) and _all_far(value, near, tolerance, judge.reach):
+        return ()  # the mistakes not near were those giving the right value (fitting_both passes over the rest)
     right = _nudged(value, 0)
     try:
         found = _first(fitting_both(right, tolerance, kept, decide=_firmly_fit_both), right)
@@ -140,18 +163,79 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
     return found
 
 
-def _all_far(right, mistaken, tolerance) -> bool:
+_SCALED = scaled_mistakes()  # the answer-scale mistakes (a fixed list: the catalogue's)
+
+
+class _Judge:
+    """What screening one question needs that no draw changes: its tolerance, the reach of _all_far, and its named
+    mistakes in catalogue order as (mistake, the plain solver of its rewritten question or _REFUSED, None), or
+    (mistake, None, the question resolved) for a rewrite that reads the parameters; ``steps`` is None when the
+    question's options name parameters (rewritten on each draw)."""
+
+    __slots__ = ("tolerance", "reach", "steps")
+
+    def __init__(self, tolerance, steps):
+        self.tolerance, self.reach, self.steps = tolerance, _reach(tolerance), steps
+
+
+_REFUSED = object()  # a rewritten question the plain path refuses to read: UNSURE when its value is needed
+
+# Judges by question object and grading table (both kept alive beside it, so their ids name no other): every draw
+# of a variant exercise screens the same questions.
+_JUDGES: dict[int, tuple] = {}
+_JUDGES_SIZE = 1024  # questions; emptied when full
+
+
+def _judge(question, grading: dict):
+    """The question's _Judge under ``grading``, or UNSURE when its tolerance is refused (raised again each time)."""
+    found = _JUDGES.get(id(question))
+    if found is not None and found[0] is question and found[1] is grading:
+        return found[2]
+    try:
+        tolerance = question_tolerance(question, grading)
+    except Exception:
+        return UNSURE
+    plan = rewrite_plan(question)
+    steps = None
+    if plan is not None:
+        resolved, planned = plan
+        steps = []
+        for mistake, fixed in planned:
+            if fixed is None:
+                steps.append((mistake, None, resolved))
+            for rewritten, _ in fixed or ():
+                try:
+                    solver = prepared(rewritten, Where("exercise", None, question.id))
+                except Exception:
+                    solver = _REFUSED
+                steps.append((mistake, solver, None))
+    if len(_JUDGES) >= _JUDGES_SIZE:
+        _JUDGES.clear()
+    judge = _Judge(tolerance, steps)
+    _JUDGES[id(question)] = (question, grading, judge)
+    return judge
+
+
+def _reach(tolerance) -> tuple[float, float, float, float]:
+    """_all_far's terms that depend on the tolerance alone: (relative, absolute) bounds (diagnosis._bound, as
+    doubles), twice rtol, and a unit of min_decimals."""
+    relative, absolute = tolerance.float_bounds
+    return relative, absolute, 2 * float(tolerance.rtol), 10.0**-min(tolerance.min_decimals, 300)
+
+
+def _all_far(right, mistaken, tolerance, terms=None) -> bool:
     """Whether fitting_both passes over every named mistake: one far from the right value (its own first test, more
     than twice diagnosis.answer_margin apart), decided in doubles with a margin far above their rounding and above
     the last bits in which a double with logarithms may differ from the exact judge's; or, for a rational right
-    value, one whose rational value is the right value itself (diagnosis._same: no mistake there)."""
+    value, one whose rational value is the right value itself (diagnosis._same: no mistake there). ``terms``:
+    _reach(tolerance), when known."""
     right_float = as_float(right)
     if right_float is None:
         return False
     rational = not isinstance(right, float)
-    relative, absolute = tolerance.float_bounds  # diagnosis._bound, as doubles
-    margin = (2 * max(relative * abs(right_float), absolute) + 2 * float(tolerance.rtol) * abs(right_float)
-              + 10.0**-min(tolerance.min_decimals, 300))
+    relative, absolute, twice_rtol, unit = terms or _reach(tolerance)
+    size = abs(right_float)
+    margin = 2 * max(relative * size, absolute) + twice_rtol * size + unit
     reach = 2 * margin * (1 + 1e-6) + 1e-9
     for _, value in mistaken:
         if rational and not isinstance(value, (float, tuple)) and value == right:
