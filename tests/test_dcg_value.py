@@ -33,7 +33,7 @@ GAINS = [choice.key for choice in conv.GAIN.choices]
 def _cold() -> None:
     """Forget every cache a DCG's value is built through, so neither path finds a tree the other built."""
     for cached in (exact._symbolic_total, exact._rational_over_log, exact.log2, exact._symbolic_float,
-                   dcg_module._divided, dcg_module._divisor):
+                   dcg_module._divided, dcg_module._divisor, dcg_module._dcg_value):
         cached.cache_clear()
 
 

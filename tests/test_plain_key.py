@@ -1,10 +1,12 @@
 """Answer keys made from plain values (irlab.homework.plain_key) against keys built from the explained solution.
 
-For random draws of every variant exercise in exercises/*.toml, the key made from plain values (or from the parts
-of the same draw solved before) is the key built from the explained solution — every part's index, name, label, metric, symbol, value and its type, the tolerance,
-the mistake credit, the findings — and grading the same answers (right, as a named mistake, otherwise wrong,
-blank, unreadable) gives equal feedback with either key. The wording a shortcut reuses is checked to carry over
-between draws for every solver it is allowed for, over random options and rankings.
+For random draws of every variant exercise in exercises/*.toml, the key made from plain values (a DCG's or nDCG's
+exact value, or the parts of the same draw solved before) is the key built from the explained solution — every
+part's index, name, label, metric, symbol, value and its type (a DCG's tree to its srepr and decimal bits), the
+tolerance, the mistake credit, the findings — and grading the same answers (right, as a named mistake, otherwise
+wrong, blank, unreadable) gives equal feedback with either key. The wording a shortcut reuses is checked to carry
+over between draws for every solver it is allowed for, over random options and rankings (DCG's in
+tests/test_dcg_value.py).
 """
 
 from __future__ import annotations

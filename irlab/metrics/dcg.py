@@ -127,12 +127,14 @@ def _dcg(grades, depth, gain, discount, symbol, label, gain_symbol, gains=None, 
     return total(terms, symbol, label), terms
 
 
-def _dcg_value(grades, depth, gain, discount, base=2):
-    """The value of :func:`_dcg`'s sum (no gain table) without its nodes: trace.total's exact.total of the values
-    of the same terms, each the gain itself or _divided's quotient as _term takes it (an empty sum is 0 either way)."""
+@lru_cache(maxsize=4096)  # a class's rankings and ideal rankings cut at k repeat (DCG@3 of grades 0-3: 64 of them)
+def _dcg_value(grades: tuple, gain, discount, base=2):
+    """The value of :func:`_dcg`'s sum of ``grades`` (the ranks it sums; no gain table) without its nodes:
+    trace.total's exact.total of the values of the same terms, each the gain itself or _divided's quotient as _term
+    takes it (an empty sum is 0 either way)."""
     values = []
-    for rank in range(1, depth + 1):
-        gain_value = gain_of(grades[rank - 1], gain)
+    for rank, grade in enumerate(grades, 1):
+        gain_value = gain_of(grade, gain)
         divided = _divided(gain_value, rank, discount, base)
         values.append(gain_value if divided is None else divided[1])
     return exact.total(values)
@@ -359,7 +361,7 @@ def dcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=No
     choices, table, base = _checked(ranking, gain, discount, gains, log_base)
     if table or tie_choice(ranking, ties, "dcg") is not None:
         return None
-    return _dcg_value(ranking.grades, cut.depth, choices["gain"].key, choices["discount"].key, base)
+    return _dcg_value(tuple(ranking.grades[:cut.depth]), choices["gain"].key, choices["discount"].key, base)
 
 
 def idcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=None):
@@ -368,7 +370,7 @@ def idcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=N
     if table:
         return None
     grades, depth, _, _ = _ideal_cut(ranking, k, choices)
-    return _dcg_value(grades, depth, choices["gain"].key, choices["discount"].key, base)
+    return _dcg_value(tuple(grades[:depth]), choices["gain"].key, choices["discount"].key, base)
 
 
 def ndcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=None, ties=None):
@@ -378,10 +380,10 @@ def ndcg_value(ranking, k=None, gain=None, discount=None, gains=None, log_base=N
     if table or tie_choice(ranking, ties, "ndcg") is not None:
         return None
     gain_key, discount_key = choices["gain"].key, choices["discount"].key
-    gained = _dcg_value(ranking.grades, cut.depth, gain_key, discount_key, base)
+    gained = _dcg_value(tuple(ranking.grades[:cut.depth]), gain_key, discount_key, base)
     grades, depth, _, _ = _ideal_cut(ranking, k, choices)
-    ideal = _dcg_value(grades, depth, gain_key, discount_key, base)
-    return 0 if _no_ideal_gain(ideal, table) else exact.div(gained, ideal)
+    ideal = _dcg_value(tuple(grades[:depth]), gain_key, discount_key, base)
+    return 0 if _no_ideal_gain(ideal, table) else exact.div(gained, ideal)  # as Traced's '/' divides them
 
 
 VALUE_ONLY = {"dcg": dcg_value, "idcg": idcg_value, "ndcg": ndcg_value}  # by the metric's name
