@@ -13,7 +13,7 @@ from test_homework_float_first import answers_near, tolerances, values
 
 from irlab import exact
 from irlab.homework import answers
-from irlab.homework.answers import Tolerance, as_float, near_miss, parse_answer, rational_value, rounded
+from irlab.homework.answers import Tolerance, as_float, near_miss, parse_afresh, parse_answer, rational_value, rounded
 from irlab.homework.diagnosis import _distinct, _distinct_from, _named_by, matches
 from irlab.homework.feedback import PartFeedback, kept
 
@@ -130,3 +130,21 @@ def test_equal_feedback_hashes_alike_and_is_kept_once():
     assert kept(made[0]) is kept(made[1])
     other = PartFeedback("1", "a", None, None, "0.35", "wrong", "Not quite: …", F(0), F(1), "mistake-x")
     assert other != made[0] and kept(other) is other  # equal texts, another credit: feedback of its own
+
+
+_DIGITS = "0123456789\u0660\u0661\u0669\uff10\uff13\uff19"  # ASCII, Arabic-Indic and fullwidth: all match \d
+decimals = st.builds(lambda sign, whole, separator, places: sign + whole + separator + places,
+                     st.sampled_from(["", "+", "-"]), st.text(_DIGITS, max_size=12), st.sampled_from(["", ".", ","]),
+                     st.text(_DIGITS, max_size=12))
+
+
+@settings(max_examples=800, deadline=None)
+@given(decimals)
+def test_a_decimal_is_read_as_fraction_reads_it(body):
+    """_decimal_value, in integers, is Fraction's reading of the decimal (',' read as '.') for every text the
+    decimal pattern takes, and parse_afresh gives it (a percentage: a hundredth of it)."""
+    if not answers._DECIMAL.match(body):
+        return
+    value = F(body.replace(",", "."))
+    assert answers._decimal_value(body) == value
+    assert parse_afresh(body).value == value and parse_afresh(f" {body} %").value == value / 100

@@ -166,15 +166,15 @@ def parse_afresh(raw) -> ParsedAnswer:
                                               f"of at most {MAX_ANSWER_CHARS:,} characters")
     percent = cleaned.endswith("%")
     body = cleaned[:-1].strip() if percent else cleaned
-    body = body.replace(" ", "") if _FRACTION.match(body) else body
+    fraction = _FRACTION.match(body) is not None
     try:
-        if _FRACTION.match(body):
-            numerator, denominator = (int(part) for part in body.split("/"))
+        if fraction:
+            numerator, denominator = (int(part) for part in body.replace(" ", "").split("/"))
             if denominator == 0:
                 return ParsedAnswer(text, None, None, f"{cleaned!r} divides by zero")
             value, form = Fraction(numerator, denominator), "fraction"
         elif _DECIMAL.match(body):
-            value = Fraction(body.replace(",", "."))
+            value = _decimal_value(body)
             form = "decimal" if any(sep in body for sep in ".,") else "integer"
         else:
             return ParsedAnswer(text, None, None, f"{cleaned!r} is not a number (write e.g. 21/50, 0.42 or 42%)")
@@ -183,6 +183,15 @@ def parse_afresh(raw) -> ParsedAnswer:
     if percent:
         value, form = value / 100, "percent"
     return ParsedAnswer(text, exact.rational(value), form)
+
+
+def _decimal_value(body: str) -> Fraction:
+    """The exact value of a decimal that _DECIMAL matched ('-0,42', '.5', '3.'), in integers: what
+    ``Fraction(body.replace(",", "."))`` gives, without reading the text again through Fraction's own pattern."""
+    negative = body[0] == "-"
+    whole, _, places = body.lstrip("+-").replace(",", ".").partition(".")
+    numerator = int(whole + places)  # (the pattern leaves at least one digit, and one separator at most)
+    return Fraction(-numerator if negative else numerator, 10 ** len(places))
 
 
 # the texts remembered: a class's distinct answers (a 2,000-student class writes under 4,000 distinct ones); a longer

@@ -111,11 +111,12 @@ _HELD: dict = {}
 def _answered_as(key: Key, part: Part, raw, options: tuple):
     """The lookup key of the answer text ``raw``'s feedback in _ANSWERED, or None when it is not text or the part
     is a choice."""
-    if type(raw) is not str or part.result is None:
+    result = part.result
+    if type(raw) is not str or result is None:
         return None
-    value = part.value
+    value = result.value
     named = (value.numerator, value.denominator) if type(value) is Fraction else value  # a Fraction's hash is slow
-    return (key.exercise.id, key.question.id, len(key.parts), part.index, part.name, part.result.symbol,
+    return (key.exercise.id, key.question.id, len(key.parts), part.index, part.name, result.symbol,
             type(value), named, id(key.tolerance), _known_clear(key, part), raw, options)
 
 
