@@ -45,6 +45,7 @@ def exact_path():
     each share and revealed value is made anew."""
     saved = [(answers, "_read_text", answers.parse_afresh), (answers, "certainly_close", lambda *a: False),
              (answers, "certainly_far", lambda *a: False), (diagnosis, "certainly_far", lambda *a: False),
+             (diagnosis, "certainly_close", lambda *a: False),
              (answers, "as_float", _exact_float), (diagnosis, "as_float", _exact_float),
              (feedback, "_known_clear", lambda *a: False), (feedback, "_share", lambda n: F(1, n)),
              (feedback, "_revealed", feedback._revealed.__wrapped__), (feedback, "_answered_as", lambda *a: None)]

@@ -103,7 +103,8 @@ def test_diagnoses_are_the_same_without_the_shortcut(monkeypatch):
             given += [(key, part, exact.decimal_text(part.value, places)) for places in (0, 1, 2, 3, 4, 6)]
             given += [(key, part, text) for text in ("0.5", "1", "0", "12%", "0,33", "7/9", "-0.2")]
     with_shortcut = [grade_part(key, part, text, exact_values=False) for key, part, text in given]
-    for module, name in ((diagnosis, "certainly_far"), (answers, "certainly_far"), (answers, "certainly_close")):
+    for module, name in ((diagnosis, "certainly_far"), (diagnosis, "certainly_close"), (answers, "certainly_far"),
+                         (answers, "certainly_close")):
         monkeypatch.setattr(module, name, lambda *args: False)
     without = [grade_part(key, part, text, exact_values=False) for key, part, text in given]
     assert with_shortcut == without

@@ -166,15 +166,15 @@ def parse_afresh(raw) -> ParsedAnswer:
                                               f"of at most {MAX_ANSWER_CHARS:,} characters")
     percent = cleaned.endswith("%")
     body = cleaned[:-1].strip() if percent else cleaned
-    body = body.replace(" ", "") if _FRACTION.match(body) else body
+    fraction = _FRACTION.match(body) is not None
     try:
-        if _FRACTION.match(body):
-            numerator, denominator = (int(part) for part in body.split("/"))
+        if fraction:
+            numerator, denominator = (int(part) for part in body.replace(" ", "").split("/"))
             if denominator == 0:
                 return ParsedAnswer(text, None, None, f"{cleaned!r} divides by zero")
             value, form = Fraction(numerator, denominator), "fraction"
         elif _DECIMAL.match(body):
-            value = Fraction(body.replace(",", "."))
+            value = _decimal_value(body)
             form = "decimal" if any(sep in body for sep in ".,") else "integer"
         else:
             return ParsedAnswer(text, None, None, f"{cleaned!r} is not a number (write e.g. 21/50, 0.42 or 42%)")
@@ -185,6 +185,15 @@ def parse_afresh(raw) -> ParsedAnswer:
     return ParsedAnswer(text, exact.rational(value), form)
 
 
+def _decimal_value(body: str) -> Fraction:
+    """The exact value of a decimal that _DECIMAL matched ('-0,42', '.5', '3.'), in integers: what
+    ``Fraction(body.replace(",", "."))`` gives, without reading the text again through Fraction's own pattern."""
+    negative = body[0] == "-"
+    whole, _, places = body.lstrip("+-").replace(",", ".").partition(".")
+    numerator = int(whole + places)  # (the pattern leaves at least one digit, and one separator at most)
+    return Fraction(-numerator if negative else numerator, 10 ** len(places))
+
+
 # the texts remembered: a class's distinct answers (a 2,000-student class writes under 4,000 distinct ones); a longer
 # text (beyond the longest answer read) is refused afresh each time rather than kept
 _read_text = lru_cache(maxsize=8192)(parse_afresh)
@@ -193,9 +202,20 @@ _REMEMBERED_CHARS = MAX_ANSWER_CHARS + 16
 
 def rational_value(value) -> Fraction:
     """The value as a Fraction: exact for rationals, the decimal of a symbolic value."""
+    kind = type(value)
+    if kind is Fraction:  # itself: Fraction(value) would copy it through the numbers ABCs
+        return value
+    if kind is int:
+        return Fraction(value)
     if exact.is_symbolic(value):
         return Fraction(exact.to_float(value))
     return Fraction(value)
+
+
+def as_fraction(value) -> Fraction:
+    """An exact rational (int or Fraction) as a Fraction: a Fraction is returned as it is (immutable, and
+    Fraction(value) would make a copy through the numbers ABCs, as often as an answer is compared)."""
+    return value if type(value) is Fraction else Fraction(value)
 
 
 def rounded(value: Fraction, decimals: int) -> Fraction:
@@ -217,7 +237,7 @@ def correctly_rounded(parsed: ParsedAnswer, expected, decimals: int | None = Non
         return False
     target = rational_value(expected)  # a logarithm's float: never on a rounding boundary in practice
     nearest = rounded(target, shown)
-    return Fraction(parsed.value) == nearest and (nearest != 0 or target == 0)
+    return as_fraction(parsed.value) == nearest and (nearest != 0 or target == 0)
 
 
 def close(given, expected, tolerance: Tolerance = Tolerance()) -> bool:
@@ -228,9 +248,9 @@ def close(given, expected, tolerance: Tolerance = Tolerance()) -> bool:
     if given is None:
         return False
     if tolerance.form == "fraction" and not exact.is_symbolic(expected):
-        return Fraction(given) == Fraction(expected)
+        return as_fraction(given) == as_fraction(expected)
     target = rational_value(expected)
-    difference = abs(Fraction(given) - target)
+    difference = abs(as_fraction(given) - target)
     if tolerance.decimals is not None:
         return difference <= Fraction(1, 2 * 10**tolerance.decimals)
     return difference <= max(tolerance.rtol * abs(target), tolerance.atol)
@@ -313,7 +333,7 @@ def compare(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) 
     if not parsed.ok:
         return Comparison(False, parsed.problem)
     if tolerance.form == "fraction" and not exact.is_symbolic(expected):
-        if Fraction(parsed.value) == Fraction(expected):
+        if as_fraction(parsed.value) == as_fraction(expected):
             return Comparison(True)
         if close(parsed.value, expected, Tolerance()):
             return Comparison(False, f"{parsed.shown} is close, but this question asks for the exact fraction")
@@ -332,6 +352,12 @@ def compare(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()) 
     return _WRONG
 
 
+def _near_reach(tolerance: Tolerance) -> tuple[float, float, float]:
+    """The reach of "rounded too early" (within ``near_rtol`` of the value, relative) as :func:`certainly_far`
+    reads it."""
+    return float(tolerance.near_rtol), 0.0, 0.0
+
+
 @dataclass(frozen=True)
 class NearMiss:
     kind: str  # "rounded-too-coarsely" | "rounded-too-early"
@@ -348,16 +374,19 @@ def near_miss(parsed: ParsedAnswer, expected, tolerance: Tolerance = Tolerance()
     """
     if not parsed.ok or tolerance.form == "fraction":
         return None
-    target = rational_value(expected)
     shown = parsed.decimals
     required = tolerance.rounded_decimals
     if shown is not None and shown < required and correctly_rounded(parsed, expected):
+        target = rational_value(expected)
         return NearMiss("rounded-too-coarsely",
                         f"{parsed.shown} is the right value rounded to {shown} decimal{'s' if shown != 1 else ''}; "
                         f"give at least {required} (the value is {exact.decimal_text(target, max(required, 4))})")
     if "/" in parsed.shown:  # an exact fraction was not rounded: a wrong one is a wrong value, not a near miss
         return None
-    if target != 0 and abs(Fraction(parsed.value) - target) <= tolerance.near_rtol * abs(target):
+    if certainly_far(parsed.double, as_float(expected), _near_reach(tolerance)):  # most wrong answers
+        return None
+    target = rational_value(expected)
+    if target != 0 and abs(as_fraction(parsed.value) - target) <= tolerance.near_rtol * abs(target):
         return NearMiss("rounded-too-early",
                         f"{parsed.shown} is close to the value ({exact.decimal_text(target, max(required, 4))}) but "
                         "not a correct rounding of it: probably rounded too early; keep every digit (or the exact "

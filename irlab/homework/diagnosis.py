@@ -23,8 +23,8 @@ from .. import exact, trace
 from ..errors import IrlabError
 from ..exercise_set import Question, Where, resolve_question
 from ..ranking import Ranking
-from .answers import (Tolerance, as_float, certainly_far, close, correctly_rounded, match_reach, parse_answer,
-                      rational_value, rounded)
+from .answers import (Tolerance, as_float, as_fraction, certainly_close, certainly_far, close, correctly_rounded,
+                      match_reach, parse_answer, rational_value, rounded)
 from .mistakes import MISTAKES, Deferred, Mistake, mistaken_results, scaled_mistakes
 
 
@@ -171,11 +171,22 @@ def _step_nodes(result) -> list:
 
 
 _TELL_APART = Tolerance(Fraction(1, 1000))
+_TELL_APART_REACH = (*_TELL_APART.float_bounds, 0.0)  # as certainly_far reads it (no rounding)
 
 
 def _distinct(a, b) -> bool:
     """Two candidate values a student's answer could tell apart (at the default tolerance)."""
     return not close(rational_value(a), b, _TELL_APART)
+
+
+def _distinct_from(a, a_float: float | None, b, b_float: float | None) -> bool:
+    """:func:`_distinct`, decided in doubles (``a_float``, ``b_float``: :func:`as_float` of each) where the values
+    are clearly apart or clearly together, exactly otherwise."""
+    if certainly_close(a_float, b_float, _TELL_APART):
+        return False
+    if certainly_far(a_float, b_float, _TELL_APART_REACH):
+        return True
+    return _distinct(a, b)
 
 
 def naming_gap(correct) -> Fraction:
@@ -192,8 +203,24 @@ def matches(given: Fraction, written, value, tolerance: Tolerance) -> bool:
             and (written.decimals or 0) >= tolerance.min_decimals and correctly_rounded(written, value))
 
 
+def _named_by(given: Fraction, given_float: float | None, written, value, value_float: float | None, correct,
+              correct_float: float | None, tolerance: Tolerance) -> bool:
+    """The answer matches ``value`` (:func:`matches`) and ``value`` is told apart from the right one
+    (:func:`_distinct`): the test of a candidate mistake, in doubles where they decide (a value certainly within the
+    tolerance matches)."""
+    if not ((tolerance.form != "fraction" and certainly_close(given_float, value_float, tolerance))
+            or matches(given, written, value, tolerance)):
+        return False
+    return _distinct_from(value, value_float, correct, correct_float)
+
+
 # Float-first (see irlab.homework.answers): most candidate values are nowhere near a wrong answer, and telling so
 # in floating point spares the exact comparison (and, for an answer-scale mistake, the exact product).
+_DEFAULT_TOLERANCE = Tolerance()
+# the answer-scale mistakes: (place in the catalogue, mistake, its scale as a double), read once
+_SCALED = tuple((index, mistake, float(mistake.scale)) for index, mistake in enumerate(MISTAKES)
+                if mistake.scale is not None)
+_LAST_BITS = Fraction(1, 10**12)  # two doubles of one logarithmic value may differ by this much, relative
 
 
 def diagnose(given, question: Question, params: dict, correct_result, part: int = 0, tolerance: Tolerance | None = None,
@@ -210,53 +237,60 @@ def diagnose(given, question: Question, params: dict, correct_result, part: int 
     """
     if given is None:
         return None
-    tolerance = tolerance or Tolerance()
+    tolerance = tolerance or _DEFAULT_TOLERANCE
     if tolerance.form == "fraction":
-        tolerance = Tolerance()
+        tolerance = _DEFAULT_TOLERANCE
     correct = correct_result.value
     shown_given = given_text if given_text is not None else exact.exact_text(given)
     if candidates is None:
         candidates = mistaken_results(question, params, part, path)  # (which fills the question's options itself)
-    given = Fraction(given)
+    given = as_fraction(given)
     written = parse_answer(given_text) if given_text is not None else None
     given_float, float_reach = as_float(given), match_reach(written, tolerance)
+    correct_float = as_float(correct)
 
     found = []  # (distance, catalogue order, mistake, value, rewrite, result)
     for order, (mistake, result, rewrite) in enumerate(candidates):
         value = result.value
-        if certainly_far(given_float, as_float(value), float_reach):
+        value_float = as_float(value)
+        if certainly_far(given_float, value_float, float_reach):
             continue
-        if matches(given, written, value, tolerance) and _distinct(value, correct):
+        if _named_by(given, given_float, written, value, value_float, correct, correct_float, tolerance):
             if type(result) is Deferred:  # named, by its exact plain value: now its explained Result
                 result = result.solved()
                 if result is None:
                     continue
                 value = result.value  # (the same number; decided again on it all the same)
-                if not (matches(given, written, value, tolerance) and _distinct(value, correct)):
+                if not _named_by(given, given_float, written, value, as_float(value), correct, correct_float,
+                                 tolerance):
                     continue
             found.append((abs(given - rational_value(value)), order, mistake, value, rewrite, result))
-    correct_float = as_float(correct)
-    for order, mistake in enumerate(MISTAKES, len(candidates)):
-        if mistake.scale is None:
-            continue
-        scaled = None if correct_float is None else correct_float * float(mistake.scale)
-        if certainly_far(given_float, scaled if scaled is None or math.isfinite(scaled) else None, float_reach):
+    for index, mistake, scale in _SCALED:
+        scaled = None if correct_float is None else correct_float * scale
+        if scaled is not None and not math.isfinite(scaled):
+            scaled = None
+        if certainly_far(given_float, scaled, float_reach):
             continue
         value = exact.mul(correct, mistake.scale)
-        if matches(given, written, value, tolerance) and _distinct(value, correct):
-            found.append((abs(given - rational_value(value)), order, mistake, value, None, None))
+        if _named_by(given, given_float, written, value, as_float(value), correct, correct_float, tolerance):
+            found.append((abs(given - rational_value(value)), len(candidates) + index, mistake, value, None, None))
     if not found:
         return None
     ctx = _Context(question, params, path, correct, shown_given, percent_sign, fractions)
     found.sort(key=lambda match: (match[0], match[1]))
     # floats of logarithms: equal values may differ in the last bits
-    reach = max(Fraction(resolution), found[0][0]) + Fraction(1, 10**12) * max(1, abs(given))
+    reach = max(as_fraction(resolution), found[0][0]) + _LAST_BITS * max(1, abs(given))
     named, seen = [], set()
+    correct_steps = None  # the right computation's steps, read once for every mistake named
     for distance, _, mistake, value, rewrite, result in found:
         if distance > reach or mistake.name in seen:
             continue
         seen.add(mistake.name)
-        step = divergence_step(_step_nodes(correct_result), _step_nodes(result)) if result is not None else None
+        step = None
+        if result is not None:
+            if correct_steps is None:
+                correct_steps = _step_nodes(correct_result)
+            step = divergence_step(correct_steps, _step_nodes(result))
         fields = _Fields(rewrite.context if rewrite else ())
         fields.context = ctx
         named.append(Diagnosis(mistake, mistake.explanation.format_map(fields), step, value))
@@ -280,7 +314,7 @@ def mistaken_near_answer(key, part, given, given_text: str | None) -> list:
     when diagnose names it: :class:`~irlab.homework.mistakes.Deferred`); the others diagnose would pass over."""
     if part.index in key.candidates:
         return key.candidates[part.index]
-    tolerance = key.tolerance if key.tolerance.form != "fraction" else Tolerance()
+    tolerance = key.tolerance if key.tolerance.form != "fraction" else _DEFAULT_TOLERANCE
     written = parse_answer(given_text) if given_text is not None else None
     given_float, reach = as_float(given), match_reach(written, tolerance)
 

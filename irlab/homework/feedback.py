@@ -72,6 +72,11 @@ class PartFeedback:
     def __reduce__(self):  # sent from a grading worker (irlab.homework.ahead): received as the object kept here
         return _revived, tuple(getattr(self, name) for name in _FIELDS)
 
+    def __hash__(self) -> int:
+        # kept() hashes every feedback graded: the dataclass's hash would read every field, the Fractions through
+        # their slow __hash__; these texts tell feedback apart as well (equal feedback has equal texts)
+        return hash((self.exercise, self.question, self.part, self.answer, self.status, self.message, self.mistake))
+
 
 _FIELDS = tuple(PartFeedback.__dataclass_fields__)
 # Feedback is immutable and a class writes the same answers again and again ('0.5' to a question whose value is 1/2
@@ -106,11 +111,12 @@ _HELD: dict = {}
 def _answered_as(key: Key, part: Part, raw, options: tuple):
     """The lookup key of the answer text ``raw``'s feedback in _ANSWERED, or None when it is not text or the part
     is a choice."""
-    if type(raw) is not str or part.result is None:
+    result = part.result
+    if type(raw) is not str or result is None:
         return None
-    value = part.value
+    value = result.value
     named = (value.numerator, value.denominator) if type(value) is Fraction else value  # a Fraction's hash is slow
-    return (key.exercise.id, key.question.id, len(key.parts), part.index, part.name, part.result.symbol,
+    return (key.exercise.id, key.question.id, len(key.parts), part.index, part.name, result.symbol,
             type(value), named, id(key.tolerance), _known_clear(key, part), raw, options)
 
 
@@ -312,7 +318,9 @@ def _known_clear(key: Key, part: Part) -> bool:
     """True when the key knows already that no named mistake it could tell from the right value lies within the
     tolerance (the drawing judged most keys so): every answer within the tolerance is then right, at any distance."""
     known = key.findings.get(part.index)
-    return known is not None and not any(finding.separable for finding in known)
+    if not known:  # unknown (None), or none at all (most keys)
+        return known is not None
+    return not any(finding.separable for finding in known)
 
 
 def _diagnosis(key: Key, part: Part, parsed: ParsedAnswer) -> Diagnosis | None:
