@@ -286,7 +286,7 @@ def test_a_worker_killed_holding_the_claim_leaves_the_rest_to_this_process(monke
 
     holding = multiprocessing.get_context("fork").Event()
 
-    def dies_holding_the_lock(connection, parents_end, parent, claimed, chunks, work):
+    def dies_holding_the_lock(connection, parents_end, parent, claimed, chunks, work, once):
         claimed.get_lock().acquire()
         holding.set()
         time.sleep(0.3)  # this process is waiting for the lock by then
@@ -412,6 +412,43 @@ def test_a_worker_s_grades_are_received_as_the_objects_sent():
     got = pickle.loads(pickle.dumps([graded, blank, blank], protocol=pickle.HIGHEST_PROTOCOL))
     assert got[0] == graded and type(got[0]) is QuestionGrade and got[0].status == "wrong-part-count"
     assert type(got[1]) is _Unanswered and got[1] is got[2] and got[1].status == "no-answer"
+
+
+class _Shared:
+    """Immutable, revived by its __reduce__ (as graded feedback is); counts the objects made."""
+
+    made = 0
+
+    def __init__(self, name):
+        self.name = name
+        _Shared.made += 1
+
+    def __reduce__(self):
+        return _Shared, (self.name,)
+
+
+def _sent(messages: list, size: int, monkeypatch) -> list:
+    monkeypatch.setattr(ahead, "_ONCE_SIZE", size)
+    sender, receiver = ahead._Sender(_Shared), ahead._Receiver()
+    return [receiver.loads(sender.dumps(message)) for message in messages]
+
+
+def test_objects_a_worker_s_results_share_are_sent_and_revived_once_each(monkeypatch):
+    a, b = _Shared("a"), _Shared("b")
+    messages = [(0, {"x": [a, b, a], "y": ("graded", b)}), (1, {"z": [b, a]}), (2, {"w": [a, _Shared("c")]})]
+    before = _Shared.made
+    got = _sent(messages, 1 << 15, monkeypatch)
+    assert _Shared.made - before == 3  # a, b and c revived once each, whatever the messages that hold them
+    first, second, third = (results for _, results in got)
+    assert [item.name for item in first["x"]] == ["a", "b", "a"] and first["y"] == ("graded", first["x"][1])
+    assert first["x"][0] is first["x"][2] is second["z"][1] is third["w"][0] and second["z"][0] is first["x"][1]
+    assert [chunk for chunk, _ in got] == [0, 1, 2] and third["w"][1].name == "c"
+    # numbered afresh when the table is full: each object sent whole again before its number is used
+    before = _Shared.made
+    got = _sent(messages, 2, monkeypatch)
+    assert [[item.name for item in results[key]] for (_, results), key in zip(got, "xzw")] == [
+        ["a", "b", "a"], ["b", "a"], ["a", "c"]]
+    assert _Shared.made - before == 2 + 2 + 2  # a and b in each of the first two messages, then a and c
 
 
 @needs_fork

@@ -935,18 +935,18 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
 
     def graded_elsewhere(who: str) -> tuple:
         """What grading ``who`` makes, as a worker process sends it: the grades of the questions they answered,
-        the status and message of each of their rows, and the close calls met."""
+        the status and message of each of their rows, and the close calls met (None: none, as for most)."""
         met = CloseCalls()
         grades = grade_student(who, met)
         answered = {i: grade for i, grade in enumerate(grades) if grade is not blanks[i]}
-        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met
+        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met if met.counts else None
 
     # students graded against their own variant, every answer theirs alone: a worker process may grade them ahead
     # (irlab.homework.ahead); what it sends is merged here in the class's order, as if graded here
     alone = [who for who in the_class + outsiders
              if variants and blanks is not None and not strict and by_student.get(who)
              and not any(row.sheet for row, _, _ in by_student[who])]
-    with worked_ahead(alone, graded_elsewhere) as ahead:
+    with worked_ahead(alone, graded_elsewhere, once=PartFeedback) as ahead:
         for who in the_class + outsiders:
             done = ahead.take(who)
             if done is None:
@@ -958,7 +958,8 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                     grades[i] = grade
                 for row, (status, message) in zip(student_rows.get(who, ()), statuses):
                     row.status, row.message = status, message
-                close_calls.merge(met)
+                if met is not None:
+                    close_calls.merge(met)
             entry, shown = shown_as(who)
             own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
             known = entry or _identity(student_rows.get(who, ()), shown)
