@@ -414,6 +414,26 @@ def test_a_worker_s_grades_are_received_as_the_objects_sent():
     assert type(got[1]) is _Unanswered and got[1] is got[2] and got[1].status == "no-answer"
 
 
+def test_a_worker_s_grades_and_their_feedback_come_back_equal_each_feedback_one_object():
+    from fractions import Fraction
+
+    from irlab.homework.feedback import PartFeedback
+    from irlab.homework.grading import QuestionGrade
+
+    def feedback(answer, status, credit):  # made afresh each time, as a worker makes it
+        return PartFeedback("1", "a", "1", "P@5", answer, status, f"{answer} is {status}.", Fraction(credit),
+                            Fraction(1, 2), "binary-gains" if status == "wrong" else None, 2, ("m",), None, ())
+
+    right, wrong = feedback("0.4", "correct", "1/2"), feedback("0.3", "wrong", 0)
+    chunks = [(0, {"Ann": {0: QuestionGrade("Ann", "1", "a", [right, wrong], (2, 3))}}),
+              (1, {"Bob": {0: QuestionGrade("Bob", "1", "a", [right, right], (9,), "wrong-part-count")}})]
+    got = _sent_as(PartFeedback, chunks)
+    assert got == chunks  # equal grades, equal feedback, in every field
+    ann, bob = got[0][1]["Ann"][0], got[1][1]["Bob"][0]
+    assert ann.parts[0] is bob.parts[0] is bob.parts[1] and ann.parts[1].credit == 0 and bob.status == "wrong-part-count"
+    assert ann.parts[0] == feedback("0.4", "correct", "1/2")
+
+
 class _Shared:
     """Immutable, revived by its __reduce__ (as graded feedback is); counts the objects made."""
 
@@ -429,7 +449,12 @@ class _Shared:
 
 def _sent(messages: list, size: int, monkeypatch) -> list:
     monkeypatch.setattr(ahead, "_ONCE_SIZE", size)
-    sender, receiver = ahead._Sender(_Shared), ahead._Receiver()
+    return _sent_as(_Shared, messages)
+
+
+def _sent_as(once: type, messages: list) -> list:
+    """``messages`` as a worker sends them (objects of type ``once`` whole once each) and this process reads them."""
+    sender, receiver = ahead._Sender(once), ahead._Receiver()
     return [receiver.loads(sender.dumps(message)) for message in messages]
 
 
