@@ -121,10 +121,15 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
     index = {c: names.index(c) for c in (*COLUMNS, CODE_COLUMN) if c in names}
     rows = []
     width, (student, exercise, question, answer), code = len(header), (index[c] for c in COLUMNS), index.get(CODE_COLUMN)
+    # one string for each distinct cell text: a class file repeats its ids and answers row after row (12,500
+    # students: 125,000 rows, 12,500 ids), and the rows are held while the class is graded and reported
+    one = {}.setdefault
     for line, cells in data_rows(reader, path):
         if len(cells) == width:  # nearly every row: each column there, nothing to say about its fields
-            rows.append(AnswerRow(line, cells[student].strip(), cells[exercise].strip(), cells[question].strip(),
-                                  cells[answer], "" if code is None else cells[code].strip()))
+            who, exercise_id, question_id, text = (cells[student].strip(), cells[exercise].strip(),
+                                                   cells[question].strip(), cells[answer])
+            rows.append(AnswerRow(line, one(who, who), one(exercise_id, exercise_id), one(question_id, question_id),
+                                  one(text, text), "" if code is None else cells[code].strip()))
             continue
         values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
         row = AnswerRow(line, values["student"], values["exercise"], values["question"],
