@@ -701,7 +701,7 @@ _REUSE = True
 
 @contextmanager
 def _collecting_per_batch():
-    """Automatic garbage collection paused (the caller collects), restored on the way out."""
+    """Automatic garbage collection paused, restored on the way out (see _promoted for what grading keeps)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
