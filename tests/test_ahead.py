@@ -286,7 +286,7 @@ def test_a_worker_killed_holding_the_claim_leaves_the_rest_to_this_process(monke
 
     holding = multiprocessing.get_context("fork").Event()
 
-    def dies_holding_the_lock(connection, parents_end, parent, claimed, chunks, work):
+    def dies_holding_the_lock(connection, parents_end, parent, claimed, chunks, work, once):
         claimed.get_lock().acquire()
         holding.set()
         time.sleep(0.3)  # this process is waiting for the lock by then
@@ -412,6 +412,68 @@ def test_a_worker_s_grades_are_received_as_the_objects_sent():
     got = pickle.loads(pickle.dumps([graded, blank, blank], protocol=pickle.HIGHEST_PROTOCOL))
     assert got[0] == graded and type(got[0]) is QuestionGrade and got[0].status == "wrong-part-count"
     assert type(got[1]) is _Unanswered and got[1] is got[2] and got[1].status == "no-answer"
+
+
+def test_a_worker_s_grades_and_their_feedback_come_back_equal_each_feedback_one_object():
+    from fractions import Fraction
+
+    from irlab.homework.feedback import PartFeedback
+    from irlab.homework.grading import QuestionGrade
+
+    def feedback(answer, status, credit):  # made afresh each time, as a worker makes it
+        return PartFeedback("1", "a", "1", "P@5", answer, status, f"{answer} is {status}.", Fraction(credit),
+                            Fraction(1, 2), "binary-gains" if status == "wrong" else None, 2, ("m",), None, ())
+
+    right, wrong = feedback("0.4", "correct", "1/2"), feedback("0.3", "wrong", 0)
+    chunks = [(0, {"Ann": {0: QuestionGrade("Ann", "1", "a", [right, wrong], (2, 3))}}),
+              (1, {"Bob": {0: QuestionGrade("Bob", "1", "a", [right, right], (9,), "wrong-part-count")}})]
+    got = _sent_as(PartFeedback, chunks)
+    assert got == chunks  # equal grades, equal feedback, in every field
+    ann, bob = got[0][1]["Ann"][0], got[1][1]["Bob"][0]
+    assert ann.parts[0] is bob.parts[0] is bob.parts[1] and ann.parts[1].credit == 0 and bob.status == "wrong-part-count"
+    assert ann.parts[0] == feedback("0.4", "correct", "1/2")
+
+
+class _Shared:
+    """Immutable, revived by its __reduce__ (as graded feedback is); counts the objects made."""
+
+    made = 0
+
+    def __init__(self, name):
+        self.name = name
+        _Shared.made += 1
+
+    def __reduce__(self):
+        return _Shared, (self.name,)
+
+
+def _sent(messages: list, size: int, monkeypatch) -> list:
+    monkeypatch.setattr(ahead, "_ONCE_SIZE", size)
+    return _sent_as(_Shared, messages)
+
+
+def _sent_as(once: type, messages: list) -> list:
+    """``messages`` as a worker sends them (objects of type ``once`` whole once each) and this process reads them."""
+    sender, receiver = ahead._Sender(once), ahead._Receiver()
+    return [receiver.loads(sender.dumps(message)) for message in messages]
+
+
+def test_objects_a_worker_s_results_share_are_sent_and_revived_once_each(monkeypatch):
+    a, b = _Shared("a"), _Shared("b")
+    messages = [(0, {"x": [a, b, a], "y": ("graded", b)}), (1, {"z": [b, a]}), (2, {"w": [a, _Shared("c")]})]
+    before = _Shared.made
+    got = _sent(messages, 1 << 15, monkeypatch)
+    assert _Shared.made - before == 3  # a, b and c revived once each, whatever the messages that hold them
+    first, second, third = (results for _, results in got)
+    assert [item.name for item in first["x"]] == ["a", "b", "a"] and first["y"] == ("graded", first["x"][1])
+    assert first["x"][0] is first["x"][2] is second["z"][1] is third["w"][0] and second["z"][0] is first["x"][1]
+    assert [chunk for chunk, _ in got] == [0, 1, 2] and third["w"][1].name == "c"
+    # numbered afresh when the table is full: each object sent whole again before its number is used
+    before = _Shared.made
+    got = _sent(messages, 2, monkeypatch)
+    assert [[item.name for item in results[key]] for (_, results), key in zip(got, "xzw")] == [
+        ["a", "b", "a"], ["b", "a"], ["a", "c"]]
+    assert _Shared.made - before == 2 + 2 + 2  # a and b in each of the first two messages, then a and c
 
 
 @needs_fork

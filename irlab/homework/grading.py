@@ -121,10 +121,15 @@ def parse_answers(text: str, path="answers.csv") -> list[AnswerRow]:
     index = {c: names.index(c) for c in (*COLUMNS, CODE_COLUMN) if c in names}
     rows = []
     width, (student, exercise, question, answer), code = len(header), (index[c] for c in COLUMNS), index.get(CODE_COLUMN)
+    # one string for each distinct cell text: a class file repeats its ids and answers row after row (12,500
+    # students: 125,000 rows, 12,500 ids), and the rows are held while the class is graded and reported
+    one = {}.setdefault
     for line, cells in data_rows(reader, path):
         if len(cells) == width:  # nearly every row: each column there, nothing to say about its fields
-            rows.append(AnswerRow(line, cells[student].strip(), cells[exercise].strip(), cells[question].strip(),
-                                  cells[answer], "" if code is None else cells[code].strip()))
+            who, exercise_id, question_id, text = (cells[student].strip(), cells[exercise].strip(),
+                                                   cells[question].strip(), cells[answer])
+            rows.append(AnswerRow(line, one(who, who), one(exercise_id, exercise_id), one(question_id, question_id),
+                                  one(text, text), "" if code is None else cells[code].strip()))
             continue
         values = {c: (cells[i].strip() if i < len(cells) else "") for c, i in index.items()}
         row = AnswerRow(line, values["student"], values["exercise"], values["question"],
@@ -696,7 +701,7 @@ _REUSE = True
 
 @contextmanager
 def _collecting_per_batch():
-    """Automatic garbage collection paused (the caller collects), restored on the way out."""
+    """Automatic garbage collection paused, restored on the way out (see _promoted for what grading keeps)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -935,18 +940,18 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
 
     def graded_elsewhere(who: str) -> tuple:
         """What grading ``who`` makes, as a worker process sends it: the grades of the questions they answered,
-        the status and message of each of their rows, and the close calls met."""
+        the status and message of each of their rows, and the close calls met (None: none, as for most)."""
         met = CloseCalls()
         grades = grade_student(who, met)
         answered = {i: grade for i, grade in enumerate(grades) if grade is not blanks[i]}
-        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met
+        return answered, [(row.status, row.message) for row in student_rows.get(who, ())], met if met.counts else None
 
     # students graded against their own variant, every answer theirs alone: a worker process may grade them ahead
     # (irlab.homework.ahead); what it sends is merged here in the class's order, as if graded here
     alone = [who for who in the_class + outsiders
              if variants and blanks is not None and not strict and by_student.get(who)
              and not any(row.sheet for row, _, _ in by_student[who])]
-    with worked_ahead(alone, graded_elsewhere) as ahead:
+    with worked_ahead(alone, graded_elsewhere, once=PartFeedback) as ahead:
         for who in the_class + outsiders:
             done = ahead.take(who)
             if done is None:
@@ -958,7 +963,8 @@ def _grade_rows(exercise_file, rows, seed, answers_file, strict, variants, roste
                     grades[i] = grade
                 for row, (status, message) in zip(student_rows.get(who, ()), statuses):
                     row.status, row.message = status, message
-                close_calls.merge(met)
+                if met is not None:
+                    close_calls.merge(met)
             entry, shown = shown_as(who)
             own = [row for row in student_rows.get(who, ()) if row.status not in ("graded", "wrong-part-count")]
             known = entry or _identity(student_rows.get(who, ()), shown)
