@@ -35,14 +35,22 @@ def _plain(compute):
         return type(error), str(error)
 
 
-def _drawn(path: Path, index: int, seed: int):
-    """The parameters a draw of the exercise is solved with, or None when its counts do not go together."""
+def _judged(case, seed: int):
+    """(question, the parameters it is solved with, where, its judge, its plain values) of each question the screen
+    judges on a draw of the exercise (none when the draw's counts do not go together)."""
+    path, index = case
     exercise = load(path).exercises[index]
     params = draw_parameters(exercise, random.Random(seed), path)
     if _count_problem(params) is not None:
-        return exercise, None
-    candidate = replace(exercise, parameters=params, stated=_stated(exercise, params))
-    return exercise, check_consistency(candidate, path)[0]
+        return
+    params = check_consistency(replace(exercise, parameters=params, stated=_stated(exercise, params)), path)[0]
+    grading = grading_defaults(path)
+    for question in exercise.questions:
+        where = Where(path, None, question.id)
+        judge = screening._judge(question, grading) if question.solver != "free-text" else screening.UNSURE
+        values = _plain(lambda: plain_parts(params, question, where))
+        if judge is not screening.UNSURE and isinstance(values, list):  # (else the screen stops at the question)
+            yield question, params, where, judge, values
 
 
 def test_every_variant_exercise_is_drawn_from():
@@ -52,21 +60,11 @@ def test_every_variant_exercise_is_drawn_from():
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(VARIANT_EXERCISES), st.integers(0, 2**32))
 def test_the_judges_mistaken_values_are_the_rewritten_questions_plain_values(case, seed):
-    path, index = case
-    exercise, params = _drawn(path, index, seed)
-    if params is None:
-        return
-    grading = grading_defaults(path)
-    for question in exercise.questions:
-        if question.solver == "free-text":
-            continue
-        where = Where(path, None, question.id)
-        judge = screening._judge(question, grading)
-        if judge is screening.UNSURE or judge.steps is None:  # (the screen then rewrites on every draw, as before)
+    for question, params, where, judge, _ in _judged(case, seed):
+        if judge.steps is None:  # (the screen then rewrites on every draw, as before)
             continue
         memo: dict = {}
-        if not isinstance(_plain(lambda: plain_parts(params, question, where, memo)), list):
-            continue  # the screen stops at the question itself
+        plain_parts(params, question, where, memo)  # the question first, as the screen reads it
         judged = []
         for mistake, solver, resolved in judge.steps:
             if solver is None:
@@ -77,30 +75,20 @@ def test_the_judges_mistaken_values_are_the_rewritten_questions_plain_values(cas
             else:
                 judged.append((mistake, _plain(lambda: solved_parts(solver, params, where, memo))))
         rewritten = [(mistake, _plain(lambda: plain_parts(rewrite.params, rewrite.question, where)))
-                     for mistake, rewrite in rewrites(question, params, path)]
+                     for mistake, rewrite in rewrites(question, params, where.path)]
         assert [mistake for mistake, _ in judged] == [mistake for mistake, _ in rewritten]
         for (mistake, mine), (_, theirs) in zip(judged, rewritten):
             if mine == "refused":  # the plain path cannot read the rewritten question at all
                 assert not isinstance(theirs, list), (question.id, mistake.name)
             else:
-                assert mine == theirs, (path.name, exercise.id, question.id, mistake.name, params)
+                assert mine == theirs, (case, question.id, mistake.name, params)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(VARIANT_EXERCISES), st.integers(0, 2**32))
 def test_fitting_both_finds_among_the_near_mistakes_what_it_finds_among_all(case, seed):
-    path, index = case
-    exercise, params = _drawn(path, index, seed)
-    if params is None:
-        return
-    grading = grading_defaults(path)
-    for question in exercise.questions:
-        where = Where(path, None, question.id)
-        judge = screening._judge(question, grading) if question.solver != "free-text" else screening.UNSURE
-        values = _plain(lambda: plain_parts(params, question, where))
-        if judge is screening.UNSURE or not isinstance(values, list):
-            continue
-        mistaken = [(mistake, found[0][1]) for mistake, rewrite in rewrites(question, params, path)
+    for question, params, where, judge, values in _judged(case, seed):
+        mistaken = [(mistake, found[0][1]) for mistake, rewrite in rewrites(question, params, where.path)
                     for found in [_plain(lambda: plain_parts(rewrite.params, rewrite.question, where))]
                     if isinstance(found, list)] + screening._SCALED
         for _, value in values:
