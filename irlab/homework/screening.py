@@ -133,15 +133,19 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
                 if index < len(values):
                     mistaken.append((mistake, values[index][1]))
     mistaken += _SCALED
-    if _all_far(value, mistaken, tolerance, judge.reach):
+    passed = _passed_over(value, mistaken, tolerance, judge.reach)
+    if passed is not None and all(passed):
         return ()
+    if passed is None:  # no double of the right value: fitting_both reads every mistake
+        passed = [False] * len(mistaken)
     if not isinstance(value, float) and not any(isinstance(v, float) for _, v in mistaken):
-        return _first(fitting_both(value, tolerance, mistaken), value)  # the exact judge's very inputs: its verdict
+        near = [pair for pair, far in zip(mistaken, passed) if not far]  # (fitting_both passes over the others)
+        return _first(fitting_both(value, tolerance, near), value)  # the exact judge's very inputs: its verdict
     # A value with logarithms is judged on its double (irlab.exact.to_float) by the exact judge too; this double may
     # differ from that one in the last bits, so a decision counts only if it holds with the values nudged either
     # way by far more than that.
-    kept, near = [], []
-    for mistake, mistaken_value in mistaken:
+    kept = []
+    for (mistake, mistaken_value), far in zip(mistaken, passed):
         if isinstance(mistaken_value, float) or isinstance(value, float) and not isinstance(mistaken_value, tuple):
             # the exact judge tells a value with logarithms from another by their doubles (diagnosis._same)
             same = _same_float(float(mistaken_value), value)
@@ -149,10 +153,8 @@ def _closest_mistake(path, question, params: dict, index: int, value, grading: d
                 return UNSURE
             if same:
                 continue  # the same value (the exact judge's own 1e-12 rule): this mistake does not apply here
-        kept.append((mistake, _nudged(mistaken_value, 0)))
-        near.append((mistake, mistaken_value))
-    if len(near) < len(mistaken) and _all_far(value, near, tolerance, judge.reach):
-        return ()  # the mistakes not near were those giving the right value (fitting_both passes over the rest)
+        if not far:  # (fitting_both passes over a far one: its nudged value is not needed)
+            kept.append((mistake, _nudged(mistaken_value, 0)))
     right = _nudged(value, 0)
     try:
         found = _first(fitting_both(right, tolerance, kept, decide=_firmly_fit_both), right)
@@ -224,26 +226,33 @@ def _reach(tolerance) -> tuple[float, float, float, float]:
 
 
 def _all_far(right, mistaken, tolerance, terms=None) -> bool:
-    """Whether fitting_both passes over every named mistake: one far from the right value (its own first test, more
-    than twice diagnosis.answer_margin apart), decided in doubles with a margin far above their rounding and above
-    the last bits in which a double with logarithms may differ from the exact judge's; or, for a rational right
-    value, one whose rational value is the right value itself (diagnosis._same: no mistake there). ``terms``:
-    _reach(tolerance), when known."""
+    """Whether fitting_both passes over every named mistake (see _passed_over)."""
+    passed = _passed_over(right, mistaken, tolerance, terms)
+    return passed is not None and all(passed)
+
+
+def _passed_over(right, mistaken, tolerance, terms=None) -> list[bool] | None:
+    """For each named mistake, whether fitting_both surely passes over it: one far from the right value (its own
+    first test, more than twice diagnosis.answer_margin apart), decided in doubles with a margin far above their
+    rounding and above the last bits in which a double with logarithms may differ from the exact judge's; or, for a
+    rational right value, one whose rational value is the right value itself (diagnosis._same: no mistake there).
+    None when the right value has no double. ``terms``: _reach(tolerance), when known."""
     right_float = as_float(right)
     if right_float is None:
-        return False
+        return None
     rational = not isinstance(right, float)
     relative, absolute, twice_rtol, unit = terms or _reach(tolerance)
     size = abs(right_float)
     margin = 2 * max(relative * size, absolute) + twice_rtol * size + unit
     reach = 2 * margin * (1 + 1e-6) + 1e-9
+    passed = []
     for _, value in mistaken:
         if rational and not isinstance(value, (float, tuple)) and value == right:
+            passed.append(True)
             continue
         value_float = mistaken_float(right_float, value)
-        if value_float is None or not abs(value_float - right_float) > reach:
-            return False
-    return True
+        passed.append(value_float is not None and abs(value_float - right_float) > reach)
+    return passed
 
 
 class _Unsure(Exception):
