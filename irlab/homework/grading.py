@@ -222,17 +222,14 @@ def _median(values: list[Fraction]) -> Fraction:
 def _score_counts(grades: list[QuestionGrade]) -> tuple[dict, int]:
     """({score: how many of ``grades`` have it}, how many were answered), each list of parts that several grades
     share (an unanswered question's, an answer to a shared sheet) scored and read once."""
-    shared: dict = {}  # the parts' ids -> [parts, count]; the report holds every part, so the ids stay theirs
-    for g in grades:
-        key = tuple(map(id, g.parts))
-        group = shared.get(key)
-        if group is None:
-            shared[key] = [g.parts, 1]
-        else:
-            group[1] += 1
+    # the parts' ids -> how many grades have those parts, and the parts (the report holds every part, so the ids
+    # stay theirs), counted in C
+    keys = [tuple(map(id, g.parts)) for g in grades]
+    parts_of = dict(zip(keys, [g.parts for g in grades]))
     counts: dict = {}  # (numerator, denominator) in lowest terms -> how many: a Fraction hashes in Python, a pair in C
     answered = 0
-    for parts, count in shared.values():
+    for key, count in Counter(keys).items():
+        parts = parts_of[key]
         if len(parts) == 1:  # most questions: the score is the part's credit
             credit = parts[0].credit
             score = (credit.numerator, credit.denominator)
@@ -527,8 +524,9 @@ def _exact_sum(values: list[Fraction], times: list[int] | None = None) -> Fracti
 
 
 # distinct questions' cells (and JSON) kept while a report is written: every one of a shared-sheet class, and of a
-# 2,000-student class with its own variants (7,500; equal feedback is one object)
-_MEMO_SIZE = 1 << 14
+# 12,500-student class with its own variants (29,000; equal feedback is one object): 10 MiB for the CSV report's,
+# 30 MiB for the JSON's (a smaller memo forgets and makes again: 16,384 cost 0.3-0.8 s more for 12,500 students)
+_MEMO_SIZE = 1 << 15
 _CHUNK = 2048  # a CSV report's pieces (a student's question rows, their total row) written to the stream at once
 
 
@@ -544,6 +542,13 @@ def _remembered(memo: dict, key, value):
         memo.clear()
     memo[key] = value
     return value
+
+
+def _question_score(parts: list[PartFeedback]) -> Fraction:
+    """A question's score: its parts' credits summed (a one-part question's is its credit)."""
+    if len(parts) == 1 and type(parts[0].credit) is Fraction:
+        return parts[0].credit
+    return _exact_sum([part.credit for part in parts])
 
 
 def _question_key(question: QuestionGrade):
@@ -566,6 +571,7 @@ class _StudentCsv:
         self.memo: dict = {}  # a question's key -> [score, its cells from exercise to feedback and a comma,
         #                       its row after the id when no row answered it (None until needed), its parts]
         self.decimals: dict = {}  # (numerator, denominator) -> a score's cell
+        self.names: dict = {}  # (exercise, question) -> their cells and a comma
         self.statuses: dict = {}  # a question's status -> its cell between two commas
         self.total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
 
@@ -603,12 +609,21 @@ class _StudentCsv:
         return text
 
     def _question(self, q: QuestionGrade, key) -> list:
-        parts = q.parts
-        score = _exact_sum([part.credit for part in parts])
-        cells = self.writer.joined((q.exercise, q.question, self._decimal(score), 1, "; ".join(p.answer for p in parts),
-                                    "; ".join(name for p in parts for name in p.mistakes),
-                                    " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in parts)))
-        return _remembered(self.memo, key, [score, cells + ",", None, tuple(parts)])
+        parts, writer = q.parts, self.writer
+        score = _question_score(parts)
+        if len(parts) == 1:  # most questions: the cells are the part's own
+            part = parts[0]
+            shown = (part.answer, "; ".join(part.mistakes),
+                     f"{part.address}: {part.message}" if part.part else part.message)
+        else:
+            shown = ("; ".join(p.answer for p in parts), "; ".join(name for p in parts for name in p.mistakes),
+                     " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in parts))
+        named = self.names.get((q.exercise, q.question))
+        if named is None:
+            named = _remembered(self.names, (q.exercise, q.question), writer.joined((q.exercise, q.question)) + ",")
+        # the max cell written "1" as writerow writes the int 1
+        cells = named + writer.joined((self._decimal(score), "1", *shown)) + ","
+        return _remembered(self.memo, key, [score, cells, None, tuple(parts)])
 
     def _decimal(self, score: Fraction) -> str:
         key = (score.numerator, score.denominator)
@@ -638,8 +653,9 @@ class _StudentJson:
     def __init__(self):
         self.memo: dict = {}  # a question's key -> [score, text up to its lines' first item, text after the last,
         #                       its text without lines (None until needed), its parts]
-        self.parts: dict = {}  # a part's id -> (its object's text, the part)
+        self.parts: dict = {}  # a part's id -> (its object's text, the part), for questions of several parts
         self.scores: dict = {}  # (numerator, denominator) -> (a score's exact text, its decimal), as JSON
+        self.befores: dict = {}  # (exercise, question, numerator, denominator) -> a question's text up to its lines
 
     def __call__(self, s: StudentGrade) -> str:
         memo = self.memo
@@ -669,12 +685,19 @@ class _StudentJson:
 
     def _question(self, q: QuestionGrade, key) -> list:
         parts = q.parts
-        score = _exact_sum([part.credit for part in parts])
-        text, decimal = self._score(score)
-        level, heads = _QUESTION_LEVEL + 1, _QUESTION_SHAPE.heads
-        before = "".join((heads[0], _member(q.exercise, level), heads[1], _member(q.question, level), heads[2], text,
-                          heads[3], decimal, heads[4], "1", heads[5], _INNER[0]))
-        written = _INNER[0] + _INNER[1].join(map(self._part, parts)) + _INNER[2] if parts else "[]"
+        score = _question_score(parts)
+        heads = _QUESTION_SHAPE.heads
+        named = (q.exercise, q.question, score.numerator, score.denominator)
+        before = self.befores.get(named)  # the same for every student whose answer scores the same
+        if before is None:
+            text, decimal, level = *self._score(score), _QUESTION_LEVEL + 1
+            before = _remembered(self.befores, named, "".join((
+                heads[0], _member(q.exercise, level), heads[1], _member(q.question, level), heads[2], text, heads[3],
+                decimal, heads[4], "1", heads[5], _INNER[0])))
+        if len(parts) == 1:  # its key is its part's: the part's text is kept here only
+            written = _INNER[0] + fragment(parts[0].as_dict(), _PART_LEVEL).text + _INNER[2]
+        else:
+            written = _INNER[0] + _INNER[1].join(map(self._part, parts)) + _INNER[2] if parts else "[]"
         return _remembered(self.memo, key, [score, before, _INNER[2] + heads[6] + written + _QUESTION_SHAPE.end, None,
                                             tuple(parts)])
 
@@ -710,12 +733,15 @@ def _items_joined(texts) -> Iterator[Raw]:
 
 def _row_texts(rows: list[AnswerRow]) -> Iterator[str]:
     """Each input row's object in the JSON report (write_json of :func:`_row_json` at _STUDENT_LEVEL)."""
-    heads, end, level = _ROW_SHAPE.heads, _ROW_SHAPE.end, _STUDENT_LEVEL + 1
+    (line, student, exercise, question, answer, status, message), end = _ROW_SHAPE.heads, _ROW_SHAPE.end
     for r in rows:
-        yield "".join((heads[0], value_text(r.line, level), heads[1], _member(r.student, level), heads[2],
-                       _member(r.exercise, level), heads[3], _member(r.question, level), heads[4],
-                       _member(r.answer, level), heads[5], _member(r.status, level), heads[6],
-                       _member(r.message, level), end))
+        s, e, q, a, st, m = r.student, r.exercise, r.question, r.answer, r.status, r.message
+        if type(r.line) is int and str is type(s) is type(e) is type(q) is type(a) is type(st) is type(m):
+            yield "".join((line, int.__repr__(r.line), student, string_text(s), exercise, string_text(e), question,
+                           string_text(q), answer, string_text(a), status, string_text(st), message, string_text(m),
+                           end))
+        else:  # not a row read from a file
+            yield fragment(_row_json(r), _STUDENT_LEVEL).text
 
 
 # A report of this many students or more has them written in two processes (irlab.homework.ahead), each taking the
