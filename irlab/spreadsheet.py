@@ -36,12 +36,14 @@ TEXT_MARK = "'"  # what a spreadsheet reads as "the rest is text"
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _LEADING_INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f-\x9f]*")
 _INNER_CELL_STARTS = re.compile(r"([;\t\r\n])")  # where another reading of the file may start a cell
-_QUOTED_WHEN = (",", '"', "\n", "\r")
+_QUOTED_WHEN = re.compile('[,"\n\r]')  # a cell holding one of these is quoted
+# a first character that is neither a formula start nor invisible: the cell cannot read as a formula
+_TEXT_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def reads_as_formula(text: str) -> bool:
     """Whether a spreadsheet could read the cell ``text`` as a formula (the rule in the module docstring)."""
-    if not text or _NUMBER.fullmatch(text.strip(" ")):
+    if text[:1] in _TEXT_STARTS or not text or _NUMBER.fullmatch(text.strip(" ")):
         return False
     return text[0] < " " or text[0] == "\x7f" or _starts_formula(text)
 
@@ -73,7 +75,7 @@ def safe_cell(value):
 
 def _field(value) -> str:
     text = str(value)
-    return '"' + text.replace('"', '""') + '"' if any(mark in text for mark in _QUOTED_WHEN) else text
+    return '"' + text.replace('"', '""') + '"' if _QUOTED_WHEN.search(text) else text
 
 
 def _plain_field(value) -> str:

@@ -184,16 +184,15 @@ def test_a_question_summed_and_medianed_over_its_distinct_scores_is_the_same_as_
 
 
 def test_a_question_object_written_from_its_shared_text_is_what_write_json_writes():
-    from irlab.homework.jsonstream import write_json
+    from irlab.homework.jsonstream import fragment
     part = grading.missing_part(answer_key(SET, "1", "a"), answer_key(SET, "1", "a").parts[0])
-    for lines in ((), (3,), (4, 17)):
-        question = grading.QuestionGrade("s1", "1", "a", [part], lines)
-        shown = grading._question_json(question)
-        pieces: list = []
-        write_json(grading._question_object(question, *shown[1:4]), pieces.append, grading._QUESTION_LEVEL)
-        score, written = grading._question_fragment(question, {})
-        assert (score, written.text) == (shown[0], "".join(pieces))
-        assert ('"lines": []' in "".join(pieces)) == (not lines)
+    writer = grading._StudentJson()  # one writer: the question's text is made once, then joined with each one's lines
+    for lines in ((), (3,), (4, 17), ()):
+        student = grading.StudentGrade("s1", [grading.QuestionGrade("s1", "1", "a", [part], lines)])
+        expected = fragment(grading._student_json(student), grading._STUDENT_LEVEL).text
+        assert writer(student) == expected
+        assert ('"lines": []' in expected) == (not lines)
+    assert len(writer.memo) == 1
 
 
 PLAIN = st.text(alphabet="aZ09_.@-=+ ;,\"\t'é", max_size=8)

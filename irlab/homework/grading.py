@@ -38,6 +38,7 @@ import gc
 import io
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -52,7 +53,7 @@ from .ahead import worked_ahead
 from .gradebook import gradebook_csv
 from .identity import (Manifest, RosterEntry, csv_reader, data_rows, normalise_student, read_code, read_csv_text,
                        read_manifest, read_roster, variant_code)
-from .jsonstream import Lazy, Raw, fragment, int_list, write_json
+from .jsonstream import Lazy, Raw, Shape, fragment, list_marks, string_text, value_text, write_json
 from .key import cached_key, answer_key, clear_key_caches, split_reference
 from .key_build import file_stamp
 from .mistakes import BY_NAME
@@ -226,17 +227,14 @@ def _median(values: list[Fraction]) -> Fraction:
 def _score_counts(grades: list[QuestionGrade]) -> tuple[dict, int]:
     """({score: how many of ``grades`` have it}, how many were answered), each list of parts that several grades
     share (an unanswered question's, an answer to a shared sheet) scored and read once."""
-    shared: dict = {}  # the parts' ids -> [parts, count]; the report holds every part, so the ids stay theirs
-    for g in grades:
-        key = tuple(map(id, g.parts))
-        group = shared.get(key)
-        if group is None:
-            shared[key] = [g.parts, 1]
-        else:
-            group[1] += 1
+    # the parts' ids -> how many grades have those parts, and the parts (the report holds every part, so the ids
+    # stay theirs), counted in C
+    keys = [tuple(map(id, g.parts)) for g in grades]
+    parts_of = dict(zip(keys, [g.parts for g in grades]))
     counts: dict = {}  # (numerator, denominator) in lowest terms -> how many: a Fraction hashes in Python, a pair in C
     answered = 0
-    for parts, count in shared.values():
+    for key, count in Counter(keys).items():
+        parts = parts_of[key]
         if len(parts) == 1:  # most questions: the score is the part's credit
             credit = parts[0].credit
             score = (credit.numerator, credit.denominator)
@@ -390,9 +388,8 @@ class GradeReport:
         return self._json_value()
 
     def _json_value(self, students=None) -> dict:
-        """The JSON report as a dict; given ``students`` (each one's object as JSON text, :class:`Raw`, in order),
-        students and rows are built one by one as they are written."""
-        listed = list if students is None else Lazy
+        """The JSON report as a dict; given ``students`` (Raw JSON text of the students' objects, in order, as the
+        "students" list's items), students and rows are made a few at a time as they are written."""
         return {
             "file": self.file, "set": self.set_id, "answers": self.answers_file, "seed": self.seed,
             "variants": self.variants,
@@ -405,7 +402,7 @@ class GradeReport:
                            "share_correct": exact.exact_text(row["share_correct"])}
                           for row in self.question_summary()],
             "mistakes": self.mistake_summary(),
-            "rows": listed(map(_row_json, self.rows)),
+            "rows": list(map(_row_json, self.rows)) if students is None else Lazy(_items_joined(_row_texts(self.rows))),
             "row_counts": dict(sorted(self.row_counts().items())),
             "problems": self.problems,
             "notes": self.notes,
@@ -464,7 +461,7 @@ class GradeReport:
         with _collecting_per_batch():  # writing makes only short-lived objects, freed by reference counting
             if fmt == "json":  # a large class's students' objects made in two processes (_written_ahead)
                 with _written_ahead(self.students, _StudentJson()) as students:
-                    write_json(self._json_value(map(Raw, students)), stream.write)
+                    write_json(self._json_value(_items_joined(students)), stream.write)
                 stream.write("\n")
             elif fmt == "csv":
                 self._write_csv(stream.write)
@@ -484,50 +481,28 @@ class GradeReport:
 GRADEBOOKS = ("canvas", "moodle")
 
 
-def _student_json(s: StudentGrade, memo: dict | None = None) -> dict:
-    """A student's part of the JSON report; ``memo`` (while a report is written, never for as_dict, whose dicts the
-    caller may change) keeps each question's score and JSON text by the parts' objects, as the CSV report does."""
-    if memo is None:
-        shown = [_question_json(q) for q in s.question_grades]
-        score = _exact_sum([q_shown[0] for q_shown in shown])
-        questions = [_question_object(q, text, decimal, parts)
-                     for q, (_, text, decimal, parts) in zip(s.question_grades, shown)]
-    else:  # written: each question's object as JSON text, made once for everyone who shares its parts
-        written = [_question_fragment(q, memo) for q in s.question_grades]
-        score = _exact_sum([q_score for q_score, _ in written])
-        questions = [text for _, text in written]
-    return {"student": s.student, "name": s.name, "email": s.email, "score": exact.exact_text(score),
-            "decimal": float(score), "max": s.max_score, "questions": questions}
-
-
-def _question_object(q: QuestionGrade, text: str, decimal: float, parts, lines=None) -> dict:
-    return {"exercise": q.exercise, "question": q.question, "score": text, "decimal": decimal, "max": 1,
-            "lines": list(q.lines) if lines is None else lines, "parts": parts}
-
-
+# The JSON report's fixed-shape objects, their keys in the order written (the dicts of as_dict and the text of
+# write are made from the same tuples)
+_STUDENT_KEYS = ("student", "name", "email", "score", "decimal", "max", "questions")
+_QUESTION_KEYS = ("exercise", "question", "score", "decimal", "max", "lines", "parts")
+_ROW_KEYS = ("line", "student", "exercise", "question", "answer", "status", "message")
+_STUDENT_LEVEL = 2  # a student's object in the report (an input row's too): top object, "students" list
 _QUESTION_LEVEL = 4  # a question's object in the report: top object, "students" list, student, "questions" list
-_LINES = Raw("\0lines\0")  # where a question's lines go in its object's text (no JSON text holds a raw NUL)
 
 
-def _question_fragment(q: QuestionGrade, memo: dict) -> tuple[Fraction, Raw]:
-    """(score, the question's object as :func:`write_json` writes it in the report): its score and the text around
-    its lines are made once for the parts (and question) it shares, kept in ``memo`` with the parts (so their ids
-    stay theirs; equal feedback is one object, see feedback.kept)."""
-    key = (q.exercise, q.question, *map(id, q.parts))
-    found = memo.get(key) if _REUSE else None
-    if found is None:
-        score, text, decimal, parts = _question_json(q)
-        before, after = fragment(_question_object(q, text, decimal, parts, _LINES),
-                                 _QUESTION_LEVEL).text.split(_LINES.text)
-        found = [score, before, after, None, tuple(q.parts)]  # [3]: the object without lines, once it is needed
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
-        memo[key] = found
-    if not q.lines:
-        if found[3] is None:
-            found[3] = Raw(found[1] + "[]" + found[2])
-        return found[0], found[3]
-    return found[0], Raw(found[1] + int_list(q.lines, _QUESTION_LEVEL + 1).text + found[2])
+def _student_json(s: StudentGrade) -> dict:
+    """A student's part of the JSON report as a dict (:meth:`GradeReport.as_dict`, whose dicts the caller may
+    change); the report is written from the same values by :class:`_StudentJson`."""
+    shown = [_question_json(q) for q in s.question_grades]
+    score = _exact_sum([q_shown[0] for q_shown in shown])
+    questions = [_question_object(q, text, decimal, parts)
+                 for q, (_, text, decimal, parts) in zip(s.question_grades, shown)]
+    return dict(zip(_STUDENT_KEYS, (s.student, s.name, s.email, exact.exact_text(score), float(score), s.max_score,
+                                    questions)))
+
+
+def _question_object(q: QuestionGrade, text: str, decimal: float, parts) -> dict:
+    return dict(zip(_QUESTION_KEYS, (q.exercise, q.question, text, decimal, 1, list(q.lines), parts)))
 
 
 def _question_json(question: QuestionGrade) -> tuple:
@@ -537,8 +512,7 @@ def _question_json(question: QuestionGrade) -> tuple:
 
 
 def _row_json(r: AnswerRow) -> dict:
-    return {"line": r.line, "student": r.student, "exercise": r.exercise, "question": r.question,
-            "answer": r.answer, "status": r.status, "message": r.message}
+    return dict(zip(_ROW_KEYS, (r.line, r.student, r.exercise, r.question, r.answer, r.status, r.message)))
 
 
 def _decimal(value: Fraction) -> str:
@@ -555,8 +529,9 @@ def _exact_sum(values: list[Fraction], times: list[int] | None = None) -> Fracti
 
 
 # distinct questions' cells (and JSON) kept while a report is written: every one of a shared-sheet class, and of a
-# 2,000-student class with its own variants (7,500; equal feedback is one object)
-_MEMO_SIZE = 1 << 14
+# 12,500-student class with its own variants (29,000; equal feedback is one object): 10 MiB for the CSV report's,
+# 30 MiB for the JSON's (a smaller memo forgets and makes again: 16,384 cost 0.3-0.8 s more for 12,500 students)
+_MEMO_SIZE = 1 << 15
 _CHUNK = 2048  # a CSV report's pieces (a student's question rows, their total row) written to the stream at once
 
 
@@ -566,86 +541,212 @@ class _Pieces(list):
     write = list.append
 
 
-def _question_cells(question: QuestionGrade, memo: dict, writer) -> list:
-    """[score, the row's cells from exercise to feedback as ``writer`` joins them, parts, every cell after the id
-    when no row answered it (None until a question without lines needs it)] of a question's row in the CSV report:
-    exercise, question, score, max, answers, mistakes and feedback (then status and lines).
+def _remembered(memo: dict, key, value):
+    """``value``, kept in ``memo`` under ``key`` (emptied first when full: a writer's memory stays bounded)."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
-    ``memo`` keeps them by the parts' objects, which students who wrote the same answer to a shared sheet share
-    (grade_rows makes them once); each entry holds its parts, so their ids stay theirs while the memo lives. A
-    question the class left unanswered is one object for everyone (_Unanswered), kept by its own id (the report
-    being written holds it)."""
-    parts = question.parts
-    key = id(question) if type(question) is _Unanswered else (question.exercise, question.question, *map(id, parts))
-    found = memo.get(key) if _REUSE else None
-    if found is None:
-        score = _exact_sum([part.credit for part in parts])
-        found = [score, writer.joined((question.exercise, question.question, _decimal(score), 1,
-                                       "; ".join(p.answer for p in parts),
-                                       "; ".join(name for p in parts for name in p.mistakes),
-                                       " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in parts))),
-                 tuple(parts), None]
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
-        memo[key] = found
-    if not question.lines and found[3] is None:  # the cells after the id when no row answered it
-        found[3] = found[1] + "," + writer.joined(("no-answer", ""))
-    return found
+
+def _question_score(parts: list[PartFeedback]) -> Fraction:
+    """A question's score: its parts' credits summed (a one-part question's is its credit)."""
+    if len(parts) == 1 and type(parts[0].credit) is Fraction:
+        return parts[0].credit
+    return _exact_sum([part.credit for part in parts])
+
+
+def _question_key(question: QuestionGrade):
+    """What a question's text in the reports is kept by: the parts' objects, which students who wrote the same
+    answer to a shared sheet share (grade_rows makes them once; equal feedback is one object, see feedback.kept).
+    The memo entry holds the parts, so their ids stay theirs while it lives."""
+    return (question.exercise, question.question, *map(id, question.parts))
 
 
 class _StudentCsv:
-    """A student's rows of the CSV report (their questions', their rows not graded, their total) as text; each row
-    made from their id's cell and the cells their questions share, which are kept while the report is written."""
+    """A student's rows of the CSV report (their questions', their rows not graded, their total) as text, as
+    ``writerow([s.student, q.exercise, q.question, score, 1, answers, mistakes, feedback, q.status, lines])`` for
+    each question writes them: the cells from exercise to feedback are made once for everyone who shares the
+    question's parts (a question the class left unanswered is one object for everyone, _Unanswered, kept by its
+    own id: the report being written holds it), then joined with the student's id and lines."""
 
     def __init__(self):
         self.pieces = _Pieces()
         self.writer = spreadsheet.writer(self.pieces)
-        self.memo: dict = {}
-        self.totals: dict = {}  # the questions' memo entries -> (the total's text, the entries, which it keeps alive)
+        self.memo: dict = {}  # a question's key -> [score, its cells from exercise to feedback and a comma,
+        #                       its row after the id when no row answered it (None until needed), its parts]
+        self.decimals: dict = {}  # (numerator, denominator) -> a score's cell
+        self.names: dict = {}  # (exercise, question) -> their cells and a comma
+        self.statuses: dict = {}  # a question's status -> its cell between two commas
         self.total_cells: dict = {}  # (total, max, kept out) -> a total row's cells after the id
 
     def __call__(self, s: StudentGrade) -> str:
-        pieces, writer, totals, total_cells = self.pieces, self.writer, self.totals, self.total_cells
-        shown = [_question_cells(q, self.memo, writer) for q in s.question_grades]  # each summed and joined once
-        head = writer.first_cell(s.student) + ","  # writerow([s.student, q.exercise, ..., q.lines]) for each q
-        if shown:  # a set of free-text questions only has none
-            tails = [cells + "," + writer.joined((q.status, " ".join(map(str, q.lines)))) if q.lines else unanswered
-                     for q, (_, cells, _, unanswered) in zip(s.question_grades, shown)]
-            pieces.append(head + ("\n" + head).join(tails) + "\n")
+        pieces, writer, memo, statuses = self.pieces, self.writer, self.memo, self.statuses
+        head = writer.first_cell(s.student) + ","
+        scores = []
+        for q in s.question_grades:
+            key = id(q) if type(q) is _Unanswered else _question_key(q)
+            found = memo.get(key) if _REUSE else None
+            if found is None:
+                found = self._question(q, key)
+            scores.append(found[0])
+            if q.lines:
+                lines = " ".join(map(str, q.lines))  # line numbers: digits, written as they are
+                status = statuses.get(q.row_status)
+                if status is None:
+                    status = statuses[q.row_status] = writer.joined((q.row_status,)) + ","
+                pieces += (head, found[1], status, lines if lines.isdigit() else writer.joined((lines,)), "\n")
+            else:
+                if found[2] is None:
+                    found[2] = found[1] + writer.joined(("no-answer", "")) + "\n"
+                pieces += (head, found[2])
         for row in s.rows:
             writer.writerow([s.student, row.exercise, row.question, "", "", row.answer, "", row.message, row.status,
                              row.line])
-        total = totals.get(tuple(map(id, shown))) if _REUSE else None
-        if total is None:
-            total = (_decimal(_exact_sum([cells[0] for cells in shown])), shown)
-            if len(totals) >= _MEMO_SIZE:
-                totals.clear()
-            totals[tuple(map(id, shown))] = total
-        ending = total_cells.get((total[0], s.max_score, s.kept_out))
+        total = self._decimal(_exact_sum(scores))
+        ending = self.total_cells.get((total, s.max_score, s.kept_out))
         if ending is None:  # writerow([s.student, "", "total", total, max, "", "", kept out, status, ""])
-            ending = writer.joined(("", "total", total[0], s.max_score, "", "", s.kept_out,
-                                    "kept-out" if s.kept_out else "total", "")) + "\n"
-            if len(total_cells) >= _MEMO_SIZE:
-                total_cells.clear()
-            total_cells[total[0], s.max_score, s.kept_out] = ending
-        pieces.append(head + ending)
+            ending = _remembered(self.total_cells, (total, s.max_score, s.kept_out), writer.joined((
+                "", "total", total, s.max_score, "", "", s.kept_out, "kept-out" if s.kept_out else "total", "")) + "\n")
+        pieces += (head, ending)
         text = "".join(pieces)
         pieces.clear()
         return text
 
+    def _question(self, q: QuestionGrade, key) -> list:
+        parts, writer = q.parts, self.writer
+        score = _question_score(parts)
+        if len(parts) == 1:  # most questions: the cells are the part's own
+            part = parts[0]
+            shown = (part.answer, "; ".join(part.mistakes),
+                     f"{part.address}: {part.message}" if part.part else part.message)
+        else:
+            shown = ("; ".join(p.answer for p in parts), "; ".join(name for p in parts for name in p.mistakes),
+                     " | ".join(f"{p.address}: {p.message}" if p.part else p.message for p in parts))
+        named = self.names.get((q.exercise, q.question))
+        if named is None:
+            named = _remembered(self.names, (q.exercise, q.question), writer.joined((q.exercise, q.question)) + ",")
+        # the max cell written "1" as writerow writes the int 1
+        cells = named + writer.joined((self._decimal(score), "1", *shown)) + ","
+        return _remembered(self.memo, key, [score, cells, None, tuple(parts)])
+
+    def _decimal(self, score: Fraction) -> str:
+        key = (score.numerator, score.denominator)
+        found = self.decimals.get(key)
+        return found if found is not None else _remembered(self.decimals, key, _decimal(score))
+
+
+_ITEMS = list_marks(_STUDENT_LEVEL - 1)  # a list of the report's top object: its students, its rows
+_QUESTIONS = list_marks(_STUDENT_LEVEL + 1)  # a student's questions
+_INNER = list_marks(_QUESTION_LEVEL + 1)  # a question's lines, its parts
+_PART_LEVEL = _QUESTION_LEVEL + 2
+_STUDENT_SHAPE = Shape(_STUDENT_KEYS, _STUDENT_LEVEL)
+_QUESTION_SHAPE = Shape(_QUESTION_KEYS, _QUESTION_LEVEL)
+_ROW_SHAPE = Shape(_ROW_KEYS, _STUDENT_LEVEL)
+
+
+def _member(value, level: int) -> str:
+    """A member's value at nesting ``level`` as the report writes it (most are text)."""
+    return string_text(value) if type(value) is str else value_text(value, level)
+
 
 class _StudentJson:
-    """A student's object in the JSON report as written there; each question's text kept for the
-    students who share its parts while the report is written (_question_fragment)."""
+    """A student's object in the JSON report as written there (``write_json`` of :func:`_student_json` at
+    _STUDENT_LEVEL): the text of each question but its lines made once for everyone who shares its parts, each
+    part's once, each score's once, then joined around the student's own values."""
 
     def __init__(self):
-        self.memo: dict = {}
+        self.memo: dict = {}  # a question's key -> [score, text up to its lines' first item, text after the last,
+        #                       its text without lines (None until needed), its parts]
+        self.parts: dict = {}  # a part's id -> (its object's text, the part), for questions of several parts
+        self.scores: dict = {}  # (numerator, denominator) -> (a score's exact text, its decimal), as JSON
+        self.befores: dict = {}  # (exercise, question, numerator, denominator) -> a question's text up to its lines
 
     def __call__(self, s: StudentGrade) -> str:
-        return fragment(_student_json(s, self.memo), _STUDENT_LEVEL).text
+        memo = self.memo
+        scores = []
+        pieces = [_QUESTIONS[0]]
+        for q in s.question_grades:
+            key = _question_key(q)
+            found = memo.get(key) if _REUSE else None
+            if found is None:
+                found = self._question(q, key)
+            scores.append(found[0])
+            if q.lines:
+                pieces += (found[1], _INNER[1].join(map(int.__repr__, q.lines)), found[2], _QUESTIONS[1])
+            else:
+                if found[3] is None:
+                    found[3] = found[1][:-len(_INNER[0])] + "[]" + found[2][len(_INNER[2]):]
+                pieces += (found[3], _QUESTIONS[1])
+        if scores:
+            pieces[-1] = _QUESTIONS[2]
+        else:
+            pieces = ["[]"]
+        score, decimal = self._score(_exact_sum(scores))
+        level, heads = _STUDENT_LEVEL + 1, _STUDENT_SHAPE.heads
+        return "".join([heads[0], _member(s.student, level), heads[1], _member(s.name, level), heads[2],
+                        _member(s.email, level), heads[3], score, heads[4], decimal, heads[5],
+                        value_text(s.max_score, level), heads[6], *pieces, _STUDENT_SHAPE.end])
+
+    def _question(self, q: QuestionGrade, key) -> list:
+        parts = q.parts
+        score = _question_score(parts)
+        heads = _QUESTION_SHAPE.heads
+        named = (q.exercise, q.question, score.numerator, score.denominator)
+        before = self.befores.get(named)  # the same for every student whose answer scores the same
+        if before is None:
+            text, decimal, level = *self._score(score), _QUESTION_LEVEL + 1
+            before = _remembered(self.befores, named, "".join((
+                heads[0], _member(q.exercise, level), heads[1], _member(q.question, level), heads[2], text, heads[3],
+                decimal, heads[4], "1", heads[5], _INNER[0])))
+        if len(parts) == 1:  # its key is its part's: the part's text is kept here only
+            written = _INNER[0] + fragment(parts[0].as_dict(), _PART_LEVEL).text + _INNER[2]
+        else:
+            written = _INNER[0] + _INNER[1].join(map(self._part, parts)) + _INNER[2] if parts else "[]"
+        return _remembered(self.memo, key, [score, before, _INNER[2] + heads[6] + written + _QUESTION_SHAPE.end, None,
+                                            tuple(parts)])
+
+    def _part(self, part: PartFeedback) -> str:
+        found = self.parts.get(id(part))
+        if found is None:
+            found = _remembered(self.parts, id(part), (fragment(part.as_dict(), _PART_LEVEL).text, part))
+        return found[0]
+
+    def _score(self, score: Fraction) -> tuple[str, str]:
+        key = (score.numerator, score.denominator)
+        found = self.scores.get(key)
+        if found is None:
+            found = _remembered(self.scores, key, (string_text(exact.exact_text(score)), value_text(float(score), 0)))
+        return found
 
 
-_STUDENT_LEVEL = 2  # a student's object in the report: top object, "students" list
+_JOINED = 64  # a JSON report's students (input rows) joined into one piece of text before it is written
+
+
+def _items_joined(texts) -> Iterator[Raw]:
+    """The items of a list of the report's top object (students, rows), given as their JSON text, a few at a time
+    as one Raw that write_json writes where they go (the same text: the items with the list's separators between)."""
+    batch: list = []
+    for text in texts:
+        batch.append(text)
+        if len(batch) >= _JOINED:
+            yield Raw(_ITEMS[1].join(batch))
+            batch.clear()
+    if batch:
+        yield Raw(_ITEMS[1].join(batch))
+
+
+def _row_texts(rows: list[AnswerRow]) -> Iterator[str]:
+    """Each input row's object in the JSON report (write_json of :func:`_row_json` at _STUDENT_LEVEL)."""
+    (line, student, exercise, question, answer, status, message), end = _ROW_SHAPE.heads, _ROW_SHAPE.end
+    for r in rows:
+        s, e, q, a, st, m = r.student, r.exercise, r.question, r.answer, r.status, r.message
+        if type(r.line) is int and str is type(s) is type(e) is type(q) is type(a) is type(st) is type(m):
+            yield "".join((line, int.__repr__(r.line), student, string_text(s), exercise, string_text(e), question,
+                           string_text(q), answer, string_text(a), status, string_text(st), message, string_text(m),
+                           end))
+        else:  # not a row read from a file
+            yield fragment(_row_json(r), _STUDENT_LEVEL).text
 
 
 # A report of this many students or more has them written in two processes (irlab.homework.ahead), each taking the
